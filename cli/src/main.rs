@@ -1,0 +1,3 @@
+//! The `tilelayout` command (SPEC §6).
+#![forbid(unsafe_code)]
+fn main() {}

@@ -1,0 +1,3 @@
+//! tilelayout-core.
+#![no_std]
+#![forbid(unsafe_code)]
