@@ -4,4 +4,11 @@
 extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
-pub use tilelayout_core as core_model;
+
+/// The runtime model: XLA shapes, layouts and tilings as values, with the
+/// parser, printer, validation, sizes and index math (re-exported from
+/// `tilelayout-core`, the one implementation the types and the `layout!`
+/// macro also evaluate).
+pub mod value {
+    pub use tilelayout_core::*;
+}

@@ -1,0 +1,101 @@
+//! Sizes (SPEC §2): elements, exact slots and bytes, and XLA's `ArraySize`.
+
+use crate::error::{Error, ErrorKind};
+use crate::parse::tri;
+use crate::shape::Shape;
+
+/// Every size of an array shape, computed at once by [`Shape::sizes`].
+///
+/// # Examples
+/// ```
+/// use tilelayout_core::parse_shape;
+/// let s = parse_shape("bf16[16,1280,40]{2,1,0:T(8,128)(2,1)}").unwrap().sizes().unwrap();
+/// assert_eq!(s.elements, 819200);
+/// assert_eq!(s.unpadded_bytes, 1638400);
+/// assert_eq!(s.xla_bytes, 5242880); // 40 is padded to 128
+/// assert_eq!(s.bytes, 5242880);
+/// // XLA's ArraySize ignores padding by later tiles; the exact count does not.
+/// let p = parse_shape("u8[327680,327680]{1,0:T(8,128)(4,1)}").unwrap().sizes().unwrap();
+/// assert_eq!(p.xla_bytes, 107374182400);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sizes {
+    /// The product of the dims.
+    pub elements: u64,
+    /// Slots of the final expanded shape (every tile level can pad), rounded
+    /// up to `L`.
+    pub slots: u64,
+    /// `slots` × storage bits ÷ 8, rounded up.
+    pub bytes: u64,
+    /// XLA's `ShapeUtil::ArraySize`: the first tile's padding only, `L` only
+    /// when tiled, then `E` bits or the type's byte width per element.
+    pub xla_bytes: u64,
+    /// The elements alone: `elements` × storage bits ÷ 8, rounded up.
+    pub unpadded_bytes: u64,
+}
+
+impl Sizes {
+    /// Bytes of padding (`bytes - unpadded_bytes`).
+    pub const fn padding_bytes(&self) -> u64 {
+        self.bytes.saturating_sub(self.unpadded_bytes)
+    }
+
+    /// Padding as a percentage of `bytes` (0 for an empty array).
+    pub fn padding_percent(&self) -> f64 {
+        if self.bytes == 0 {
+            0.0
+        } else {
+            self.padding_bytes() as f64 * 100.0 / self.bytes as f64
+        }
+    }
+}
+
+/// `count × bits ÷ 8`, rounded up, checked.
+pub const fn bits_to_bytes(count: u64, bits: u64) -> Result<u64, Error> {
+    let total = count as u128 * bits as u128;
+    let bytes = total / 8 + (total % 8 != 0) as u128;
+    if bytes > u64::MAX as u128 {
+        return Err(Error::new(ErrorKind::SizeOverflow));
+    }
+    Ok(bytes as u64)
+}
+
+impl Shape {
+    /// Validates the shape and computes its sizes.
+    ///
+    /// # Errors
+    /// Any validation error; [`ErrorKind::DynamicShape`] for `<=N` or `?`
+    /// dims; [`ErrorKind::NotAnArray`] for `token`/`opaque`;
+    /// [`ErrorKind::SizeOverflow`] if a byte count overflows `u64`.
+    pub const fn sizes(&self) -> Result<Sizes, Error> {
+        let t = tri!(self.tiling());
+        let bits = self.storage_bits();
+        let layout = self.layout();
+        let e = layout.element_size_in_bits;
+        let mut count = t.elements();
+        if layout.tile_count() > 0 {
+            let align = layout.tail_padding_alignment_in_elements;
+            let first = t.first_level_slots();
+            let rounded = first / align + (first % align != 0) as u64;
+            count = match rounded.checked_mul(align) {
+                Some(v) => v,
+                None => return Err(Error::new(ErrorKind::SizeOverflow)),
+            };
+        }
+        let xla_bytes = if e != 0 {
+            tri!(bits_to_bytes(count, e))
+        } else {
+            match count.checked_mul(self.element_type().byte_width() as u64) {
+                Some(v) => v,
+                None => return Err(Error::new(ErrorKind::SizeOverflow)),
+            }
+        };
+        Ok(Sizes {
+            elements: t.elements(),
+            slots: t.slots(),
+            bytes: tri!(bits_to_bytes(t.slots(), bits)),
+            xla_bytes,
+            unpadded_bytes: tri!(bits_to_bytes(t.elements(), bits)),
+        })
+    }
+}

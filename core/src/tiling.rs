@@ -1,0 +1,566 @@
+//! The semantics (SPEC §2): physical dims, the expanded shape after each tile
+//! level, the linear index of a coordinate and its inverse, in `const fn`.
+//!
+//! Pre: the shape passed [`Shape::validate`]'s structural rules.
+//! Post (asserted by the property and exhaustive tests):
+//! 1. `offset` is injective on the logical coordinates;
+//! 2. every offset is `< slots()`;
+//! 3. `coords(offset(c)) == Some(c)` for every coordinate `c`;
+//! 4. exactly `slots() - elements()` slots are padding (`coords` is `None`).
+
+use crate::error::{Error, ErrorKind};
+use crate::parse::tri;
+use crate::shape::{Shape, Tile};
+use crate::{MAX_EXPANDED_RANK, MAX_RANK, MAX_TILES, MAX_TILE_RANK};
+
+/// Coordinates, one per dim (at most [`MAX_RANK`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Index {
+    v: [u64; MAX_RANK],
+    len: u8,
+}
+
+impl Index {
+    /// Coordinates from a slice; `None` if longer than [`MAX_RANK`].
+    pub const fn new(c: &[u64]) -> Option<Index> {
+        if c.len() > MAX_RANK {
+            return None;
+        }
+        let mut v = [0; MAX_RANK];
+        let mut i = 0;
+        while i < c.len() {
+            v[i] = c[i];
+            i += 1;
+        }
+        Some(Index { v, len: c.len() as u8 })
+    }
+
+    /// The coordinates.
+    pub const fn as_slice(&self) -> &[u64] {
+        self.v.split_at(self.len as usize).0
+    }
+}
+
+/// One tile level, compiled: the (left-padded) dims it applies to and how
+/// its tile dims group into combined dims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Level {
+    /// Dims this level applies to, after left-padding with 1s.
+    dims: [u64; MAX_EXPANDED_RANK],
+    /// Rank before padding.
+    in_rank: u8,
+    /// Number of 1-dims prepended (tile rank − rank, if positive).
+    pad: u8,
+    /// First tiled position (`rank + pad − tile rank`).
+    base: u8,
+    /// Number of groups (tile dims that are not `*`).
+    groups: u8,
+    /// Per group: the combined dim size, its tile size, and the tile
+    /// position of its last (non-`*`) dim.
+    gdim: [u64; MAX_TILE_RANK],
+    gtile: [u64; MAX_TILE_RANK],
+    gend: [u8; MAX_TILE_RANK],
+}
+
+const EMPTY_LEVEL: Level = Level {
+    dims: [0; MAX_EXPANDED_RANK],
+    in_rank: 0,
+    pad: 0,
+    base: 0,
+    groups: 0,
+    gdim: [0; MAX_TILE_RANK],
+    gtile: [0; MAX_TILE_RANK],
+    gend: [0; MAX_TILE_RANK],
+};
+
+/// A shape's tiling, compiled once: everything needed for sizes, `offset`
+/// and `coords`.
+///
+/// # Examples
+/// The seed's Figure 1: `f32[3,5]` tiled by 2×2 has 24 slots; element (2,3)
+/// is at slot 17; slots 9, 11, 14, 15, 18, 19, 21, 22, 23 are padding.
+/// ```
+/// use tilelayout_core::parse_shape;
+/// let t = parse_shape("f32[3,5]{1,0:T(2,2)}").unwrap().tiling().unwrap();
+/// assert_eq!(t.slots(), 24);
+/// assert_eq!(t.offset(&[2, 3]).unwrap(), 17);
+/// assert_eq!(t.coords(17).unwrap().unwrap().as_slice(), &[2, 3]);
+/// let padding: Vec<u64> = (0..24).filter(|&s| t.coords(s).unwrap().is_none()).collect();
+/// assert_eq!(padding, [9, 11, 14, 15, 18, 19, 21, 22, 23]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tiling {
+    rank: u8,
+    logical: [u64; MAX_RANK],
+    /// physical position → logical dim
+    perm: [u8; MAX_RANK],
+    levels: [Level; MAX_TILES],
+    level_count: u8,
+    /// The final expanded dims and their row-major strides.
+    dims: [u64; MAX_EXPANDED_RANK],
+    strides: [u64; MAX_EXPANDED_RANK],
+    expanded_rank: u8,
+    elements: u64,
+    expanded_slots: u64,
+    slots: u64,
+    first_level_slots: u64,
+}
+
+const fn ceil_div(a: u64, b: u64) -> u64 {
+    a / b + (a % b != 0) as u64
+}
+
+const fn product(d: &[u64; MAX_EXPANDED_RANK], n: usize) -> Result<u64, Error> {
+    let mut p: u64 = 1;
+    let mut i = 0;
+    while i < n {
+        p = match p.checked_mul(d[i]) {
+            Some(v) => v,
+            None => return Err(Error::new(ErrorKind::SizeOverflow)),
+        };
+        i += 1;
+    }
+    Ok(p)
+}
+
+impl Shape {
+    /// Validates the shape and compiles its tiling.
+    ///
+    /// # Errors
+    /// Any validation error; [`ErrorKind::DynamicShape`] if a dim is `<=N`
+    /// or `?`; [`ErrorKind::NotAnArray`] for `token`/`opaque`.
+    pub const fn tiling(&self) -> Result<Tiling, Error> {
+        tri!(self.validate_structure());
+        Tiling::build(self)
+    }
+}
+
+impl Tiling {
+    /// Pre: the structural rules hold (see [`Shape::validate`]).
+    pub(crate) const fn build(shape: &Shape) -> Result<Tiling, Error> {
+        if !shape.element_type().is_array_type() {
+            return Err(Error::new(ErrorKind::NotAnArray));
+        }
+        let logical = tri!(shape.static_dims());
+        let rank = shape.rank();
+        let m2m = shape.layout().minor_to_major();
+        let mut t = Tiling {
+            rank: rank as u8,
+            logical,
+            perm: [0; MAX_RANK],
+            levels: [EMPTY_LEVEL; MAX_TILES],
+            level_count: 0,
+            dims: [0; MAX_EXPANDED_RANK],
+            strides: [0; MAX_EXPANDED_RANK],
+            expanded_rank: rank as u8,
+            elements: 1,
+            expanded_slots: 0,
+            slots: 0,
+            first_level_slots: 0,
+        };
+        let mut p = 0;
+        while p < rank {
+            let l = m2m[rank - 1 - p] as usize;
+            t.perm[p] = l as u8;
+            t.dims[p] = logical[l];
+            t.elements = match t.elements.checked_mul(logical[l]) {
+                Some(v) => v,
+                None => return Err(Error::new(ErrorKind::DimsOverflow)),
+            };
+            p += 1;
+        }
+        let tiles = shape.layout().tiles();
+        let mut r = rank;
+        let mut ti = 0;
+        while ti < tiles.len() {
+            let tile: &Tile = &tiles[ti];
+            let k = tile.rank();
+            let pad = if k > r { k - r } else { 0 };
+            let rp = r + pad;
+            if rp > MAX_EXPANDED_RANK {
+                return Err(Error::new(ErrorKind::ExpandedTooLong));
+            }
+            let mut lv = EMPTY_LEVEL;
+            lv.in_rank = r as u8;
+            lv.pad = pad as u8;
+            lv.base = (rp - k) as u8;
+            let mut i = 0;
+            while i < rp {
+                lv.dims[i] = if i < pad { 1 } else { t.dims[i - pad] };
+                i += 1;
+            }
+            let base = rp - k;
+            let mut acc: u64 = 1;
+            let mut g = 0;
+            let mut j = 0;
+            while j < k {
+                acc = match acc.checked_mul(lv.dims[base + j]) {
+                    Some(v) => v,
+                    None => return Err(Error::new(ErrorKind::SizeOverflow)),
+                };
+                let td = tile.raw(j);
+                if !Tile::is_combine_raw(td) {
+                    lv.gdim[g] = acc;
+                    lv.gtile[g] = td;
+                    lv.gend[g] = j as u8;
+                    g += 1;
+                    acc = 1;
+                }
+                j += 1;
+            }
+            lv.groups = g as u8;
+            let out_rank = base + 2 * g;
+            if out_rank > MAX_EXPANDED_RANK {
+                return Err(Error::new(ErrorKind::ExpandedTooLong));
+            }
+            let mut out = [0u64; MAX_EXPANDED_RANK];
+            let mut i = 0;
+            while i < base {
+                out[i] = lv.dims[i];
+                i += 1;
+            }
+            let mut q = 0;
+            while q < g {
+                out[base + q] = ceil_div(lv.gdim[q], lv.gtile[q]);
+                out[base + g + q] = lv.gtile[q];
+                q += 1;
+            }
+            let count = tri!(product(&out, out_rank));
+            if ti == 0 {
+                t.first_level_slots = count;
+            }
+            t.dims = out;
+            r = out_rank;
+            t.levels[ti] = lv;
+            ti += 1;
+        }
+        t.level_count = tiles.len() as u8;
+        t.expanded_rank = r as u8;
+        t.expanded_slots = tri!(product(&t.dims, r));
+        if tiles.is_empty() {
+            t.first_level_slots = t.expanded_slots;
+        }
+        let align = shape.layout().tail_padding_alignment_in_elements;
+        t.slots = {
+            let rounded = ceil_div(t.expanded_slots, align);
+            match rounded.checked_mul(align) {
+                Some(v) => v,
+                None => return Err(Error::new(ErrorKind::SizeOverflow)),
+            }
+        };
+        let mut stride: u64 = 1;
+        let mut i = r;
+        while i > 0 {
+            i -= 1;
+            t.strides[i] = stride;
+            // cannot overflow: the full product fit above
+            stride = stride.wrapping_mul(t.dims[i]);
+        }
+        Ok(t)
+    }
+
+    /// The logical rank.
+    pub const fn rank(&self) -> usize {
+        self.rank as usize
+    }
+
+    /// The number of elements (product of the dims).
+    pub const fn elements(&self) -> u64 {
+        self.elements
+    }
+
+    /// The number of slots of the final expanded shape, rounded up to `L`:
+    /// the storage the layout maps into, padding included.
+    pub const fn slots(&self) -> u64 {
+        self.slots
+    }
+
+    /// Slots of the final expanded shape before `L` rounding.
+    pub const fn expanded_slots(&self) -> u64 {
+        self.expanded_slots
+    }
+
+    /// Slots counted XLA's way (`ShapeUtil::ArraySize`): the first tile's
+    /// padding only (later tiles are assumed not to pad), before `L`.
+    pub const fn first_level_slots(&self) -> u64 {
+        self.first_level_slots
+    }
+
+    /// The number of tile levels.
+    pub const fn level_count(&self) -> usize {
+        self.level_count as usize
+    }
+
+    /// The physical dims: the logical dims in `minor_to_major` reversed
+    /// (most major first).
+    ///
+    /// ```
+    /// let t = tilelayout_core::parse_shape("bf16[8,1,1280,16384]{3,2,0,1}")
+    ///     .unwrap().tiling().unwrap();
+    /// assert_eq!(t.physical_dims().as_slice(), &[1, 8, 1280, 16384]);
+    /// ```
+    pub const fn physical_dims(&self) -> Index {
+        let mut v = [0; MAX_RANK];
+        let mut p = 0;
+        while p < self.rank as usize {
+            v[p] = self.logical[self.perm[p] as usize];
+            p += 1;
+        }
+        Index { v, len: self.rank }
+    }
+
+    /// The logical dim at physical position `p` (0 = most major).
+    pub const fn physical_to_logical(&self, p: usize) -> usize {
+        self.perm[p] as usize
+    }
+
+    /// The final expanded dims (tile-count dims, then tile dims).
+    pub const fn expanded_dims(&self) -> &[u64] {
+        self.dims.split_at(self.expanded_rank as usize).0
+    }
+
+    /// Row-major strides of the final expanded dims.
+    pub const fn expanded_strides(&self) -> &[u64] {
+        self.strides.split_at(self.expanded_rank as usize).0
+    }
+
+    /// The expanded dims after tile level `level` (0 = after the first
+    /// tile); `None` past the last level. The dims before any tile are
+    /// [`Tiling::physical_dims`].
+    ///
+    /// ```
+    /// let t = tilelayout_core::parse_shape("bf16[2048]{0:T(1024)(128)(2,1)}")
+    ///     .unwrap().tiling().unwrap();
+    /// let after = |l| t.dims_after_level(l).unwrap();
+    /// assert_eq!(after(0).as_slice(), &[2, 1024]);
+    /// assert_eq!(after(1).as_slice(), &[2, 8, 128]);
+    /// assert_eq!(after(2).as_slice(), &[2, 4, 128, 2, 1]);
+    /// ```
+    pub const fn dims_after_level(&self, level: usize) -> Option<ExpandedDims> {
+        if level >= self.level_count as usize {
+            return None;
+        }
+        let lv = if level + 1 < self.level_count as usize {
+            &self.levels[level + 1]
+        } else {
+            return Some(ExpandedDims { v: self.dims, len: self.expanded_rank });
+        };
+        // the next level's input, without its left padding
+        let mut v = [0; MAX_EXPANDED_RANK];
+        let mut i = 0;
+        while i < lv.in_rank as usize {
+            v[i] = lv.dims[i + lv.pad as usize];
+            i += 1;
+        }
+        Some(ExpandedDims { v, len: lv.in_rank })
+    }
+
+    /// The slot of logical coordinates `index` (in the order of the dims as
+    /// written).
+    ///
+    /// # Errors
+    /// [`ErrorKind::IndexRank`] or [`ErrorKind::IndexOutOfBounds`].
+    pub const fn offset(&self, index: &[u64]) -> Result<u64, Error> {
+        if index.len() != self.rank as usize {
+            return Err(Error::new(ErrorKind::IndexRank { rank: self.rank as u32, found: index.len() as u32 }));
+        }
+        let mut d = 0;
+        while d < index.len() {
+            if index[d] >= self.logical[d] {
+                return Err(Error::new(ErrorKind::IndexOutOfBounds {
+                    dim: d as u32,
+                    index: index[d],
+                    size: self.logical[d],
+                }));
+            }
+            d += 1;
+        }
+        Ok(self.offset_unchecked(index))
+    }
+
+    /// [`Tiling::offset`] without the checks. Pre: `index` has one in-bounds
+    /// coordinate per dim (else the result is meaningless, but no panic
+    /// beyond slice indexing).
+    pub const fn offset_unchecked(&self, index: &[u64]) -> u64 {
+        let mut c = [0u64; MAX_EXPANDED_RANK];
+        let mut r = self.rank as usize;
+        let mut p = 0;
+        while p < r {
+            c[p] = index[self.perm[p] as usize];
+            p += 1;
+        }
+        let mut li = 0;
+        while li < self.level_count as usize {
+            let lv = &self.levels[li];
+            let pad = lv.pad as usize;
+            if pad > 0 {
+                let mut i = r;
+                while i > 0 {
+                    i -= 1;
+                    c[i + pad] = c[i];
+                }
+                let mut i = 0;
+                while i < pad {
+                    c[i] = 0;
+                    i += 1;
+                }
+                r += pad;
+            }
+            let base = lv.base as usize;
+            let g = lv.groups as usize;
+            let mut out = [0u64; MAX_EXPANDED_RANK];
+            let mut i = 0;
+            while i < base {
+                out[i] = c[i];
+                i += 1;
+            }
+            let mut acc: u64 = 0;
+            let mut q = 0;
+            let mut j = 0;
+            while j < r - base {
+                acc = acc * lv.dims[base + j] + c[base + j];
+                if q < g && lv.gend[q] as usize == j {
+                    out[base + q] = acc / lv.gtile[q];
+                    out[base + g + q] = acc % lv.gtile[q];
+                    q += 1;
+                    acc = 0;
+                }
+                j += 1;
+            }
+            c = out;
+            r = base + 2 * g;
+            li += 1;
+        }
+        let mut lin = 0u64;
+        let mut i = 0;
+        while i < r {
+            lin += c[i] * self.strides[i];
+            i += 1;
+        }
+        lin
+    }
+
+    /// The logical coordinates stored at `slot`, or `None` for padding.
+    ///
+    /// # Errors
+    /// [`ErrorKind::SlotOutOfBounds`] if `slot >= slots()`.
+    pub const fn coords(&self, slot: u64) -> Result<Option<Index>, Error> {
+        if slot >= self.slots {
+            return Err(Error::new(ErrorKind::SlotOutOfBounds { slot, slots: self.slots }));
+        }
+        if slot >= self.expanded_slots {
+            return Ok(None);
+        }
+        let mut c = [0u64; MAX_EXPANDED_RANK];
+        let mut r = self.expanded_rank as usize;
+        let mut i = 0;
+        while i < r {
+            c[i] = (slot / self.strides[i]) % self.dims[i];
+            i += 1;
+        }
+        let mut li = self.level_count as usize;
+        while li > 0 {
+            li -= 1;
+            let lv = &self.levels[li];
+            let base = lv.base as usize;
+            let g = lv.groups as usize;
+            let pad = lv.pad as usize;
+            let rp = lv.in_rank as usize + pad;
+            let mut inp = [0u64; MAX_EXPANDED_RANK];
+            let mut i = 0;
+            while i < base {
+                inp[i] = c[i];
+                i += 1;
+            }
+            let mut q = 0;
+            let mut start = 0usize; // tile position where group q starts
+            while q < g {
+                let mut v = c[base + q] * lv.gtile[q] + c[base + g + q];
+                if v >= lv.gdim[q] {
+                    return Ok(None);
+                }
+                let end = lv.gend[q] as usize;
+                let mut j = end + 1;
+                while j > start {
+                    j -= 1;
+                    let d = lv.dims[base + j];
+                    inp[base + j] = v % d;
+                    v /= d;
+                }
+                start = end + 1;
+                q += 1;
+            }
+            // drop the left padding (its coordinates are 0: the dims are 1)
+            let mut i = 0;
+            while i < rp - pad {
+                inp[i] = inp[i + pad];
+                i += 1;
+            }
+            c = inp;
+            r = rp - pad;
+        }
+        let _ = r;
+        let mut v = [0u64; MAX_RANK];
+        let mut p = 0;
+        while p < self.rank as usize {
+            v[self.perm[p] as usize] = c[p];
+            p += 1;
+        }
+        Ok(Some(Index { v, len: self.rank }))
+    }
+
+    /// Iterates over all slots in memory order, yielding the coordinates
+    /// stored there (`None` for padding).
+    ///
+    /// ```
+    /// let t = tilelayout_core::parse_shape("f32[4,8]{1,0:T(2,4)(2,1)}")
+    ///     .unwrap().tiling().unwrap();
+    /// let first: Vec<_> = t.slots_in_order().take(3)
+    ///     .map(|c| c.unwrap().as_slice().to_vec()).collect();
+    /// assert_eq!(first, [vec![0, 0], vec![1, 0], vec![0, 1]]);
+    /// ```
+    pub const fn slots_in_order(&self) -> SlotIter<'_> {
+        SlotIter { tiling: self, next: 0 }
+    }
+}
+
+/// Expanded dims after one tile level (see [`Tiling::dims_after_level`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExpandedDims {
+    v: [u64; MAX_EXPANDED_RANK],
+    len: u8,
+}
+
+impl ExpandedDims {
+    /// The dims.
+    pub const fn as_slice(&self) -> &[u64] {
+        self.v.split_at(self.len as usize).0
+    }
+}
+
+/// Iterator over a tiling's slots in memory order (see
+/// [`Tiling::slots_in_order`]).
+#[derive(Clone, Debug)]
+pub struct SlotIter<'a> {
+    tiling: &'a Tiling,
+    next: u64,
+}
+
+impl Iterator for SlotIter<'_> {
+    type Item = Option<Index>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next >= self.tiling.slots {
+            return None;
+        }
+        let r = self.tiling.coords(self.next).ok().flatten();
+        self.next += 1;
+        Some(r)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.tiling.slots.saturating_sub(self.next);
+        let n = usize::try_from(left).unwrap_or(usize::MAX);
+        (n, usize::try_from(left).ok())
+    }
+}

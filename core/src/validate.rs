@@ -1,0 +1,160 @@
+//! Validation (SPEC §3): XLA's rules, then ours.
+
+use crate::error::{Attr, Error, ErrorKind};
+use crate::parse::tri;
+use crate::shape::{Dim, Shape, Tile, TileDim};
+use crate::tiling::Tiling;
+use crate::MAX_RANK;
+
+impl Shape {
+    /// Checks the shape and its layout against XLA's rules and ours.
+    ///
+    /// XLA's (`ShapeUtil::ValidateShapeWithOptionalLayout`,
+    /// `LayoutUtil::ValidateLayoutForShape`): `token`/`opaque` take no dims;
+    /// the dims' product fits `i64`; `minor_to_major` is a permutation of the
+    /// dims; tiles are non-empty with dims > 0 or `*`; `L` ≥ 1; no sparse
+    /// attributes `#(…)`/`*(…)`; split configs name a physical dim, once,
+    /// with strictly increasing positive indices inside the dim.
+    ///
+    /// Ours: `*` is not the most-minor dim of a tile; the tiled size fits
+    /// `u64`; tiling expands to at most [`crate::MAX_EXPANDED_RANK`] dims.
+    /// (Integers above `i64::MAX` were already refused by the parser.)
+    ///
+    /// # Errors
+    /// The first rule broken, in the order above. The error has no byte
+    /// position; [`crate::parse_valid_shape`] adds it.
+    ///
+    /// # Examples
+    /// ```
+    /// use tilelayout_core::{parse_shape, ErrorKind};
+    /// let bad = parse_shape("bf16[2,3,1004]{2,1,0:T(2,128,*)}").unwrap();
+    /// assert_eq!(bad.validate().unwrap_err().kind, ErrorKind::CombineMostMinor { tile: 0 });
+    /// assert!(parse_shape("bf16[2,3,1004]{2,1,0:T(2,*,128)}").unwrap().validate().is_ok());
+    /// ```
+    pub const fn validate(&self) -> Result<(), Error> {
+        tri!(self.validate_structure());
+        if self.is_static() {
+            tri!(Tiling::build(self));
+        }
+        Ok(())
+    }
+
+    /// Every rule that does not need the tiled sizes.
+    pub(crate) const fn validate_structure(&self) -> Result<(), Error> {
+        let rank = self.rank();
+        let layout = self.layout();
+        if !self.element_type().is_array_type() {
+            if rank > 0 || layout.has_attributes() || !layout.minor_to_major().is_empty() {
+                return Err(Error::new(ErrorKind::NotAnArrayType));
+            }
+            return Ok(());
+        }
+        // XLA: the product of the dims (bounds for dynamic ones) fits i64.
+        let dims = self.dims();
+        let mut product: u64 = 1;
+        let mut i = 0;
+        while i < rank {
+            let n = match dims[i] {
+                Dim::Static(n) | Dim::Bounded(n) => n,
+                Dim::Unbounded => 1,
+            };
+            product = match product.checked_mul(n) {
+                Some(p) if p <= i64::MAX as u64 => p,
+                _ => return Err(Error::new(ErrorKind::DimsOverflow)),
+            };
+            i += 1;
+        }
+        // XLA: minor_to_major is a permutation of 0..rank.
+        let m2m = layout.minor_to_major();
+        if m2m.len() != rank {
+            return Err(Error::new(ErrorKind::MinorToMajorLength {
+                rank: rank as u32,
+                found: m2m.len() as u32,
+            }));
+        }
+        let mut seen = [false; MAX_RANK];
+        let mut i = 0;
+        while i < rank {
+            let v = m2m[i];
+            if v < 0 || v >= rank as i64 {
+                return Err(Error::new(ErrorKind::MinorToMajorRange { position: i as u32, value: v }));
+            }
+            if seen[v as usize] {
+                return Err(Error::new(ErrorKind::MinorToMajorRepeat { position: i as u32, value: v }));
+            }
+            seen[v as usize] = true;
+            i += 1;
+        }
+        // XLA: tiles are non-empty, dims > 0 or `*`; ours: `*` not last.
+        let tiles = layout.tiles();
+        let mut ti = 0;
+        while ti < tiles.len() {
+            tri!(validate_tile(&tiles[ti], ti as u32));
+            ti += 1;
+        }
+        if layout.tail_padding_alignment_in_elements == 0 {
+            return Err(Error::new(ErrorKind::ZeroTailPadding));
+        }
+        if layout.index_primitive_type.is_some() {
+            return Err(Error::new(ErrorKind::SparseAttribute { attr: Attr::IndexType }));
+        }
+        if layout.pointer_primitive_type.is_some() {
+            return Err(Error::new(ErrorKind::SparseAttribute { attr: Attr::PointerType }));
+        }
+        // XLA: split configs.
+        let scs = layout.split_configs();
+        let mut si = 0;
+        while si < scs.len() {
+            let sc = &scs[si];
+            let split = si as u32;
+            if sc.dimension >= rank as u64 {
+                return Err(Error::new(ErrorKind::SplitDimRange { split }));
+            }
+            let mut j = 0;
+            while j < si {
+                if scs[j].dimension == sc.dimension {
+                    return Err(Error::new(ErrorKind::SplitRepeat { split }));
+                }
+                j += 1;
+            }
+            // physical dim p is logical dim minor_to_major[rank-1-p]
+            let logical = m2m[rank - 1 - sc.dimension as usize] as usize;
+            let idx = sc.indices();
+            let mut prev = 0u64;
+            let mut j = 0;
+            while j < idx.len() {
+                if idx[j] <= prev {
+                    return Err(Error::new(ErrorKind::SplitIndices { split }));
+                }
+                prev = idx[j];
+                if let Dim::Static(n) = dims[logical] {
+                    if idx[j] >= n {
+                        return Err(Error::new(ErrorKind::SplitOutsideDim { split }));
+                    }
+                }
+                j += 1;
+            }
+            si += 1;
+        }
+        Ok(())
+    }
+}
+
+/// Checks one tile: non-empty, every dim positive or `*`, and (ours) the
+/// last dim is not `*`.
+pub const fn validate_tile(tile: &Tile, index: u32) -> Result<(), Error> {
+    if tile.rank() == 0 {
+        return Err(Error::new(ErrorKind::EmptyTile { tile: index }));
+    }
+    let mut j = 0;
+    while j < tile.rank() {
+        if let TileDim::Size(0) = tile.dim(j) {
+            return Err(Error::new(ErrorKind::ZeroTileDim { tile: index, dim: j as u32 }));
+        }
+        j += 1;
+    }
+    if let TileDim::Combine = tile.dim(tile.rank() - 1) {
+        return Err(Error::new(ErrorKind::CombineMostMinor { tile: index }));
+    }
+    Ok(())
+}

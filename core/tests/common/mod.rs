@@ -1,0 +1,29 @@
+//! Shared helpers for the data-driven tests.
+#![allow(dead_code)] // reason: each test file uses a different subset
+
+use std::path::PathBuf;
+
+/// `../shared/data` beside the repository (override: `TILELAYOUT_SHARED_DATA`).
+pub fn data_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("TILELAYOUT_SHARED_DATA") {
+        return PathBuf::from(d);
+    }
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for up in [here.join("../../shared/data"), here.join("../shared/data")] {
+        if up.is_dir() {
+            return up;
+        }
+    }
+    panic!("../shared/data not found beside the repository; set TILELAYOUT_SHARED_DATA")
+}
+
+/// One row of a TSV file: (line number, columns).
+pub fn rows(file: &str) -> Vec<(usize, Vec<String>)> {
+    let text = std::fs::read_to_string(data_dir().join(file)).expect("read data file");
+    text.lines()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, l.split('\t').map(str::to_owned).collect()))
+        .collect()
+}
