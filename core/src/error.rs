@@ -212,6 +212,16 @@ pub enum ErrorKind {
     /// Ours: the tiled size (slots) or a combined dim does not fit in `u64`;
     /// XLA would wrap.
     SizeOverflow,
+    /// Ours, for layout types and `layout!` only (runtime values follow
+    /// XLA, which accepts any `E`): `E(n)` must be 0 or at least the
+    /// element's value width, and either divide 8 or be a multiple of 8, so
+    /// that an element never straddles a byte boundary.
+    ElementSize {
+        /// The `n` of `E(n)`.
+        bits: u64,
+        /// The element's value width.
+        min: u32,
+    },
     /// Ours: tiling expands the shape to more than
     /// [`crate::MAX_EXPANDED_RANK`] dims.
     ExpandedTooLong,
@@ -423,6 +433,13 @@ impl Error {
                 t.push_str("tile ");
                 t.push_u64(tile as u64);
                 t.push_str(" ends in `*`; `*` combines a dim into the next more-minor one, so it cannot be the last");
+            }
+            ErrorKind::ElementSize { bits, min } => {
+                t.push_str("E(");
+                t.push_u64(bits);
+                t.push_str(") does not fit the element type: use 0, or a width of at least ");
+                t.push_u64(min as u64);
+                t.push_str(" bits that divides 8 or is a multiple of 8");
             }
             ErrorKind::SizeOverflow => t.push_str("the tiled size overflows u64"),
             ErrorKind::ExpandedTooLong => {

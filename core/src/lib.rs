@@ -45,6 +45,7 @@ mod dtype;
 mod error;
 mod parse;
 mod print;
+mod program;
 mod shape;
 mod size;
 mod text;
@@ -61,7 +62,8 @@ pub use size::{bits_to_bytes, Sizes};
 pub use text::TextBuf;
 pub use tiling::{ExpandedDims, Index, SlotIter, Tiling};
 pub use tuple::{canonicalize, walk, Event};
-pub use validate::validate_tile;
+pub use program::{Op, Program, MAX_OPS, MAX_REGS, NO_REG};
+pub use validate::{check_element_size, validate_tile};
 
 /// Most dims in a shape.
 pub const MAX_RANK: usize = 16;

@@ -44,22 +44,22 @@ impl Index {
 /// One tile level, compiled: the (left-padded) dims it applies to and how
 /// its tile dims group into combined dims.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Level {
+pub(crate) struct Level {
     /// Dims this level applies to, after left-padding with 1s.
-    dims: [u64; MAX_EXPANDED_RANK],
+    pub(crate) dims: [u64; MAX_EXPANDED_RANK],
     /// Rank before padding.
-    in_rank: u8,
+    pub(crate) in_rank: u8,
     /// Number of 1-dims prepended (tile rank − rank, if positive).
-    pad: u8,
+    pub(crate) pad: u8,
     /// First tiled position (`rank + pad − tile rank`).
-    base: u8,
+    pub(crate) base: u8,
     /// Number of groups (tile dims that are not `*`).
-    groups: u8,
+    pub(crate) groups: u8,
     /// Per group: the combined dim size, its tile size, and the tile
     /// position of its last (non-`*`) dim.
-    gdim: [u64; MAX_TILE_RANK],
-    gtile: [u64; MAX_TILE_RANK],
-    gend: [u8; MAX_TILE_RANK],
+    pub(crate) gdim: [u64; MAX_TILE_RANK],
+    pub(crate) gtile: [u64; MAX_TILE_RANK],
+    pub(crate) gend: [u8; MAX_TILE_RANK],
 }
 
 const EMPTY_LEVEL: Level = Level {
@@ -284,6 +284,10 @@ impl Tiling {
     /// padding only (later tiles are assumed not to pad), before `L`.
     pub const fn first_level_slots(&self) -> u64 {
         self.first_level_slots
+    }
+
+    pub(crate) const fn level(&self, i: usize) -> &Level {
+        &self.levels[i]
     }
 
     /// The number of tile levels.

@@ -158,3 +158,27 @@ pub const fn validate_tile(tile: &Tile, index: u32) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// Our rule for `E(n)` in layout types and `layout!` (see
+/// [`ErrorKind::ElementSize`]): 0, or at least the value width and either a
+/// divisor of 8 or a multiple of 8.
+///
+/// ```
+/// use tilelayout_core::{check_element_size, PrimitiveType};
+/// assert!(check_element_size(PrimitiveType::S4, 4).is_ok());
+/// assert!(check_element_size(PrimitiveType::Pred, 1).is_ok());
+/// assert!(check_element_size(PrimitiveType::Pred, 32).is_ok());
+/// assert!(check_element_size(PrimitiveType::S8, 4).is_err()); // loses bits
+/// assert!(check_element_size(PrimitiveType::S4, 6).is_err()); // straddles bytes
+/// ```
+pub const fn check_element_size(ty: crate::PrimitiveType, bits: u64) -> Result<(), Error> {
+    if bits == 0 {
+        return Ok(());
+    }
+    let min = ty.bit_width();
+    let aligned = if bits < 8 { 8 % bits == 0 } else { bits % 8 == 0 };
+    if bits < min as u64 || !aligned {
+        return Err(Error::new(ErrorKind::ElementSize { bits, min }));
+    }
+    Ok(())
+}

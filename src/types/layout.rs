@@ -1,0 +1,422 @@
+//! The [`Layout`] trait and [`Tiled`], the layout type built from XLA's
+//! pieces. Every constant is computed by the core's `const fn`s from the
+//! type parameters: the same code the runtime uses, at compile time.
+
+use core::marker::PhantomData;
+
+use super::element::Element;
+use super::params::{AttrSet, Descending, Dims, Order, Tiles, COMBINE, MAX_TYPE_RANK};
+use crate::value::{self, Error, Program, PrimitiveType, TextBuf, TileDim, Tiling};
+
+/// A memory layout as a type: every property a compile-time constant, and
+/// an index function that compiles to the arithmetic a person would write.
+///
+/// Implemented by [`Tiled`] (and so by everything [`crate::layout!`]
+/// expands to).
+///
+/// # Examples
+/// The seed's Figure 1: `f32[3,5]` in 2×2 tiles.
+/// ```
+/// use tilelayout::{Layout, Shape, Tiled, F32, T};
+/// type A = Tiled<F32, Shape<3, 5>, T<2, 2>>;
+/// assert_eq!(A::TEXT, "f32[3,5]{1,0:T(2,2)}");
+/// assert_eq!((A::ELEMENTS, A::SLOTS, A::BYTES), (15, 24, 96));
+/// assert_eq!(A::offset([2, 3]), 17);
+/// assert_eq!(A::coords::<2>(17), Some([2, 3]));
+/// assert_eq!(A::coords::<2>(9), None); // padding
+/// ```
+///
+/// # Compile-time errors
+/// An index of the wrong rank is rejected when the code is built (a
+/// post-monomorphization error, not seen by `cargo check`):
+/// ```compile_fail,E0080
+/// use tilelayout::{Layout, Shape, Tiled, F32, T};
+/// type A = Tiled<F32, Shape<3, 5>, T<2, 2>>;
+/// let _ = A::offset([1, 2, 3]); // rank 2 layout, 3 coordinates
+/// ```
+pub trait Layout: 'static + Sized {
+    /// The element type.
+    type Element: Element;
+    /// The number of dims.
+    const RANK: usize;
+    /// The dims, in logical order (entries past `RANK` are 0).
+    const DIMS: [usize; MAX_TYPE_RANK];
+    /// The number of elements.
+    const ELEMENTS: usize;
+    /// The number of slots (storage positions, padding included).
+    const SLOTS: usize;
+    /// Exact bytes of storage: `SLOTS` × storage bits ÷ 8, rounded up.
+    const BYTES: usize;
+    /// XLA's `ShapeUtil::ArraySize` bytes (what TPU allocations report).
+    const XLA_BYTES: usize;
+    /// XLA's canonical text of the layout.
+    const TEXT: &'static str;
+    /// The runtime value of this layout.
+    const SHAPE: value::Shape;
+    /// The compiled tiling (the runtime index math, as a constant).
+    const TILING: Tiling;
+    /// The straight-line index program that [`Layout::offset`] unrolls.
+    const PROGRAM: Program;
+    /// Evaluating this checks every rule; see [`crate::assert_layout!`].
+    const VALID: ();
+
+    /// The slot of logical coordinates `index` (in the order the dims are
+    /// written). In release builds this is a fully unrolled, constant-folded
+    /// sequence of multiply-adds, shifts and masks.
+    ///
+    /// Coordinates are not bounds-checked in release builds (an
+    /// out-of-bounds coordinate gives an unspecified slot, never UB);
+    /// debug builds assert them. Use [`Layout::checked_offset`] for input
+    /// you do not trust.
+    #[inline(always)]
+    fn offset<const N: usize>(index: [usize; N]) -> usize {
+        const { check_rank(Self::RANK, N) };
+        debug_assert!(in_bounds(&index, &Self::DIMS), "index out of bounds");
+        exec::offset::<Self, N>(&index)
+    }
+
+    /// [`Layout::offset`] with bounds checks: `None` if a coordinate is out
+    /// of bounds.
+    #[inline]
+    fn checked_offset<const N: usize>(index: [usize; N]) -> Option<usize> {
+        const { check_rank(Self::RANK, N) };
+        if in_bounds(&index, &Self::DIMS) {
+            Some(exec::offset::<Self, N>(&index))
+        } else {
+            None
+        }
+    }
+
+    /// The coordinates stored at `slot`, or `None` for padding or a slot
+    /// past the end.
+    fn coords<const N: usize>(slot: usize) -> Option<[usize; N]> {
+        const { check_rank(Self::RANK, N) };
+        let c = Self::TILING.coords(slot as u64).ok()??;
+        let mut out = [0usize; N];
+        for (o, v) in out.iter_mut().zip(c.as_slice()) {
+            *o = *v as usize;
+        }
+        Some(out)
+    }
+
+    /// The runtime value of this layout (same as [`Layout::SHAPE`]).
+    fn to_value() -> value::Shape {
+        Self::SHAPE
+    }
+}
+
+/// The slot of `index` under `L`, in a `const` context (the same math as
+/// [`Layout::offset`], run by the core's interpreter).
+///
+/// ```
+/// use tilelayout::{const_offset, Shape, Tiled, F32, T};
+/// const SLOT: usize = const_offset::<Tiled<F32, Shape<3, 5>, T<2, 2>>, 2>([2, 3]);
+/// assert_eq!(SLOT, 17);
+/// ```
+pub const fn const_offset<L: Layout, const N: usize>(index: [usize; N]) -> usize {
+    check_rank(L::RANK, N);
+    let mut c = [0u64; N];
+    let mut i = 0;
+    while i < N {
+        assert!(index[i] < L::DIMS[i], "index out of bounds");
+        c[i] = index[i] as u64;
+        i += 1;
+    }
+    L::TILING.offset_unchecked(&c) as usize
+}
+
+/// A layout type: element type `E`, dims `S`, tiles `Ts` (applied in
+/// order), `minor_to_major` `M` (default: descending) and attributes `A`
+/// (default: none).
+///
+/// `Tiled<F32, Shape<3,5>, T<2,2>>` is `f32[3,5]{1,0:T(2,2)}`;
+/// `Tiled<BF16, Shape<8,1,1280,16384>, (T<8,128>, T<2,1>), MinorToMajor<3,2,0,1>>`
+/// is `bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}`. [`crate::layout!`]
+/// writes the same types from the text (omitting parameters that have their
+/// default, so the two spellings are one type).
+///
+/// # Compile-time errors
+/// A layout that breaks a rule of SPEC §3 fails to compile when a constant
+/// of it is used; [`crate::assert_layout!`] makes that happen at
+/// `cargo check`:
+/// ```compile_fail,E0080
+/// use tilelayout::{assert_layout, Shape, Tiled, F32, T};
+/// assert_layout!(Tiled<F32, Shape<3, 5>, T<0, 2>>); // tile 0 has a zero dim
+/// ```
+pub struct Tiled<E, S, Ts = (), M = Descending, A = ()>(PhantomData<(E, S, Ts, M, A)>);
+
+impl<E, S, Ts, M, A> Clone for Tiled<E, S, Ts, M, A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<E, S, Ts, M, A> Copy for Tiled<E, S, Ts, M, A> {}
+impl<E, S, Ts, M, A> Default for Tiled<E, S, Ts, M, A> {
+    fn default() -> Self {
+        Tiled(PhantomData)
+    }
+}
+impl<E, S, Ts, M, A> core::fmt::Debug for Tiled<E, S, Ts, M, A>
+where
+    Self: Layout,
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(<Self as Layout>::TEXT)
+    }
+}
+
+/// `Tiled` without tiles: `Untiled<F32, Shape<3, 5>>` is `f32[3,5]{1,0}`.
+pub type Untiled<E, S, M = Descending> = Tiled<E, S, (), M>;
+
+const fn check_rank(rank: usize, n: usize) {
+    if rank != n {
+        let mut t = TextBuf::<96>::new();
+        t.push_str("index has ");
+        t.push_u64(n as u64);
+        t.push_str(" coordinates but the layout has rank ");
+        t.push_u64(rank as u64);
+        panic!("{}", t.as_str());
+    }
+}
+
+#[inline(always)]
+fn in_bounds<const N: usize>(index: &[usize; N], dims: &[usize; MAX_TYPE_RANK]) -> bool {
+    let mut ok = true;
+    for i in 0..N {
+        ok &= index[i] < dims[i];
+    }
+    ok
+}
+
+/// Unwraps a core result in a const, turning the error into a compile
+/// error with the core's message.
+const fn ok<T: Copy>(r: Result<T, Error>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => panic!("{}", e.describe().as_str()),
+    }
+}
+
+const fn to_usize(v: u64, what: &str) -> usize {
+    if v > usize::MAX as u64 {
+        let mut t = TextBuf::<96>::new();
+        t.push_str(what);
+        t.push_str(" does not fit in usize on this target");
+        panic!("{}", t.as_str());
+    }
+    v as usize
+}
+
+/// Builds the runtime value from the type parameters.
+pub(crate) const fn build_shape(
+    ty: PrimitiveType,
+    rank: usize,
+    dims: [usize; MAX_TYPE_RANK],
+    tiles: &[([usize; MAX_TYPE_RANK], usize); MAX_TYPE_RANK],
+    tile_count: usize,
+    order: Option<([usize; MAX_TYPE_RANK], usize)>,
+    tail_padding: usize,
+    element_bits: usize,
+    memory_space: i8,
+) -> value::Shape {
+    let mut d = [0u64; MAX_TYPE_RANK];
+    let mut i = 0;
+    while i < rank {
+        d[i] = dims[i] as u64;
+        i += 1;
+    }
+    let shape = match value::Shape::new(ty, d.split_at(rank).0) {
+        Some(s) => s,
+        None => panic!("too many dims"),
+    };
+    let mut layout = match order {
+        None => value::Layout::descending(rank),
+        Some((m, n)) => {
+            let mut l = value::Layout::EMPTY;
+            let mut i = 0;
+            while i < n {
+                let _ = l.push_minor_to_major(m[i] as i64);
+                i += 1;
+            }
+            l
+        }
+    };
+    let mut ti = 0;
+    while ti < tile_count {
+        let (td, tr) = tiles[ti];
+        let mut tile = value::Tile::EMPTY;
+        let mut j = 0;
+        while j < tr {
+            let _ = tile.push(if td[j] == COMBINE { TileDim::Combine } else { TileDim::Size(td[j] as u64) });
+            j += 1;
+        }
+        let _ = layout.push_tile(tile);
+        ti += 1;
+    }
+    layout.tail_padding_alignment_in_elements = tail_padding as u64;
+    layout.element_size_in_bits = element_bits as u64;
+    layout.memory_space = memory_space;
+    shape.with_layout(layout)
+}
+
+impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E, S, Ts, M, A> {
+    type Element = E;
+    const RANK: usize = S::RANK;
+    const DIMS: [usize; MAX_TYPE_RANK] = {
+        let mut d = [0; MAX_TYPE_RANK];
+        let mut i = 0;
+        while i < S::RANK {
+            d[i] = S::DIMS[i];
+            i += 1;
+        }
+        d
+    };
+    const SHAPE: value::Shape = {
+        let s = build_shape(
+            E::TYPE,
+            S::RANK,
+            S::DIMS,
+            &Ts::TILES,
+            Ts::COUNT,
+            M::ORDER,
+            A::TAIL_PADDING,
+            A::ELEMENT_BITS,
+            A::MEMORY_SPACE,
+        );
+        ok(s.validate());
+        ok(value::check_element_size(E::TYPE, A::ELEMENT_BITS as u64));
+        s
+    };
+    const TILING: Tiling = ok(Self::SHAPE.tiling());
+    const ELEMENTS: usize = to_usize(Self::TILING.elements(), "the element count");
+    const SLOTS: usize = to_usize(Self::TILING.slots(), "the slot count");
+    const BYTES: usize = to_usize(ok(Self::SHAPE.sizes()).bytes, "the byte size");
+    const XLA_BYTES: usize = to_usize(ok(Self::SHAPE.sizes()).xla_bytes, "XLA's byte size");
+    const TEXT: &'static str = {
+        // Canonical text, stored once per type as a byte array constant.
+        let buf: &'static TextBuf<{ crate::types::TEXT_CAP }> = &Text::<Self>::BUF;
+        buf.as_str()
+    };
+    const PROGRAM: Program = Self::TILING.program();
+    const VALID: () = {
+        let _ = Self::SLOTS;
+        let _ = Self::BYTES;
+    };
+}
+
+/// Holder for the canonical text, so that a `&'static` to it can be formed.
+struct Text<L>(PhantomData<L>);
+
+impl<L: Layout> Text<L> {
+    const BUF: TextBuf<{ crate::types::TEXT_CAP }> = L::SHAPE.canonical();
+}
+
+/// The executors of the index program: unrolled with every step a constant
+/// in release builds; a plain loop in debug builds (fast to compile; see
+/// DESIGN-NOTES). Both are tested to agree.
+mod exec {
+    use super::Layout;
+    use crate::value::{Op, MAX_REGS, NO_REG};
+
+    #[inline(always)]
+    pub(super) fn offset<L: Layout, const N: usize>(index: &[usize; N]) -> usize {
+        if cfg!(debug_assertions) || !const { L::PROGRAM.fits() } {
+            looped::<L, N>(index)
+        } else {
+            unrolled::<L, N>(index)
+        }
+    }
+
+    #[inline(always)]
+    fn step<const N: usize>(r: &mut [usize; MAX_REGS], acc: &mut usize, op: Op, index: &[usize; N]) {
+        match op {
+            Op::Nop => {}
+            Op::Load { dst, dim } => r[dst as usize] = index[dim as usize],
+            Op::MulAdd { dst, a, k, b } => {
+                let add = if b == NO_REG { 0 } else { r[b as usize] };
+                r[dst as usize] = r[a as usize].wrapping_mul(k as usize).wrapping_add(add);
+            }
+            Op::DivMod { q, r: rem, src, t } => {
+                let v = r[src as usize];
+                r[q as usize] = v / t as usize;
+                r[rem as usize] = v % t as usize;
+            }
+            Op::Acc { src, stride } => *acc = acc.wrapping_add(r[src as usize].wrapping_mul(stride as usize)),
+        }
+    }
+
+    /// The debug path: the same steps in a loop.
+    pub(super) fn looped<L: Layout, const N: usize>(index: &[usize; N]) -> usize {
+        if !const { L::PROGRAM.fits() } {
+            let mut c = [0u64; N];
+            for (c, i) in c.iter_mut().zip(index) {
+                *c = *i as u64;
+            }
+            return L::TILING.offset_unchecked(&c) as usize;
+        }
+        let mut r = [0usize; MAX_REGS];
+        let mut acc = 0usize;
+        for &op in L::PROGRAM.ops() {
+            step(&mut r, &mut acc, op, index);
+        }
+        acc
+    }
+
+    macro_rules! unroll {
+        ($L:ident, $r:ident, $acc:ident, $index:ident; $($i:literal)*) => {$(
+            if $i < const { $L::PROGRAM.len() } {
+                step(&mut $r, &mut $acc, const { $L::PROGRAM.op($i) }, $index);
+            }
+        )*};
+    }
+
+    /// The release path: each step is a constant, so the `match` in `step`
+    /// and every multiplier and divisor fold away.
+    #[inline(always)]
+    pub(super) fn unrolled<L: Layout, const N: usize>(index: &[usize; N]) -> usize {
+        let mut r = [0usize; MAX_REGS];
+        let mut acc = 0usize;
+        unroll!(L, r, acc, index;
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63);
+        acc
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use crate::{layout, Layout};
+
+        fn agree<L: Layout, const N: usize>(index: [usize; N]) {
+            let u = super::unrolled::<L, N>(&index);
+            let l = super::looped::<L, N>(&index);
+            let mut c = [0u64; N];
+            for (c, i) in c.iter_mut().zip(index) {
+                *c = i as u64;
+            }
+            let t = L::TILING.offset(&c).unwrap() as usize;
+            assert_eq!((u, l), (t, t), "{} at {index:?}", L::TEXT);
+        }
+
+        #[test]
+        fn unrolled_looped_and_core_agree() {
+            type A = layout!(f32[3,5]{1,0:T(2,2)});
+            type B = layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)});
+            type C = layout!(bf16[8,2,3,1004]{3,2,1,0:T(2,*,*,128)});
+            type D = layout!(s8[5,7,300]{0,2,1:T(8,128)(4,1)L(1024)});
+            for i in 0..3 {
+                for j in 0..5 {
+                    agree::<A, 2>([i, j]);
+                }
+            }
+            for c in [[0, 0, 0, 0], [7, 0, 1279, 16383], [5, 0, 1000, 9999], [1, 0, 17, 129]] {
+                agree::<B, 4>(c);
+            }
+            for c in [[0, 0, 0, 0], [7, 1, 2, 1003], [3, 1, 0, 500]] {
+                agree::<C, 4>(c);
+            }
+            for c in [[0, 0, 0], [4, 6, 299], [2, 3, 200]] {
+                agree::<D, 3>(c);
+            }
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! The type parameters of a layout type: dims, tiles, `minor_to_major` and
+//! the attributes `L`, `E`, `S`, spelled as in XLA's text.
+//!
+//! Each list type takes up to 8 const parameters; absent ones default to a
+//! sentinel that never shows in a message (the checks name dims and tiles
+//! by position). The value-level twins are the arrays in the associated
+//! consts (`DIMS`, `TILES`, …).
+
+/// Most dims (and tile dims, and tiles) a layout *type* has. Runtime values
+/// go to [`crate::value::MAX_RANK`].
+pub const MAX_TYPE_RANK: usize = 8;
+
+/// Marks an absent parameter. Internal: written by defaults only.
+#[doc(hidden)] // reason: a sentinel, never spelled by users
+pub const NO_DIM: usize = usize::MAX;
+
+/// `*` in a tile: combine this dim into the next more-minor one.
+///
+/// ```
+/// use tilelayout::{Layout, Shape, Tiled, BF16, T, COMBINE};
+/// type A = Tiled<BF16, Shape<2, 3, 1004>, T<2, COMBINE, 128>>;
+/// assert_eq!(A::TEXT, "bf16[2,3,1004]{2,1,0:T(2,*,128)}");
+/// ```
+pub const COMBINE: usize = usize::MAX - 1;
+
+/// Reads up to 8 const parameters into an array and a count, checking that
+/// no present parameter follows an absent one.
+const fn collect(v: [usize; MAX_TYPE_RANK]) -> ([usize; MAX_TYPE_RANK], usize, bool) {
+    let mut n = 0;
+    while n < MAX_TYPE_RANK && v[n] != NO_DIM {
+        n += 1;
+    }
+    let mut gap = false;
+    let mut i = n;
+    while i < MAX_TYPE_RANK {
+        if v[i] != NO_DIM {
+            gap = true;
+        }
+        i += 1;
+    }
+    (v, n, gap)
+}
+
+/// The dims of an array, `Shape<3, 5>` for `[3,5]` (rank 0 to 8).
+///
+/// ```
+/// use tilelayout::{Dims, Shape};
+/// assert_eq!(<Shape<3, 5> as Dims>::RANK, 2);
+/// assert_eq!(<Shape as Dims>::RANK, 0); // a scalar
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Shape<
+    const D0: usize = NO_DIM,
+    const D1: usize = NO_DIM,
+    const D2: usize = NO_DIM,
+    const D3: usize = NO_DIM,
+    const D4: usize = NO_DIM,
+    const D5: usize = NO_DIM,
+    const D6: usize = NO_DIM,
+    const D7: usize = NO_DIM,
+>;
+
+/// Dims as a type (implemented by [`Shape`]).
+pub trait Dims: 'static {
+    /// The number of dims.
+    const RANK: usize;
+    /// The dims (entries past `RANK` are unspecified).
+    const DIMS: [usize; MAX_TYPE_RANK];
+}
+
+impl<
+        const D0: usize,
+        const D1: usize,
+        const D2: usize,
+        const D3: usize,
+        const D4: usize,
+        const D5: usize,
+        const D6: usize,
+        const D7: usize,
+    > Dims for Shape<D0, D1, D2, D3, D4, D5, D6, D7>
+{
+    const RANK: usize = {
+        let (_, n, gap) = collect([D0, D1, D2, D3, D4, D5, D6, D7]);
+        assert!(!gap, "Shape<…>: a dim follows an absent one");
+        n
+    };
+    const DIMS: [usize; MAX_TYPE_RANK] = [D0, D1, D2, D3, D4, D5, D6, D7];
+}
+
+/// One tile, `T<8, 128>` for `(8,128)`; [`COMBINE`] spells `*`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct T<
+    const D0: usize = NO_DIM,
+    const D1: usize = NO_DIM,
+    const D2: usize = NO_DIM,
+    const D3: usize = NO_DIM,
+    const D4: usize = NO_DIM,
+    const D5: usize = NO_DIM,
+    const D6: usize = NO_DIM,
+    const D7: usize = NO_DIM,
+>;
+
+/// One tile as a type (implemented by [`T`]).
+pub trait Tile: 'static {
+    /// The tile dims (past `RANK`: unspecified); [`COMBINE`] is `*`.
+    const DIMS: [usize; MAX_TYPE_RANK];
+    /// The number of tile dims.
+    const RANK: usize;
+}
+
+impl<
+        const D0: usize,
+        const D1: usize,
+        const D2: usize,
+        const D3: usize,
+        const D4: usize,
+        const D5: usize,
+        const D6: usize,
+        const D7: usize,
+    > Tile for T<D0, D1, D2, D3, D4, D5, D6, D7>
+{
+    const DIMS: [usize; MAX_TYPE_RANK] = [D0, D1, D2, D3, D4, D5, D6, D7];
+    const RANK: usize = {
+        let (_, n, gap) = collect(Self::DIMS);
+        assert!(!gap, "T<…>: a tile dim follows an absent one");
+        n
+    };
+}
+
+/// The tiles of a layout type, applied in order: `()` (none), one `T<…>`,
+/// or a tuple `(T<8, 128>, T<2, 1>)` of up to 8.
+pub trait Tiles: 'static {
+    /// The number of tiles.
+    const COUNT: usize;
+    /// Each tile's dims and rank.
+    const TILES: [([usize; MAX_TYPE_RANK], usize); MAX_TYPE_RANK];
+}
+
+const NO_TILE: ([usize; MAX_TYPE_RANK], usize) = ([NO_DIM; MAX_TYPE_RANK], 0);
+
+impl Tiles for () {
+    const COUNT: usize = 0;
+    const TILES: [([usize; MAX_TYPE_RANK], usize); MAX_TYPE_RANK] = [NO_TILE; MAX_TYPE_RANK];
+}
+
+impl<
+        const D0: usize,
+        const D1: usize,
+        const D2: usize,
+        const D3: usize,
+        const D4: usize,
+        const D5: usize,
+        const D6: usize,
+        const D7: usize,
+    > Tiles for T<D0, D1, D2, D3, D4, D5, D6, D7>
+{
+    const COUNT: usize = 1;
+    const TILES: [([usize; MAX_TYPE_RANK], usize); MAX_TYPE_RANK] = {
+        let mut t = [NO_TILE; MAX_TYPE_RANK];
+        t[0] = (<Self as Tile>::DIMS, <Self as Tile>::RANK);
+        t
+    };
+}
+
+macro_rules! tile_tuples {
+    ($(($($n:tt $t:ident),+);)*) => {$(
+        impl<$($t: Tile),+> Tiles for ($($t,)+) {
+            const COUNT: usize = [$($n),+].len();
+            const TILES: [([usize; MAX_TYPE_RANK], usize); MAX_TYPE_RANK] = {
+                let mut t = [NO_TILE; MAX_TYPE_RANK];
+                $(t[$n] = ($t::DIMS, $t::RANK);)+
+                t
+            };
+        }
+    )*};
+}
+
+tile_tuples! {
+    (0 A);
+    (0 A, 1 B);
+    (0 A, 1 B, 2 C);
+    (0 A, 1 B, 2 C, 3 D);
+    (0 A, 1 B, 2 C, 3 D, 4 E);
+    (0 A, 1 B, 2 C, 3 D, 4 E, 5 F);
+    (0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G);
+    (0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H);
+}
+
+/// XLA's default order, `{n-1,…,1,0}` (row-major): the default of
+/// [`crate::Tiled`]'s `minor_to_major` parameter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Descending;
+
+/// An explicit `minor_to_major`, `MinorToMajor<3, 2, 0, 1>` for `{3,2,0,1}`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MinorToMajor<
+    const D0: usize = NO_DIM,
+    const D1: usize = NO_DIM,
+    const D2: usize = NO_DIM,
+    const D3: usize = NO_DIM,
+    const D4: usize = NO_DIM,
+    const D5: usize = NO_DIM,
+    const D6: usize = NO_DIM,
+    const D7: usize = NO_DIM,
+>;
+
+/// A `minor_to_major` as a type ([`Descending`] or [`MinorToMajor`]).
+pub trait Order: 'static {
+    /// `None` for [`Descending`]; else the entries and their count.
+    const ORDER: Option<([usize; MAX_TYPE_RANK], usize)>;
+}
+
+impl Order for Descending {
+    const ORDER: Option<([usize; MAX_TYPE_RANK], usize)> = None;
+}
+
+impl<
+        const D0: usize,
+        const D1: usize,
+        const D2: usize,
+        const D3: usize,
+        const D4: usize,
+        const D5: usize,
+        const D6: usize,
+        const D7: usize,
+    > Order for MinorToMajor<D0, D1, D2, D3, D4, D5, D6, D7>
+{
+    const ORDER: Option<([usize; MAX_TYPE_RANK], usize)> = {
+        let (v, n, gap) = collect([D0, D1, D2, D3, D4, D5, D6, D7]);
+        assert!(!gap, "MinorToMajor<…>: an entry follows an absent one");
+        Some((v, n))
+    };
+}
+
+/// The layout attributes a type carries: `L(n)` tail padding alignment in
+/// elements, `E(n)` element size in bits (0 = the type's own), `S(n)`
+/// memory space. `Attrs` with the defaults means the same layout as `()`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Attrs<const L: usize = 1, const E: usize = 0, const S: i8 = 0>;
+
+/// Layout attributes as a type ([`Attrs`], or `()` for the defaults).
+pub trait AttrSet: 'static {
+    /// `L(n)`.
+    const TAIL_PADDING: usize;
+    /// `E(n)`.
+    const ELEMENT_BITS: usize;
+    /// `S(n)`.
+    const MEMORY_SPACE: i8;
+}
+
+impl AttrSet for () {
+    const TAIL_PADDING: usize = 1;
+    const ELEMENT_BITS: usize = 0;
+    const MEMORY_SPACE: i8 = 0;
+}
+
+impl<const L: usize, const E: usize, const S: i8> AttrSet for Attrs<L, E, S> {
+    const TAIL_PADDING: usize = L;
+    const ELEMENT_BITS: usize = E;
+    const MEMORY_SPACE: i8 = S;
+}
