@@ -1,4 +1,71 @@
-//! tilelayout.
+//! Array tiles and memory layouts as types, with a runtime twin.
+//!
+//! XLA's Figure 1: `f32[3,5]` laid out in 2×2 tiles. Element (2,3) has tile
+//! index (1,1) and within-tile index (0,1), so it lands at slot
+//! (1·3 + 1)·4 + 1 = 17; the layout takes 24 slots, 9 of them padding.
+//!
+//! ```
+//! use tilelayout::{layout, Layout, Shape, Tiled, F32, T};
+//!
+//! type Fig1 = Tiled<F32, Shape<3, 5>, T<2, 2>>;      // by hand …
+//! type Same = layout!(F32[3,5]{1,0:T(2,2)});          // … or from XLA's text
+//! assert_eq!(Fig1::TEXT, "f32[3,5]{1,0:T(2,2)}");
+//! assert_eq!(Fig1::offset([2, 3]), 17);
+//! assert_eq!(Same::offset([2, 3]), 17);
+//! assert_eq!((Fig1::ELEMENTS, Fig1::SLOTS, Fig1::BYTES), (15, 24, 96));
+//!
+//! let padding: Vec<usize> = (0..Fig1::SLOTS).filter(|&s| Fig1::coords::<2>(s).is_none()).collect();
+//! assert_eq!(padding, [9, 11, 14, 15, 18, 19, 21, 22, 23]);
+//!
+//! // The same semantics on values, for text that arrives at run time:
+//! let shape = tilelayout::value::parse_valid_shape("f32[3,5]{1,0:T(2,2)}")?;
+//! assert_eq!(shape.tiling()?.offset(&[2, 3])?, 17);
+//! # Ok::<(), tilelayout::value::Error>(())
+//! ```
+//!
+//! # Concepts, in order
+//! - **Notation.** `bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}`: element
+//!   type, dims, then the layout: `minor_to_major` (entry 0 is the most
+//!   minor dim) and attributes: tiles `T(…)(…)`, tail padding `L(n)`,
+//!   element bits `E(n)`, memory space `S(n)`. [`value::parse_shape`] reads
+//!   it; `Display` prints exactly what XLA prints.
+//! - **Physical dims.** The dims read in `minor_to_major` reversed, most major
+//!   first: `{3,2,0,1}` over `[8,1,1280,16384]` is `[1,8,1280,16384]`.
+//! - **Tiles.** A tile of rank k splits the k most minor dims into tile
+//!   counts ⌈d/t⌉ and the tile dims t, moved to the minor end. Tiles apply in
+//!   order, each to the expanded shape of the last: `(2,1)` after `(8,128)`
+//!   pairs rows 2k and 2k+1 of a column into one 32-bit word (the TPU's bf16
+//!   packing). `*` combines a dim into the next more-minor one.
+//! - **Slots and padding.** The linear index is row-major in the final
+//!   expanded shape; slots no element maps to are padding.
+//! - **Sizes.** Exact slots and bytes (every tile level can pad), and XLA's
+//!   `ArraySize` (what TPU allocations report), which counts the first
+//!   tile's padding only.
+//! - **Types.** [`Layout`] is implemented by [`Tiled`]`<Element, Shape<…>,
+//!   Tiles, MinorToMajor, Attrs>`; [`layout!`] writes that type from the
+//!   text. Every property is an associated constant computed by the same
+//!   `const fn`s as the runtime values; [`Layout::offset`] compiles to the
+//!   arithmetic a person would write (see `examples/index_asm.rs`).
+//! - **Validity.** A layout that breaks a rule fails to compile, with the
+//!   same message the runtime gives: at the offending token for [`layout!`];
+//!   when a constant is used (or at `cargo check` with [`assert_layout!`])
+//!   for hand-written types.
+//!
+//! # Features
+//! | feature | default | adds |
+//! |---|---|---|
+//! | `std` | yes | implies `alloc` |
+//! | `alloc` | via `std` | owned arrays and plans for runtime layouts |
+//!
+//! With no features the crate is `no_std` and allocation-free (checked by a
+//! `thumbv7em-none-eabihf` build in CI).
+//!
+//! # Why the types do not use typenum
+//! Layout arithmetic (ceil-divisions, products, permutations) on `typenum`
+//! numbers compiles 10–100× slower than on const generics, `typenum::U<N>`
+//! exists only for a few N (not 1280), and its errors print
+//! `UInt<UInt<UTerm, B1>, B0>`. So dims are const generics and every derived
+//! number is an associated `const` computed by `const fn`.
 #![no_std]
 #[cfg(feature = "alloc")]
 extern crate alloc;

@@ -117,6 +117,11 @@ fn every_vector() {
                     let (text, at) = split_at_sign(input);
                     let t = shape(text).tiling().map_err(|e| e.to_string())?;
                     let got = t.offset(&coords(at)).map_err(|e| e.to_string())?;
+                    // the compiled straight-line program agrees with the loop
+                    let program = t.program();
+                    if program.fits() && program.run(&coords(at)) != got {
+                        return Err(format!("program gives {}", program.run(&coords(at))));
+                    }
                     (got.to_string() == *expected).then_some(()).ok_or(format!("offset {got}"))
                 }
                 "delinearize" => {
@@ -222,5 +227,12 @@ fn every_real_shape_parses_validates_and_prints_back() {
         s.validate().unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
         assert_eq!(&s.to_string(), text, "line {line}");
         s.sizes().unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
+        // the program agrees with the loop at the last coordinate
+        let t = s.tiling().unwrap();
+        let last: Vec<u64> = s.dims().iter().map(|d| d.size().unwrap().saturating_sub(1)).collect();
+        if t.elements() > 0 {
+            assert!(t.program().fits(), "line {line}");
+            assert_eq!(t.program().run(&last), t.offset(&last).unwrap(), "line {line}");
+        }
     }
 }

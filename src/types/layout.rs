@@ -320,10 +320,19 @@ mod exec {
 
     #[inline(always)]
     pub(super) fn offset<L: Layout, const N: usize>(index: &[usize; N]) -> usize {
-        if cfg!(debug_assertions) || !const { L::PROGRAM.fits() } {
+        // `cfg`, not `cfg!`: a debug build must not even instantiate the
+        // unrolled form (64 steps per layout; slow at opt-level 0).
+        #[cfg(debug_assertions)]
+        {
             looped::<L, N>(index)
-        } else {
-            unrolled::<L, N>(index)
+        }
+        #[cfg(not(debug_assertions))]
+        {
+            if const { L::PROGRAM.fits() } {
+                unrolled::<L, N>(index)
+            } else {
+                looped::<L, N>(index)
+            }
         }
     }
 
@@ -372,6 +381,7 @@ mod exec {
 
     /// The release path: each step is a constant, so the `match` in `step`
     /// and every multiplier and divisor fold away.
+    #[cfg_attr(debug_assertions, allow(dead_code))] // reason: release-only outside tests
     #[inline(always)]
     pub(super) fn unrolled<L: Layout, const N: usize>(index: &[usize; N]) -> usize {
         let mut r = [0usize; MAX_REGS];
