@@ -213,7 +213,10 @@ mod tests {
 
     #[test]
     fn spellings() {
-        assert_eq!(PrimitiveType::from_name("F32", false), Some(PrimitiveType::F32));
+        assert_eq!(
+            PrimitiveType::from_name("F32", false),
+            Some(PrimitiveType::F32)
+        );
         assert_eq!(PrimitiveType::from_name("F32", true), None);
         assert_eq!(PrimitiveType::from_name("Bf16", false), None);
         assert_eq!(PrimitiveType::from_name("i32", false), None);

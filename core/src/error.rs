@@ -28,7 +28,10 @@ impl Span {
 
     /// A span from `start` to `end` (bytes).
     pub const fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end as u32 }
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
     }
 }
 
@@ -280,12 +283,18 @@ pub struct Error {
 impl Error {
     /// An error of `kind` with no position.
     pub const fn new(kind: ErrorKind) -> Error {
-        Error { kind, span: Span::NONE }
+        Error {
+            kind,
+            span: Span::NONE,
+        }
     }
 
     /// An error of `kind` at `start..end`.
     pub const fn at(kind: ErrorKind, start: usize, end: usize) -> Error {
-        Error { kind, span: Span::new(start, end) }
+        Error {
+            kind,
+            span: Span::new(start, end),
+        }
     }
 
     /// The message, without the position, in a const-built buffer (so a
@@ -505,10 +514,20 @@ mod tests {
     #[test]
     fn messages_fit_their_buffer() {
         let kinds = [
-            ErrorKind::Unexpected { expected: "`]` or `,`", found: b'x' },
+            ErrorKind::Unexpected {
+                expected: "`]` or `,`",
+                found: b'x',
+            },
             ErrorKind::CombineMostMinor { tile: 7 },
-            ErrorKind::IndexOutOfBounds { dim: 15, index: u64::MAX, size: u64::MAX },
-            ErrorKind::MinorToMajorRange { position: 15, value: i64::MIN },
+            ErrorKind::IndexOutOfBounds {
+                dim: 15,
+                index: u64::MAX,
+                size: u64::MAX,
+            },
+            ErrorKind::MinorToMajorRange {
+                position: 15,
+                value: i64::MIN,
+            },
             ErrorKind::DynamicShape,
             ErrorKind::UnknownType,
             ErrorKind::TooManySplits,

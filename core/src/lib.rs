@@ -55,14 +55,18 @@ mod validate;
 
 pub use dtype::PrimitiveType;
 pub use error::{Attr, Error, ErrorKind, Span};
-pub use parse::{parse_layout, parse_shape, parse_shape_with, parse_tile, parse_valid_shape, ParseOptions};
-pub use print::{write_attributes, write_layout, write_shape, write_shape_no_layout, write_tile, MAX_TEXT};
-pub use shape::{Dim, Layout, Shape, SplitConfig, Spans, Tile, TileDim};
+pub use parse::{
+    parse_layout, parse_shape, parse_shape_with, parse_tile, parse_valid_shape, ParseOptions,
+};
+pub use print::{
+    write_attributes, write_layout, write_shape, write_shape_no_layout, write_tile, MAX_TEXT,
+};
+pub use program::{Op, Program, MAX_OPS, MAX_REGS, NO_REG};
+pub use shape::{Dim, Layout, Shape, Spans, SplitConfig, Tile, TileDim};
 pub use size::{bits_to_bytes, Sizes};
 pub use text::TextBuf;
 pub use tiling::{ExpandedDims, Index, SlotIter, Tiling};
 pub use tuple::{canonicalize, walk, Event};
-pub use program::{Op, Program, MAX_OPS, MAX_REGS, NO_REG};
 pub use validate::{check_element_size, validate_tile};
 
 /// Most dims in a shape.

@@ -8,7 +8,7 @@
 //! explicit stack in [`crate::tuple`]).
 
 use crate::error::{Attr, Error, ErrorKind, Span};
-use crate::shape::{Dim, Layout, Shape, SplitConfig, Spans, Tile, TileDim};
+use crate::shape::{Dim, Layout, Shape, Spans, SplitConfig, Tile, TileDim};
 use crate::PrimitiveType;
 
 /// Parse options.
@@ -49,7 +49,11 @@ const ATTR_ORDER: [Attr; 10] = [
 
 impl<'a> Parser<'a> {
     pub(crate) const fn new(s: &'a [u8], opts: ParseOptions) -> Parser<'a> {
-        Parser { s, pos: 0, strict: opts.strict }
+        Parser {
+            s,
+            pos: 0,
+            strict: opts.strict,
+        }
     }
 
     pub(crate) const fn peek(&self) -> Option<u8> {
@@ -79,7 +83,11 @@ impl<'a> Parser<'a> {
                     loop {
                         match self.peek() {
                             None => {
-                                return Err(Error::at(ErrorKind::UnterminatedComment, start, start + 2))
+                                return Err(Error::at(
+                                    ErrorKind::UnterminatedComment,
+                                    start,
+                                    start + 2,
+                                ))
                             }
                             Some(b'*') if matches!(self.peek_at(1), Some(b'/')) => {
                                 self.pos += 2;
@@ -130,7 +138,11 @@ impl<'a> Parser<'a> {
 
     /// An integer: `-`? digits, at most `i64::MAX` in magnitude. Returns the
     /// value and its span. `signed` allows the minus sign.
-    const fn integer(&mut self, signed: bool, expected: &'static str) -> Result<(i64, Span), Error> {
+    const fn integer(
+        &mut self,
+        signed: bool,
+        expected: &'static str,
+    ) -> Result<(i64, Span), Error> {
         tri!(self.skip_ws());
         let start = self.pos;
         let negative = matches!(self.peek(), Some(b'-'));
@@ -205,7 +217,10 @@ impl<'a> Parser<'a> {
 
     /// An array shape whose type name was already read as `type_span`:
     /// `[dims]` and an optional layout.
-    pub(crate) const fn array_after_type(&mut self, type_span: Span) -> Result<(Shape, Spans), Error> {
+    pub(crate) const fn array_after_type(
+        &mut self,
+        type_span: Span,
+    ) -> Result<(Shape, Spans), Error> {
         let ty = tri!(self.element_type(type_span));
         let mut shape = Shape::empty(ty);
         let mut spans = Spans::NONE;
@@ -269,7 +284,11 @@ impl<'a> Parser<'a> {
             loop {
                 let (v, sp) = tri!(self.integer(true, "a dim number"));
                 if !l.push_minor_to_major(v) {
-                    return Err(Error::at(ErrorKind::TooManyDims, sp.start as usize, sp.end as usize));
+                    return Err(Error::at(
+                        ErrorKind::TooManyDims,
+                        sp.start as usize,
+                        sp.end as usize,
+                    ));
                 }
                 spans.minor_to_major[l.minor_to_major().len() - 1] = sp;
                 tri!(self.skip_ws());
@@ -312,9 +331,17 @@ impl<'a> Parser<'a> {
             while ATTR_ORDER[idx] as u8 != attr as u8 {
                 idx += 1;
             }
-            let len = if matches!(attr, Attr::SplitConfigs) { 2 } else { 1 };
+            let len = if matches!(attr, Attr::SplitConfigs) {
+                2
+            } else {
+                1
+            };
             if idx < next {
-                return Err(Error::at(ErrorKind::AttributeOrder { found: attr }, start, start + len));
+                return Err(Error::at(
+                    ErrorKind::AttributeOrder { found: attr },
+                    start,
+                    start + len,
+                ));
             }
             next = idx + 1;
             self.pos += len;
@@ -332,7 +359,11 @@ impl<'a> Parser<'a> {
                     let sp = tri!(self.ident());
                     let t = tri!(self.element_type(sp));
                     if !t.is_unsigned_integer() {
-                        return Err(Error::at(ErrorKind::SparseType, sp.start as usize, sp.end as usize));
+                        return Err(Error::at(
+                            ErrorKind::SparseType,
+                            sp.start as usize,
+                            sp.end as usize,
+                        ));
                     }
                     tri!(self.expect(b')', "`)`"));
                     if matches!(attr, Attr::IndexType) {
@@ -353,7 +384,11 @@ impl<'a> Parser<'a> {
                     tri!(self.expect(b'(', "`(` after S"));
                     let (v, sp) = tri!(self.integer(true, "an integer"));
                     if v < i8::MIN as i64 || v > i8::MAX as i64 {
-                        return Err(Error::at(ErrorKind::MemorySpaceRange, sp.start as usize, sp.end as usize));
+                        return Err(Error::at(
+                            ErrorKind::MemorySpaceRange,
+                            sp.start as usize,
+                            sp.end as usize,
+                        ));
                     }
                     l.memory_space = v as i8;
                     tri!(self.expect(b')', "`)`"));
@@ -458,7 +493,11 @@ impl<'a> Parser<'a> {
                 loop {
                     let (v, sp) = tri!(self.natural("a split index"));
                     if !sc.push(v) {
-                        return Err(Error::at(ErrorKind::TooManySplits, sp.start as usize, sp.end as usize));
+                        return Err(Error::at(
+                            ErrorKind::TooManySplits,
+                            sp.start as usize,
+                            sp.end as usize,
+                        ));
                     }
                     tri!(self.skip_ws());
                     match self.peek() {
@@ -515,7 +554,11 @@ pub const fn parse_shape_with(text: &str, opts: ParseOptions) -> Result<(Shape, 
     let mut p = Parser::new(text.as_bytes(), opts);
     let sp = tri!(p.ident());
     if matches!(p.slice(sp), b"b") && tri!(p.at(b'(')) {
-        return Err(Error::at(ErrorKind::NotAnArray, sp.start as usize, p.pos + 1));
+        return Err(Error::at(
+            ErrorKind::NotAnArray,
+            sp.start as usize,
+            p.pos + 1,
+        ));
     }
     let r = tri!(p.array_after_type(sp));
     tri!(p.end());
@@ -564,7 +607,11 @@ pub const fn parse_tile(text: &str) -> Result<Tile, Error> {
     tri!(p.tiles(&mut l, &mut spans));
     tri!(p.end());
     if l.tile_count() != 1 {
-        return Err(Error::at(ErrorKind::TrailingInput, spans.tiles[1].start as usize, text.len()));
+        return Err(Error::at(
+            ErrorKind::TrailingInput,
+            spans.tiles[1].start as usize,
+            text.len(),
+        ));
     }
     Ok(l.tiles()[0])
 }

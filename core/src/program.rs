@@ -175,7 +175,14 @@ impl Tiling {
     /// assert_eq!(p.run(&[5, 0, 1000, 9999]), t.offset(&[5, 0, 1000, 9999]).unwrap());
     /// ```
     pub const fn program(&self) -> Program {
-        let mut b = Builder { p: Program { ops: [Op::Nop; MAX_OPS], len: 0, fits: true }, next_reg: 0 };
+        let mut b = Builder {
+            p: Program {
+                ops: [Op::Nop; MAX_OPS],
+                len: 0,
+                fits: true,
+            },
+            next_reg: 0,
+        };
         let mut cur = [Val::Zero; crate::MAX_EXPANDED_RANK];
         let rank = self.rank();
         let mut r = rank;
@@ -185,7 +192,10 @@ impl Tiling {
             // a dim of size 1 always has coordinate 0
             if self.physical_dims().as_slice()[p] > 1 {
                 let dst = b.reg();
-                b.push(Op::Load { dst, dim: dim as u8 });
+                b.push(Op::Load {
+                    dst,
+                    dim: dim as u8,
+                });
                 cur[p] = Val::Reg(dst);
             }
             p += 1;
@@ -225,7 +235,12 @@ impl Tiling {
                     (Val::Zero, v) => v,
                     (Val::Reg(a), Val::Zero) => {
                         let dst = b.reg();
-                        b.push(Op::MulAdd { dst, a, k: d, b: NO_REG });
+                        b.push(Op::MulAdd {
+                            dst,
+                            a,
+                            k: d,
+                            b: NO_REG,
+                        });
                         Val::Reg(dst)
                     }
                     (Val::Reg(a), Val::Reg(c)) => {
@@ -243,7 +258,12 @@ impl Tiling {
                         Val::Reg(src) => {
                             let qr = b.reg();
                             let rr = b.reg();
-                            b.push(Op::DivMod { q: qr, r: rr, src, t });
+                            b.push(Op::DivMod {
+                                q: qr,
+                                r: rr,
+                                src,
+                                t,
+                            });
                             (Val::Reg(qr), Val::Reg(rr))
                         }
                     };
@@ -262,7 +282,10 @@ impl Tiling {
         let mut i = 0;
         while i < r {
             if let Val::Reg(src) = cur[i] {
-                b.push(Op::Acc { src, stride: strides[i] });
+                b.push(Op::Acc {
+                    src,
+                    stride: strides[i],
+                });
             }
             i += 1;
         }

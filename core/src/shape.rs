@@ -7,7 +7,9 @@
 //! them; sizes and indices validate first.
 
 use crate::error::{Error, ErrorKind, Span};
-use crate::{PrimitiveType, MAX_RANK, MAX_SPLIT_CONFIGS, MAX_SPLIT_INDICES, MAX_TILES, MAX_TILE_RANK};
+use crate::{
+    PrimitiveType, MAX_RANK, MAX_SPLIT_CONFIGS, MAX_SPLIT_INDICES, MAX_TILES, MAX_TILE_RANK,
+};
 
 /// One dim of a shape, as written between `[` and `]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,7 +53,10 @@ pub struct Tile {
 
 impl Tile {
     /// The empty tile `()` (invalid, but printable).
-    pub const EMPTY: Tile = Tile { dims: [0; MAX_TILE_RANK], rank: 0 };
+    pub const EMPTY: Tile = Tile {
+        dims: [0; MAX_TILE_RANK],
+        rank: 0,
+    };
 
     /// A tile of sizes (no `*`). `None` if there are more than
     /// [`MAX_TILE_RANK`] dims.
@@ -126,7 +131,11 @@ pub struct SplitConfig {
 impl SplitConfig {
     /// A split config with no indices.
     pub const fn new(dimension: u64) -> SplitConfig {
-        SplitConfig { dimension, indices: [0; MAX_SPLIT_INDICES], len: 0 }
+        SplitConfig {
+            dimension,
+            indices: [0; MAX_SPLIT_INDICES],
+            len: 0,
+        }
     }
 
     /// Appends a split index; `false` if full.
@@ -205,7 +214,11 @@ impl Layout {
             l.minor_to_major[i] = (rank - 1 - i) as i64;
             i += 1;
         }
-        l.m2m_len = if rank < MAX_RANK { rank as u8 } else { MAX_RANK as u8 };
+        l.m2m_len = if rank < MAX_RANK {
+            rank as u8
+        } else {
+            MAX_RANK as u8
+        };
         l
     }
 
@@ -479,7 +492,9 @@ impl Spans {
             ErrorKind::SplitDimRange { split }
             | ErrorKind::SplitIndices { split }
             | ErrorKind::SplitOutsideDim { split }
-            | ErrorKind::SplitRepeat { split } => self.split_configs[split as usize % MAX_SPLIT_CONFIGS],
+            | ErrorKind::SplitRepeat { split } => {
+                self.split_configs[split as usize % MAX_SPLIT_CONFIGS]
+            }
             ErrorKind::NotAnArrayType => self.all,
             ErrorKind::DimsOverflow | ErrorKind::DynamicShape => self.all,
             _ => self.all,

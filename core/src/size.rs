@@ -53,7 +53,7 @@ impl Sizes {
 /// `count × bits ÷ 8`, rounded up, checked.
 pub const fn bits_to_bytes(count: u64, bits: u64) -> Result<u64, Error> {
     let total = count as u128 * bits as u128;
-    let bytes = total / 8 + (total % 8 != 0) as u128;
+    let bytes = total / 8 + !total.is_multiple_of(8) as u128;
     if bytes > u64::MAX as u128 {
         return Err(Error::new(ErrorKind::SizeOverflow));
     }

@@ -29,7 +29,11 @@ impl<const N: usize> Default for TextBuf<N> {
 impl<const N: usize> TextBuf<N> {
     /// An empty buffer.
     pub const fn new() -> Self {
-        TextBuf { bytes: [0; N], len: 0, overflowed: false }
+        TextBuf {
+            bytes: [0; N],
+            len: 0,
+            overflowed: false,
+        }
     }
 
     /// The text written so far.

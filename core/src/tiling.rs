@@ -32,7 +32,10 @@ impl Index {
             v[i] = c[i];
             i += 1;
         }
-        Some(Index { v, len: c.len() as u8 })
+        Some(Index {
+            v,
+            len: c.len() as u8,
+        })
     }
 
     /// The coordinates.
@@ -107,7 +110,7 @@ pub struct Tiling {
 }
 
 const fn ceil_div(a: u64, b: u64) -> u64 {
-    a / b + (a % b != 0) as u64
+    a / b + !a.is_multiple_of(b) as u64
 }
 
 const fn product(d: &[u64; MAX_EXPANDED_RANK], n: usize) -> Result<u64, Error> {
@@ -175,7 +178,7 @@ impl Tiling {
         while ti < tiles.len() {
             let tile: &Tile = &tiles[ti];
             let k = tile.rank();
-            let pad = if k > r { k - r } else { 0 };
+            let pad = k.saturating_sub(r);
             let rp = r + pad;
             if rp > MAX_EXPANDED_RANK {
                 return Err(Error::new(ErrorKind::ExpandedTooLong));
@@ -347,7 +350,10 @@ impl Tiling {
         let lv = if level + 1 < self.level_count as usize {
             &self.levels[level + 1]
         } else {
-            return Some(ExpandedDims { v: self.dims, len: self.expanded_rank });
+            return Some(ExpandedDims {
+                v: self.dims,
+                len: self.expanded_rank,
+            });
         };
         // the next level's input, without its left padding
         let mut v = [0; MAX_EXPANDED_RANK];
@@ -366,7 +372,10 @@ impl Tiling {
     /// [`ErrorKind::IndexRank`] or [`ErrorKind::IndexOutOfBounds`].
     pub const fn offset(&self, index: &[u64]) -> Result<u64, Error> {
         if index.len() != self.rank as usize {
-            return Err(Error::new(ErrorKind::IndexRank { rank: self.rank as u32, found: index.len() as u32 }));
+            return Err(Error::new(ErrorKind::IndexRank {
+                rank: self.rank as u32,
+                found: index.len() as u32,
+            }));
         }
         let mut d = 0;
         while d < index.len() {
@@ -450,7 +459,10 @@ impl Tiling {
     /// [`ErrorKind::SlotOutOfBounds`] if `slot >= slots()`.
     pub const fn coords(&self, slot: u64) -> Result<Option<Index>, Error> {
         if slot >= self.slots {
-            return Err(Error::new(ErrorKind::SlotOutOfBounds { slot, slots: self.slots }));
+            return Err(Error::new(ErrorKind::SlotOutOfBounds {
+                slot,
+                slots: self.slots,
+            }));
         }
         if slot >= self.expanded_slots {
             return Ok(None);
@@ -524,7 +536,10 @@ impl Tiling {
     /// assert_eq!(first, [vec![0, 0], vec![1, 0], vec![0, 1]]);
     /// ```
     pub const fn slots_in_order(&self) -> SlotIter<'_> {
-        SlotIter { tiling: self, next: 0 }
+        SlotIter {
+            tiling: self,
+            next: 0,
+        }
     }
 }
 

@@ -73,7 +73,11 @@ pub fn walk<F: FnMut(Event<'_>)>(text: &str, opts: ParseOptions, mut f: F) -> Re
                 Some(true)
             } else {
                 let (shape, spans) = tri!(p.array_after_type(sp));
-                f(Event::Array { index, shape: &shape, spans: &spans });
+                f(Event::Array {
+                    index,
+                    shape: &shape,
+                    spans: &spans,
+                });
                 None
             }
         };
@@ -137,13 +141,17 @@ pub fn walk<F: FnMut(Event<'_>)>(text: &str, opts: ParseOptions, mut f: F) -> Re
 /// tilelayout_core::canonicalize("(f32[1572864],s8[5120,1024])", Default::default(), &mut s).unwrap();
 /// assert_eq!(s, "(f32[1572864]{0}, s8[5120,1024]{1,0})");
 /// ```
-pub fn canonicalize<W: core::fmt::Write>(text: &str, opts: ParseOptions, out: &mut W) -> Result<(), Error> {
+pub fn canonicalize<W: core::fmt::Write>(
+    text: &str,
+    opts: ParseOptions,
+    out: &mut W,
+) -> Result<(), Error> {
     tri!(walk(text, opts, |_| {}));
     let _ = walk(text, opts, |e| {
         let sep = |out: &mut W, index: u32| {
             if index > 0 {
                 let _ = out.write_str(", ");
-                if index % 5 == 0 {
+                if index.is_multiple_of(5) {
                     let mut t = TextBuf::<32>::new();
                     t.push_str("/*index=");
                     t.push_u64(index as u64);

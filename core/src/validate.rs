@@ -77,10 +77,16 @@ impl Shape {
         while i < rank {
             let v = m2m[i];
             if v < 0 || v >= rank as i64 {
-                return Err(Error::new(ErrorKind::MinorToMajorRange { position: i as u32, value: v }));
+                return Err(Error::new(ErrorKind::MinorToMajorRange {
+                    position: i as u32,
+                    value: v,
+                }));
             }
             if seen[v as usize] {
-                return Err(Error::new(ErrorKind::MinorToMajorRepeat { position: i as u32, value: v }));
+                return Err(Error::new(ErrorKind::MinorToMajorRepeat {
+                    position: i as u32,
+                    value: v,
+                }));
             }
             seen[v as usize] = true;
             i += 1;
@@ -96,10 +102,14 @@ impl Shape {
             return Err(Error::new(ErrorKind::ZeroTailPadding));
         }
         if layout.index_primitive_type.is_some() {
-            return Err(Error::new(ErrorKind::SparseAttribute { attr: Attr::IndexType }));
+            return Err(Error::new(ErrorKind::SparseAttribute {
+                attr: Attr::IndexType,
+            }));
         }
         if layout.pointer_primitive_type.is_some() {
-            return Err(Error::new(ErrorKind::SparseAttribute { attr: Attr::PointerType }));
+            return Err(Error::new(ErrorKind::SparseAttribute {
+                attr: Attr::PointerType,
+            }));
         }
         // XLA: split configs.
         let scs = layout.split_configs();
@@ -149,7 +159,10 @@ pub const fn validate_tile(tile: &Tile, index: u32) -> Result<(), Error> {
     let mut j = 0;
     while j < tile.rank() {
         if let TileDim::Size(0) = tile.dim(j) {
-            return Err(Error::new(ErrorKind::ZeroTileDim { tile: index, dim: j as u32 }));
+            return Err(Error::new(ErrorKind::ZeroTileDim {
+                tile: index,
+                dim: j as u32,
+            }));
         }
         j += 1;
     }
@@ -176,7 +189,11 @@ pub const fn check_element_size(ty: crate::PrimitiveType, bits: u64) -> Result<(
         return Ok(());
     }
     let min = ty.bit_width();
-    let aligned = if bits < 8 { 8 % bits == 0 } else { bits % 8 == 0 };
+    let aligned = if bits < 8 {
+        8 % bits == 0
+    } else {
+        bits.is_multiple_of(8)
+    };
     if bits < min as u64 || !aligned {
         return Err(Error::new(ErrorKind::ElementSize { bits, min }));
     }

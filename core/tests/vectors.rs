@@ -51,13 +51,24 @@ fn shape(text: &str) -> Shape {
 /// truncated (not rounded) to two decimals, one for K. (1262254080 bytes,
 /// 1.1756 GiB, is reported as `1.17G`.)
 fn human(bytes: u64) -> String {
-    let units = [("E", 60), ("P", 50), ("T", 40), ("G", 30), ("M", 20), ("K", 10)];
+    let units = [
+        ("E", 60),
+        ("P", 50),
+        ("T", 40),
+        ("G", 30),
+        ("M", 20),
+        ("K", 10),
+    ];
     for (u, sh) in units {
         if bytes >= 1u64 << sh {
             let v = bytes as f64 / (1u64 << sh) as f64;
             let places = if u == "K" { 10.0 } else { 100.0 };
             let v = (v * places).floor() / places;
-            return if u == "K" { format!("{v:.1}{u}") } else { format!("{v:.2}{u}") };
+            return if u == "K" {
+                format!("{v:.1}{u}")
+            } else {
+                format!("{v:.2}{u}")
+            };
         }
     }
     format!("{bytes}B")
@@ -80,19 +91,27 @@ fn every_vector() {
                 },
                 "roundtrip" => {
                     let got = canon(input, strict())?;
-                    (&got == expected).then_some(()).ok_or(format!("printed {got}"))
+                    (&got == expected)
+                        .then_some(())
+                        .ok_or(format!("printed {got}"))
                 }
                 "shape_print_nolayout" => {
                     let got = shape(input).canonical_without_layout::<256>();
-                    (got.as_str() == expected).then_some(()).ok_or(format!("printed {got}"))
+                    (got.as_str() == expected)
+                        .then_some(())
+                        .ok_or(format!("printed {got}"))
                 }
                 "layout_print" => {
                     let got = parse_layout(input).map_err(|e| e.to_string())?.to_string();
-                    (&got == expected).then_some(()).ok_or(format!("printed {got}"))
+                    (&got == expected)
+                        .then_some(())
+                        .ok_or(format!("printed {got}"))
                 }
                 "tile_print" => {
                     let got = parse_tile(input).map_err(|e| e.to_string())?.to_string();
-                    (&got == expected).then_some(()).ok_or(format!("printed {got}"))
+                    (&got == expected)
+                        .then_some(())
+                        .ok_or(format!("printed {got}"))
                 }
                 // XLA's parser refuses these; so does ours in strict mode (the
                 // default mode accepts the docs' `F32`, by SPEC §1).
@@ -105,9 +124,10 @@ fn every_vector() {
                 // SPEC §2-3: valid iff no `*` is a tile's most-minor dim.
                 "proto_reject" => {
                     let s = shape(input);
-                    let combine_last = s.layout().tiles().iter().any(|t| {
-                        matches!(t.dim(t.rank() - 1), tilelayout_core::TileDim::Combine)
-                    });
+                    let combine_last =
+                        s.layout().tiles().iter().any(|t| {
+                            matches!(t.dim(t.rank() - 1), tilelayout_core::TileDim::Combine)
+                        });
                     match (s.validate(), combine_last) {
                         (Err(_), true) | (Ok(()), false) => Ok(()),
                         (r, _) => Err(format!("validate gave {r:?}")),
@@ -122,14 +142,18 @@ fn every_vector() {
                     if program.fits() && program.run(&coords(at)) != got {
                         return Err(format!("program gives {}", program.run(&coords(at))));
                     }
-                    (got.to_string() == *expected).then_some(()).ok_or(format!("offset {got}"))
+                    (got.to_string() == *expected)
+                        .then_some(())
+                        .ok_or(format!("offset {got}"))
                 }
                 "delinearize" => {
                     let (text, at) = split_at_sign(input);
                     let t = shape(text).tiling().map_err(|e| e.to_string())?;
                     let got = t.coords(at.parse().unwrap()).map_err(|e| e.to_string())?;
                     let got = got.map(|c| c.as_slice().to_vec());
-                    (got == Some(coords(expected))).then_some(()).ok_or(format!("coords {got:?}"))
+                    (got == Some(coords(expected)))
+                        .then_some(())
+                        .ok_or(format!("coords {got:?}"))
                 }
                 "bytes" => {
                     let s = shape(input).sizes().map_err(|e| e.to_string())?;
@@ -152,7 +176,9 @@ fn every_vector() {
                     if let Some(e) = err {
                         return Err(e);
                     }
-                    (total.to_string() == *expected).then_some(()).ok_or(format!("unpadded {total}"))
+                    (total.to_string() == *expected)
+                        .then_some(())
+                        .ok_or(format!("unpadded {total}"))
                 }
                 "bytes_approx" => {
                     // `size=6.00G;unpadded=48.00M` (XLA's OOM report), or
@@ -177,16 +203,28 @@ fn every_vector() {
                     let s = shape(text);
                     let dim: usize = at.parse().unwrap();
                     let m2m = s.layout().minor_to_major();
-                    let phys = (s.rank() - 1 - m2m.iter().position(|&d| d as usize == dim).unwrap()) as u64;
+                    let phys = (s.rank() - 1 - m2m.iter().position(|&d| d as usize == dim).unwrap())
+                        as u64;
                     let size = s.dims()[dim].size().unwrap();
-                    let sc = s.layout().split_configs().iter().find(|c| c.dimension == phys);
+                    let sc = s
+                        .layout()
+                        .split_configs()
+                        .iter()
+                        .find(|c| c.dimension == phys);
                     let mut best = 0;
                     let mut last = 0;
-                    for &i in sc.map(|c| c.indices()).unwrap_or(&[]).iter().chain([size].iter()) {
+                    for &i in sc
+                        .map(|c| c.indices())
+                        .unwrap_or(&[])
+                        .iter()
+                        .chain([size].iter())
+                    {
                         best = best.max(i - last);
                         last = i;
                     }
-                    (best.to_string() == *expected).then_some(()).ok_or(format!("max split {best}"))
+                    (best.to_string() == *expected)
+                        .then_some(())
+                        .ok_or(format!("max split {best}"))
                 }
                 "is_untiled" => {
                     // `[4,256]:T(1,128)`: the tiled order equals row-major.
@@ -194,9 +232,12 @@ fn every_vector() {
                     let text = format!("f32{dims}{{1,0:{tiles}}}");
                     let t = shape(&text).tiling().map_err(|e| e.to_string())?;
                     let d = coords(dims.trim_matches(['[', ']']));
-                    let same = (0..d[0]).all(|i| (0..d[1]).all(|j| t.offset(&[i, j]).unwrap() == i * d[1] + j))
+                    let same = (0..d[0])
+                        .all(|i| (0..d[1]).all(|j| t.offset(&[i, j]).unwrap() == i * d[1] + j))
                         && t.slots() == d[0] * d[1];
-                    (same.to_string() == *expected).then_some(()).ok_or(format!("untiled {same}"))
+                    (same.to_string() == *expected)
+                        .then_some(())
+                        .ok_or(format!("untiled {same}"))
                 }
                 // XLA's TransposePlan refuses two tiled sides; our relayout
                 // does not have that limit, so there is no verdict to match.
@@ -214,7 +255,12 @@ fn every_vector() {
     for (k, (p, n)) in &pass {
         println!("{k}: {p}/{n}");
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -224,15 +270,25 @@ fn every_real_shape_parses_validates_and_prints_back() {
     for (line, cols) in rows {
         let text = &cols[0];
         let s = parse_shape(text).unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
-        s.validate().unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
+        s.validate()
+            .unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
         assert_eq!(&s.to_string(), text, "line {line}");
-        s.sizes().unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
+        s.sizes()
+            .unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
         // the program agrees with the loop at the last coordinate
         let t = s.tiling().unwrap();
-        let last: Vec<u64> = s.dims().iter().map(|d| d.size().unwrap().saturating_sub(1)).collect();
+        let last: Vec<u64> = s
+            .dims()
+            .iter()
+            .map(|d| d.size().unwrap().saturating_sub(1))
+            .collect();
         if t.elements() > 0 {
             assert!(t.program().fits(), "line {line}");
-            assert_eq!(t.program().run(&last), t.offset(&last).unwrap(), "line {line}");
+            assert_eq!(
+                t.program().run(&last),
+                t.offset(&last).unwrap(),
+                "line {line}"
+            );
         }
     }
 }

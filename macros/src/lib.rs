@@ -47,10 +47,18 @@ impl Source {
         if let [TokenTree::Literal(lit)] = tokens {
             let repr = lit.to_string();
             if repr.starts_with('"') || repr.starts_with('r') {
-                return Ok(Source { text: unquote(&repr, lit.span())?, pieces: Vec::new(), literal: Some(lit.span()) });
+                return Ok(Source {
+                    text: unquote(&repr, lit.span())?,
+                    pieces: Vec::new(),
+                    literal: Some(lit.span()),
+                });
             }
         }
-        let mut s = Source { text: String::new(), pieces: Vec::new(), literal: None };
+        let mut s = Source {
+            text: String::new(),
+            pieces: Vec::new(),
+            literal: None,
+        };
         let mut word_before = false;
         s.push_all(tokens.iter().cloned(), &mut word_before);
         if s.text.is_empty() {
@@ -130,7 +138,11 @@ impl Source {
 
     fn fail(&self, e: core_::Error) -> TokenStream {
         let (a, b) = self.spans(e.span.start as usize, e.span.end as usize);
-        let msg = if self.literal.is_some() { e.describe().to_string() } else { e.message().to_string() };
+        let msg = if self.literal.is_some() {
+            e.describe().to_string()
+        } else {
+            e.message().to_string()
+        };
         error(a, b, &msg)
     }
 
@@ -151,7 +163,11 @@ fn unquote(repr: &str, span: Span) -> Result<String, TokenStream> {
     } else {
         let body = &repr[1..repr.len() - 1];
         if body.contains('\\') {
-            return Err(error(span, span, "escapes are not supported in layout text; write the text plainly"));
+            return Err(error(
+                span,
+                span,
+                "escapes are not supported in layout text; write the text plainly",
+            ));
         }
         body
     };
@@ -187,8 +203,8 @@ fn error(start: Span, end: Span, msg: &str) -> TokenStream {
 
 fn expand(krate: &TokenStream, tokens: &[TokenTree]) -> Result<TokenStream, TokenStream> {
     let src = Source::from_tokens(tokens)?;
-    let (shape, spans) =
-        core_::parse_shape_with(&src.text, core_::ParseOptions::default()).map_err(|e| src.fail(e))?;
+    let (shape, spans) = core_::parse_shape_with(&src.text, core_::ParseOptions::default())
+        .map_err(|e| src.fail(e))?;
     let all = (spans.all.start as usize, spans.all.end as usize);
     if let Err(e) = shape.validate() {
         return Err(src.fail(spans.locate(e)));
@@ -199,36 +215,62 @@ fn expand(krate: &TokenStream, tokens: &[TokenTree]) -> Result<TokenStream, Toke
         return Err(src.fail_msg(all.0, all.1, "token and opaque have no layout type"));
     }
     if let Err(e) = core_::check_element_size(ty, layout.element_size_in_bits) {
-        let e = core_::Error { kind: e.kind, span: spans.attrs[3] };
+        let e = core_::Error {
+            kind: e.kind,
+            span: spans.attrs[3],
+        };
         return Err(src.fail(e));
     }
     if !shape.is_static() {
-        let d = shape.dims().iter().position(|d| d.size().is_none()).unwrap_or(0);
+        let d = shape
+            .dims()
+            .iter()
+            .position(|d| d.size().is_none())
+            .unwrap_or(0);
         let sp = spans.dims[d];
-        return Err(src.fail_msg(sp.start as usize, sp.end as usize, "layout types need static dims; `<=N` and `?` are dynamic"));
+        return Err(src.fail_msg(
+            sp.start as usize,
+            sp.end as usize,
+            "layout types need static dims; `<=N` and `?` are dynamic",
+        ));
     }
     if shape.rank() > MAX_TYPE_RANK {
         let sp = spans.dims[MAX_TYPE_RANK];
         return Err(src.fail_msg(
             sp.start as usize,
             sp.end as usize,
-            &format!("rank {} is above the layout types' maximum of {MAX_TYPE_RANK}", shape.rank()),
+            &format!(
+                "rank {} is above the layout types' maximum of {MAX_TYPE_RANK}",
+                shape.rank()
+            ),
         ));
     }
     // (at most 8 tiles: the core's own limit, `MAX_TILES`, is 8 too)
     for (i, t) in layout.tiles().iter().enumerate() {
         if t.rank() > MAX_TYPE_RANK {
             let sp = spans.tiles[i];
-            return Err(src.fail_msg(sp.start as usize, sp.end as usize, "layout types take tiles of at most 8 dims"));
+            return Err(src.fail_msg(
+                sp.start as usize,
+                sp.end as usize,
+                "layout types take tiles of at most 8 dims",
+            ));
         }
     }
     if !layout.split_configs().is_empty() {
         let sp = spans.split_configs[0];
-        return Err(src.fail_msg(sp.start as usize, sp.end as usize, "split configs SC(…) are not represented in layout types; remove them"));
+        return Err(src.fail_msg(
+            sp.start as usize,
+            sp.end as usize,
+            "split configs SC(…) are not represented in layout types; remove them",
+        ));
     }
     if layout.dynamic_shape_metadata_prefix_bytes != 0 {
         let sp = spans.attrs[5];
-        return Err(src.fail_msg(sp.start as usize, sp.end as usize, "M(…) is for dynamic shapes, which layout types do not have; remove it"));
+        return Err(src.fail_msg(
+            sp.start as usize,
+            sp.end as usize,
+            "M(…) is for dynamic shapes, which layout types do not have; remove it",
+        ));
     }
     if let Err(e) = shape.sizes() {
         return Err(src.fail(spans.locate(e)));
@@ -273,7 +315,11 @@ fn emit(krate: &TokenStream, shape: &core_::Shape) -> TokenStream {
         core_::PrimitiveType::Pred => "Pred".to_owned(),
         t => t.name().to_uppercase(),
     };
-    let dims: Vec<TokenStream> = shape.dims().iter().map(|d| num(d.size().unwrap_or(0))).collect();
+    let dims: Vec<TokenStream> = shape
+        .dims()
+        .iter()
+        .map(|d| num(d.size().unwrap_or(0)))
+        .collect();
     let mut args = vec![path(krate, &marker), generic(krate, "Shape", dims)];
     let tiles: Vec<TokenStream> = layout
         .tiles()
@@ -282,17 +328,20 @@ fn emit(krate: &TokenStream, shape: &core_::Shape) -> TokenStream {
             let dims = (0..t.rank())
                 .map(|j| match t.dim(j) {
                     core_::TileDim::Size(n) => num(n),
-                    core_::TileDim::Combine => {
-                        TokenStream::from(TokenTree::Group(Group::new(Delimiter::Brace, path(krate, "COMBINE"))))
-                    }
+                    core_::TileDim::Combine => TokenStream::from(TokenTree::Group(Group::new(
+                        Delimiter::Brace,
+                        path(krate, "COMBINE"),
+                    ))),
                 })
                 .collect();
             generic(krate, "T", dims)
         })
         .collect();
-    let default_order = *layout.minor_to_major() == *core_::Layout::descending(shape.rank()).minor_to_major();
-    let default_attrs =
-        layout.tail_padding_alignment_in_elements == 1 && layout.element_size_in_bits == 0 && layout.memory_space == 0;
+    let default_order =
+        *layout.minor_to_major() == *core_::Layout::descending(shape.rank()).minor_to_major();
+    let default_attrs = layout.tail_padding_alignment_in_elements == 1
+        && layout.element_size_in_bits == 0
+        && layout.memory_space == 0;
     let tiles_ts = match tiles.len() {
         1 => tiles.into_iter().next().unwrap_or_default(),
         _ => {
@@ -311,7 +360,11 @@ fn emit(krate: &TokenStream, shape: &core_::Shape) -> TokenStream {
         if default_order {
             args.push(path(krate, "Descending"));
         } else {
-            let m = layout.minor_to_major().iter().map(|&v| num(v as u64)).collect();
+            let m = layout
+                .minor_to_major()
+                .iter()
+                .map(|&v| num(v as u64))
+                .collect();
             args.push(generic(krate, "MinorToMajor", m));
         }
     }
@@ -326,7 +379,11 @@ fn emit(krate: &TokenStream, shape: &core_::Shape) -> TokenStream {
         args.push(generic(
             krate,
             "Attrs",
-            vec![num(layout.tail_padding_alignment_in_elements), num(layout.element_size_in_bits), s_arg],
+            vec![
+                num(layout.tail_padding_alignment_in_elements),
+                num(layout.element_size_in_bits),
+                s_arg,
+            ],
         ));
     }
     generic(krate, "Tiled", args)

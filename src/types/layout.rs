@@ -6,7 +6,7 @@ use core::marker::PhantomData;
 
 use super::element::Element;
 use super::params::{AttrSet, Descending, Dims, Order, Tiles, COMBINE, MAX_TYPE_RANK};
-use crate::value::{self, Error, Program, PrimitiveType, TextBuf, TileDim, Tiling};
+use crate::value::{self, Error, PrimitiveType, Program, TextBuf, TileDim, Tiling};
 
 /// A memory layout as a type: every property a compile-time constant, and
 /// an index function that compiles to the arithmetic a person would write.
@@ -208,17 +208,10 @@ const fn to_usize(v: u64, what: &str) -> usize {
 }
 
 /// Builds the runtime value from the type parameters.
-pub(crate) const fn build_shape(
-    ty: PrimitiveType,
-    rank: usize,
-    dims: [usize; MAX_TYPE_RANK],
-    tiles: &[([usize; MAX_TYPE_RANK], usize); MAX_TYPE_RANK],
-    tile_count: usize,
-    order: Option<([usize; MAX_TYPE_RANK], usize)>,
-    tail_padding: usize,
-    element_bits: usize,
-    memory_space: i8,
+pub(crate) const fn build_shape<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet>(
 ) -> value::Shape {
+    let (ty, rank, dims) = (E::TYPE, S::RANK, S::DIMS);
+    let (tiles, tile_count, order) = (&Ts::TILES, Ts::COUNT, M::ORDER);
     let mut d = [0u64; MAX_TYPE_RANK];
     let mut i = 0;
     while i < rank {
@@ -247,15 +240,19 @@ pub(crate) const fn build_shape(
         let mut tile = value::Tile::EMPTY;
         let mut j = 0;
         while j < tr {
-            let _ = tile.push(if td[j] == COMBINE { TileDim::Combine } else { TileDim::Size(td[j] as u64) });
+            let _ = tile.push(if td[j] == COMBINE {
+                TileDim::Combine
+            } else {
+                TileDim::Size(td[j] as u64)
+            });
             j += 1;
         }
         let _ = layout.push_tile(tile);
         ti += 1;
     }
-    layout.tail_padding_alignment_in_elements = tail_padding as u64;
-    layout.element_size_in_bits = element_bits as u64;
-    layout.memory_space = memory_space;
+    layout.tail_padding_alignment_in_elements = A::TAIL_PADDING as u64;
+    layout.element_size_in_bits = A::ELEMENT_BITS as u64;
+    layout.memory_space = A::MEMORY_SPACE;
     shape.with_layout(layout)
 }
 
@@ -272,17 +269,7 @@ impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E, S
         d
     };
     const SHAPE: value::Shape = {
-        let s = build_shape(
-            E::TYPE,
-            S::RANK,
-            S::DIMS,
-            &Ts::TILES,
-            Ts::COUNT,
-            M::ORDER,
-            A::TAIL_PADDING,
-            A::ELEMENT_BITS,
-            A::MEMORY_SPACE,
-        );
+        let s = build_shape::<E, S, Ts, M, A>();
         ok(s.validate());
         ok(value::check_element_size(E::TYPE, A::ELEMENT_BITS as u64));
         s
@@ -337,7 +324,12 @@ mod exec {
     }
 
     #[inline(always)]
-    fn step<const N: usize>(r: &mut [usize; MAX_REGS], acc: &mut usize, op: Op, index: &[usize; N]) {
+    fn step<const N: usize>(
+        r: &mut [usize; MAX_REGS],
+        acc: &mut usize,
+        op: Op,
+        index: &[usize; N],
+    ) {
         match op {
             Op::Nop => {}
             Op::Load { dst, dim } => r[dst as usize] = index[dim as usize],
@@ -350,7 +342,9 @@ mod exec {
                 r[q as usize] = v / t as usize;
                 r[rem as usize] = v % t as usize;
             }
-            Op::Acc { src, stride } => *acc = acc.wrapping_add(r[src as usize].wrapping_mul(stride as usize)),
+            Op::Acc { src, stride } => {
+                *acc = acc.wrapping_add(r[src as usize].wrapping_mul(stride as usize))
+            }
         }
     }
 
@@ -418,7 +412,12 @@ mod exec {
                     agree::<A, 2>([i, j]);
                 }
             }
-            for c in [[0, 0, 0, 0], [7, 0, 1279, 16383], [5, 0, 1000, 9999], [1, 0, 17, 129]] {
+            for c in [
+                [0, 0, 0, 0],
+                [7, 0, 1279, 16383],
+                [5, 0, 1000, 9999],
+                [1, 0, 17, 129],
+            ] {
                 agree::<B, 4>(c);
             }
             for c in [[0, 0, 0, 0], [7, 1, 2, 1003], [3, 1, 0, 500]] {

@@ -8,7 +8,8 @@ pub mod params;
 pub use element::*;
 pub use layout::{const_offset, Layout, Tiled, Untiled};
 pub use params::{
-    AttrSet, Attrs, Descending, Dims, MinorToMajor, Order, Shape, Tile, Tiles, COMBINE, MAX_TYPE_RANK, T,
+    AttrSet, Attrs, Descending, Dims, MinorToMajor, Order, Shape, Tile, Tiles, COMBINE,
+    MAX_TYPE_RANK, T,
 };
 
 /// Capacity of a layout type's canonical text: enough for 8 dims, 8 tiles of
