@@ -6,7 +6,7 @@ use core::marker::PhantomData;
 
 use super::element::Element;
 use super::params::{AttrSet, Descending, Dims, Order, Tiles, COMBINE, MAX_TYPE_RANK};
-use crate::value::{self, Error, PrimitiveType, Program, TextBuf, TileDim, Tiling};
+use crate::value::{self, Error, Program, TextBuf, TileDim, Tiling};
 
 /// A memory layout as a type: every property a compile-time constant, and
 /// an index function that compiles to the arithmetic a person would write.
