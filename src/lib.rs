@@ -12,3 +12,7 @@ extern crate std;
 pub mod value {
     pub use tilelayout_core::*;
 }
+
+/// TPU formats: the tiles XLA's TPU compiler gives an array (named
+/// formats, the policy calibrated on compiler output, padding reports).
+pub mod tpu;
