@@ -75,6 +75,10 @@ extern crate std;
 pub mod types;
 pub use types::*;
 
+/// TPU formats: the tiles XLA's TPU compiler gives an array (named
+/// formats, the policy calibrated on compiler output, padding reports).
+pub mod tpu;
+
 /// The runtime model: XLA shapes, layouts and tilings as values, with the
 /// parser, printer, validation, sizes and index math (re-exported from
 /// `tilelayout-core`, the one implementation the types and the `layout!`
