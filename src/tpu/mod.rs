@@ -42,6 +42,7 @@ pub mod policy;
 mod error;
 mod padding;
 mod query;
+mod types;
 
 pub use error::TpuError;
 pub use formats::{
@@ -54,3 +55,7 @@ pub use policy::{
     rank1_tile_len, second_minor_rows, tpu_choice, tpu_choice_for, tpu_layout, Rule, TpuChoice,
 };
 pub use query::{tpu_layout_for_text, TpuAnswer};
+pub use types::{
+    Tile16Bit, Tile1Bit, Tile1x128, Tile2x128, Tile4Bit, Tile4x128, Tile8Bit, Tile8x128, TpuAttrs,
+    TpuTiled, TpuTiles,
+};
