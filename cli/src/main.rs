@@ -1,3 +1,83 @@
-//! The `tilelayout` command (SPEC §6).
+//! The `tilelayout` command (SPEC §6): shapes, indices and slots of XLA
+//! tiled layouts from a shell or a script.
+//!
+//! Every subcommand takes its inputs as arguments, or `-` to read one a
+//! line from stdin, and `--json` to print one JSON object a line, in input
+//! order. Exit status: 0 when every input was fine, 1 when any was
+//! rejected, 2 on usage errors (and on I/O errors).
+//!
+//! Wiring only: each subcommand is a file in `cmd/`; inputs, outputs and
+//! the exit status are in `io`.
 #![forbid(unsafe_code)]
-fn main() {}
+
+mod cmd;
+mod io;
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+use cmd::Failure;
+
+/// Exit status for usage errors and I/O errors (clap's for usage errors).
+const USAGE: u8 = 2;
+
+/// Array tiles and memory layouts: XLA's tiled layouts from the shell.
+#[derive(Parser, Debug)]
+#[command(name = "tilelayout", version, about, long_about = None, after_help = AFTER_HELP)]
+struct Cli {
+    /// Print one JSON object a line (errors are fields, not stderr).
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+const AFTER_HELP: &str = "\
+Exit status: 0 every input was fine, 1 some input was rejected, 2 usage error.
+
+Examples:
+  tilelayout parse 'bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}'
+  tilelayout index 'f32[3,5]{1,0:T(2,2)}' 2,3
+  tilelayout coords 'f32[3,5]{1,0:T(2,2)}' 9
+  cut -f1 shapes.tsv | tilelayout parse - --json";
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Parse shapes: canonical text, validity, physical and tiled dims, sizes.
+    Parse(cmd::parse::Args),
+    /// The slot (linear index in storage) of logical coordinates.
+    Index(cmd::index::Args),
+    /// The logical coordinates stored at a slot, or padding.
+    Coords(cmd::coords::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut out = io::Output::new(cli.json);
+    let (name, run) = match &cli.command {
+        Command::Parse(a) => ("parse", cmd::parse::run(a, &mut out)),
+        Command::Index(a) => ("index", cmd::index::run(a, &mut out)),
+        Command::Coords(a) => ("coords", cmd::coords::run(a, &mut out)),
+    };
+    let result = run.and_then(|()| out.finish().map_err(Failure::Io));
+    match result {
+        Ok(code) => code,
+        Err(Failure::Usage(message)) => {
+            let mut command = Cli::command();
+            command.build(); // propagates the global `--json` and the bin name
+            let mut sub = command
+                .find_subcommand_mut(name)
+                .cloned()
+                .unwrap_or(command);
+            sub.error(clap::error::ErrorKind::WrongNumberOfValues, message)
+                .exit()
+        }
+        // like most command-line tools: a closed pipe ends the output quietly
+        Err(Failure::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Io(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(USAGE)
+        }
+    }
+}

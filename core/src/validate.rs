@@ -30,10 +30,12 @@ impl Shape {
     /// let bad = parse_shape("bf16[2,3,1004]{2,1,0:T(2,128,*)}").unwrap();
     /// assert_eq!(bad.validate().unwrap_err().kind, ErrorKind::CombineMostMinor { tile: 0 });
     /// assert!(parse_shape("bf16[2,3,1004]{2,1,0:T(2,*,128)}").unwrap().validate().is_ok());
+    /// assert!(parse_shape("token[]").unwrap().validate().is_ok());
     /// ```
     pub const fn validate(&self) -> Result<(), Error> {
         tri!(self.validate_structure());
-        if self.is_static() {
+        // token[] and opaque[] are valid and have no tiling
+        if self.is_static() && self.element_type().is_array_type() {
             tri!(Tiling::build(self));
         }
         Ok(())
