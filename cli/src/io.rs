@@ -221,6 +221,9 @@ impl Problem {
     /// A core error, with its position (errors of values that were not
     /// parsed sit at byte 0).
     pub fn from_core(e: &Error) -> Problem {
+        if e.span.is_none() {
+            return Problem::new(e.message().as_str(), 0..0);
+        }
         let start = e.span.start as usize;
         Problem::new(
             e.message().as_str(),

@@ -365,7 +365,7 @@ fn index_errors_point_at_the_coordinate() {
     let (v, _) = one(&["index", "--json", SEED, "1,99999999999999999999"]);
     assert_eq!(v["error_start"], 23);
     let (v, _) = one(&["index", "--json", "(f32[2], f32[3])", "0"]);
-    assert!(v["error"].as_str().unwrap().contains("not tuples"), "{v}");
+    assert!(v["error"].as_str().unwrap().contains("not for tuples"), "{v}");
     let (v, _) = one(&["index", "--json", "f32[<=4]", "0"]);
     assert!(v["error"].as_str().unwrap().contains("dynamic"), "{v}");
     let (v, _) = one(&["index", "--json", "f32[3,5]{1,1}", "0,0"]);

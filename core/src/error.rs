@@ -12,9 +12,10 @@
 
 use crate::text::TextBuf;
 
-/// A byte range `start..end` into the text an error came from. Errors from
-/// values that were not parsed (constructed in code) carry `0..0`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// A byte range `start..end` into the text an error came from. Errors about
+/// values that were not parsed (constructed in code) carry [`Span::NONE`].
+/// Positions saturate at `u32::MAX - 1` (inputs past 4 GiB).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Span {
     /// First byte.
     pub start: u32,
@@ -23,15 +24,26 @@ pub struct Span {
 }
 
 impl Span {
-    /// The empty span at byte 0, for values that did not come from text.
-    pub const NONE: Span = Span { start: 0, end: 0 };
+    /// No position: the error is about a value that did not come from text.
+    pub const NONE: Span = Span {
+        start: u32::MAX,
+        end: u32::MAX,
+    };
 
     /// A span from `start` to `end` (bytes).
     pub const fn new(start: usize, end: usize) -> Span {
+        const MAX: usize = u32::MAX as usize - 1;
+        let s = if start > MAX { MAX } else { start };
+        let e = if end > MAX { MAX } else { end };
         Span {
-            start: start as u32,
-            end: end as u32,
+            start: s as u32,
+            end: e as u32,
         }
+    }
+
+    /// Whether this is [`Span::NONE`].
+    pub const fn is_none(&self) -> bool {
+        self.start == u32::MAX
     }
 }
 
@@ -232,7 +244,8 @@ pub enum ErrorKind {
     // ---- use ----------------------------------------------------------------
     /// Use: sizes and indices need static dims; this shape has `<=N` or `?`.
     DynamicShape,
-    /// Use: sizes and indices are defined for arrays, not tuples.
+    /// Use: sizes and indices are defined for arrays, not for tuples,
+    /// buffers, `token` or `opaque` (for tuples use [`crate::walk`]).
     NotAnArray,
     /// Use: an index with the wrong number of coordinates.
     IndexRank {
@@ -459,7 +472,9 @@ impl Error {
             ErrorKind::DynamicShape => {
                 t.push_str("the shape has dynamic dims (`<=N` or `?`); sizes and indices need static dims")
             }
-            ErrorKind::NotAnArray => t.push_str("sizes and indices are defined for arrays, not tuples"),
+            ErrorKind::NotAnArray => {
+                t.push_str("sizes and indices are defined for arrays, not for tuples, buffers, token or opaque")
+            }
             ErrorKind::IndexRank { rank, found } => {
                 t.push_str("index has ");
                 t.push_u64(found as u64);
@@ -491,7 +506,7 @@ impl Error {
         let m = self.message();
         let mut t = TextBuf::new();
         t.push_str(m.as_str());
-        if self.span.end > 0 {
+        if !self.span.is_none() {
             t.push_str(" at byte ");
             t.push_u64(self.span.start as u64);
         }

@@ -552,6 +552,10 @@ pub const fn parse_shape(text: &str) -> Result<Shape, Error> {
 /// Parses an array shape and returns where each part was in the text.
 pub const fn parse_shape_with(text: &str, opts: ParseOptions) -> Result<(Shape, Spans), Error> {
     let mut p = Parser::new(text.as_bytes(), opts);
+    tri!(p.skip_ws());
+    if matches!(p.peek(), Some(b'(')) {
+        return Err(Error::at(ErrorKind::NotAnArray, p.pos, p.pos + 1));
+    }
     let sp = tri!(p.ident());
     if matches!(p.slice(sp), b"b") && tri!(p.at(b'(')) {
         return Err(Error::at(

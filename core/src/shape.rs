@@ -499,8 +499,8 @@ impl Spans {
             ErrorKind::DimsOverflow | ErrorKind::DynamicShape => self.all,
             _ => self.all,
         };
-        if e.span.end == 0 {
-            e.span = if s.end > 0 { s } else { self.all };
+        if e.span.is_none() {
+            e.span = if s.is_none() { self.all } else { s };
         }
         e
     }

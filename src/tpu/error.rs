@@ -74,7 +74,7 @@ impl TpuError {
         let mut t = TextBuf::new();
         t.push_str(self.message().as_str());
         let span = self.span();
-        if span.end > 0 {
+        if !span.is_none() {
             t.push_str(" at byte ");
             t.push_u64(span.start as u64);
         }
