@@ -40,6 +40,7 @@ Examples:
   tilelayout parse 'bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}'
   tilelayout index 'f32[3,5]{1,0:T(2,2)}' 2,3
   tilelayout coords 'f32[3,5]{1,0:T(2,2)}' 9
+  tilelayout tpu 'bf16[2,1024]' 'f32[3,5]{0,1}'
   cut -f1 shapes.tsv | tilelayout parse - --json";
 
 #[derive(Subcommand, Debug)]
@@ -50,6 +51,9 @@ enum Command {
     Index(cmd::index::Args),
     /// The logical coordinates stored at a slot, or padding.
     Coords(cmd::coords::Args),
+    /// The layout XLA's TPU compiler gives an array: `bf16[1024,1024]` or
+    /// `f32[3,5]{0,1}`, with its bytes and padding.
+    Tpu(cmd::tpu::Args),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +63,7 @@ fn main() -> ExitCode {
         Command::Parse(a) => ("parse", cmd::parse::run(a, &mut out)),
         Command::Index(a) => ("index", cmd::index::run(a, &mut out)),
         Command::Coords(a) => ("coords", cmd::coords::run(a, &mut out)),
+        Command::Tpu(a) => ("tpu", cmd::tpu::run(a, &mut out)),
     };
     let result = run.and_then(|()| out.finish().map_err(Failure::Io));
     match result {

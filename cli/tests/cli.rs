@@ -365,7 +365,10 @@ fn index_errors_point_at_the_coordinate() {
     let (v, _) = one(&["index", "--json", SEED, "1,99999999999999999999"]);
     assert_eq!(v["error_start"], 23);
     let (v, _) = one(&["index", "--json", "(f32[2], f32[3])", "0"]);
-    assert!(v["error"].as_str().unwrap().contains("not for tuples"), "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("not for tuples"),
+        "{v}"
+    );
     let (v, _) = one(&["index", "--json", "f32[<=4]", "0"]);
     assert!(v["error"].as_str().unwrap().contains("dynamic"), "{v}");
     let (v, _) = one(&["index", "--json", "f32[3,5]{1,1}", "0,0"]);
@@ -587,4 +590,78 @@ fn readme_snippet_is_the_real_output() {
         snippet.contains(&format!("$ tilelayout parse '{shape}' --json\n{json}```")),
         "{json}"
     );
+}
+
+#[test]
+fn tpu_json_gives_the_layout_bytes_and_padding() {
+    let (v, c) = one(&["tpu", "--json", "f32[3,5]{0,1}"]);
+    assert_eq!(c, 0);
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["layout"], "f32[3,5]{0,1:T(8,128)}");
+    assert_eq!(
+        (v["bytes"].clone(), v["xla_bytes"].clone()),
+        (4096.into(), 4096.into())
+    );
+    assert_eq!(v["padding_bytes"], 4036);
+    let p = v["padding_percent"].as_f64().unwrap();
+    assert!((p - 98.535).abs() < 0.001, "{p}");
+    let (v, _) = one(&["tpu", "--json", "bf16[2,1024]"]);
+    assert_eq!(v["layout"], "bf16[2,1024]{1,0:T(2,128)(2,1)}");
+}
+
+#[test]
+fn tpu_rejects_tiles_in_the_input_and_unknown_formats() {
+    let (v, c) = one(&["tpu", "--json", "f32[3,5]{1,0:T(8,128)}"]);
+    assert_eq!((v["ok"].clone(), c), (false.into(), 1));
+    assert_eq!(v["layout"], Value::Null);
+    assert!(
+        v["error"].as_str().unwrap().contains("minor_to_major"),
+        "{v}"
+    );
+    assert_eq!(v["error_start"], 12);
+    let (v, c) = one(&["tpu", "--json", "c128[4]"]);
+    assert_eq!((v["ok"].clone(), c), (false.into(), 1));
+}
+
+#[test]
+fn tpu_reads_stdin_and_agrees_with_every_real_shape() {
+    // Every real shape, with its tiles removed, gets back the compiler's
+    // tiles (memory spaces other than 0 are left out: the policy is for HBM).
+    let mut input = String::new();
+    let mut expected = Vec::new();
+    for (_, cols) in rows("real_shapes_dev.tsv") {
+        let text = &cols[0];
+        if text.contains("S(") {
+            continue;
+        }
+        let s = tilelayout::value::parse_shape(text).unwrap();
+        let m2m: Vec<String> = s
+            .layout()
+            .minor_to_major()
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+        let dims = s.canonical_without_layout::<256>();
+        // a scalar has no minor_to_major to give (`f32[]{}` is not XLA text)
+        let bare = if s.rank() == 0 {
+            dims.to_string()
+        } else {
+            format!("{dims}{{{}}}", m2m.join(","))
+        };
+        input.push_str(&bare);
+        input.push('\n');
+        expected.push(text.clone());
+    }
+    let o = run(&["tpu", "-", "--json"], input.as_bytes());
+    let bad: Vec<String> = stdout(&o)
+        .lines()
+        .filter(|l| l.contains("\"ok\":false"))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(code(&o), 0, "{bad:?}");
+    let got: Vec<String> = json_lines(&o)
+        .iter()
+        .map(|v| v["layout"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(got, expected);
 }

@@ -4,6 +4,7 @@
 pub mod coords;
 pub mod index;
 pub mod parse;
+pub mod tpu;
 
 use std::io;
 use std::ops::Range;
