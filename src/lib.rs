@@ -141,3 +141,8 @@ macro_rules! layout {
         $crate::__private::layout_impl!($crate; $($text)+)
     };
 }
+
+/// The README's Rust example, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
