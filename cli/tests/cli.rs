@@ -665,3 +665,19 @@ fn tpu_reads_stdin_and_agrees_with_every_real_shape() {
         .collect();
     assert_eq!(got, expected);
 }
+
+#[test]
+fn parse_takes_a_layout_on_its_own() {
+    let (v, c) = one(&["parse", "--json", "{1,0:T(8,128)(2,1)}"]);
+    assert_eq!((v["ok"].clone(), c), (true.into(), 0));
+    assert_eq!(v["kind"], "layout");
+    assert_eq!(v["canonical"], "{1,0:T(8,128)(2,1)}");
+    assert_eq!(v["slots"], Value::Null);
+    let (v, c) = one(&["parse", "--json", "{1, 1:T(0)}"]);
+    assert_eq!((v["ok"].clone(), c), (false.into(), 1));
+    assert_eq!(v["canonical"], "{1,1:T(0)}");
+    assert_eq!(
+        (v["error_start"].clone(), v["error_end"].clone()),
+        (4.into(), 5.into())
+    );
+}

@@ -56,7 +56,8 @@ mod validate;
 pub use dtype::PrimitiveType;
 pub use error::{Attr, Error, ErrorKind, Span};
 pub use parse::{
-    parse_layout, parse_shape, parse_shape_with, parse_tile, parse_valid_shape, ParseOptions,
+    parse_layout, parse_layout_with, parse_shape, parse_shape_with, parse_tile, parse_valid_shape,
+    ParseOptions,
 };
 pub use print::{
     write_attributes, write_layout, write_shape, write_shape_no_layout, write_tile, MAX_TEXT,

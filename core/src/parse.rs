@@ -596,11 +596,21 @@ pub const fn parse_valid_shape(text: &str) -> Result<Shape, Error> {
 /// assert_eq!(l.tail_padding_alignment_in_elements, 100);
 /// ```
 pub const fn parse_layout(text: &str) -> Result<Layout, Error> {
+    match parse_layout_with(text) {
+        Ok((l, _)) => Ok(l),
+        Err(e) => Err(e),
+    }
+}
+
+/// Parses a layout on its own and returns where each part was in the text
+/// (for [`Spans::locate`] on errors of [`Layout::validate`]).
+pub const fn parse_layout_with(text: &str) -> Result<(Layout, Spans), Error> {
     let mut p = Parser::new(text.as_bytes(), ParseOptions { strict: false });
     let mut spans = Spans::NONE;
     let l = tri!(p.layout(&mut spans));
     tri!(p.end());
-    Ok(l)
+    spans.all = Span::new(0, text.len());
+    Ok((l, spans))
 }
 
 /// Parses one tile, `(8,128)` or `(2,*,128)`.

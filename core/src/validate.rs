@@ -152,6 +152,31 @@ impl Shape {
     }
 }
 
+impl crate::Layout {
+    /// Checks a layout without its shape: every rule of [`Shape::validate`]
+    /// that does not need the dims, for a shape of rank
+    /// `minor_to_major().len()` (split indices are not checked against the
+    /// dims' sizes, and sizes are not computed).
+    ///
+    /// ```
+    /// use tilelayout_core::{parse_layout, ErrorKind};
+    /// assert!(parse_layout("{1,0:T(8,128)(2,1)}").unwrap().validate().is_ok());
+    /// let e = parse_layout("{0,0}").unwrap().validate().unwrap_err();
+    /// assert_eq!(e.kind, ErrorKind::MinorToMajorRepeat { position: 1, value: 0 });
+    /// ```
+    pub const fn validate(&self) -> Result<(), Error> {
+        let rank = self.minor_to_major().len();
+        let mut shape = Shape::empty(crate::PrimitiveType::F32);
+        let mut i = 0;
+        while i < rank {
+            let _ = shape.push_dim(Dim::Unbounded);
+            i += 1;
+        }
+        shape.set_layout(*self, true);
+        shape.validate_structure()
+    }
+}
+
 /// Checks one tile: non-empty, every dim positive or `*`, and (ours) the
 /// last dim is not `*`.
 pub const fn validate_tile(tile: &Tile, index: u32) -> Result<(), Error> {

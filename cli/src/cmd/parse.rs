@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 use tilelayout::value::{
-    canonicalize, parse_shape_with, walk, write_tile, ErrorKind, Event, Shape, Sizes, TextBuf,
-    Tiling,
+    canonicalize, parse_layout_with, parse_shape_with, walk, write_tile, ErrorKind, Event, Shape,
+    Sizes, TextBuf, Tiling,
 };
 
 use super::{Failure, OPTIONS};
@@ -56,6 +56,26 @@ pub enum Kind {
     Tuple,
     /// `b(f32[4])`.
     Buffer,
+    /// A layout on its own, `{1,0:T(8,128)(2,1)}`.
+    Layout,
+}
+
+/// A layout on its own: its canonical text and the rules that do not need
+/// the dims (no sizes: they need a shape).
+fn analyze_layout(text: &str) -> Analysis {
+    match parse_layout_with(text) {
+        Err(e) => Analysis::unparsed(Problem::from_core(&e)),
+        Ok((layout, spans)) => Analysis {
+            canonical: Some(layout.to_string()),
+            kind: Some(Kind::Layout),
+            problem: layout
+                .validate()
+                .err()
+                .map(|e| Problem::from_core(&spans.locate(e))),
+            tiling: None,
+            no_sizes: Some("a layout without a shape"),
+        },
+    }
 }
 
 /// Everything `parse` says about one input.
@@ -152,6 +172,9 @@ fn dims_text(d: &[u64]) -> String {
 
 /// Parses, prints, validates and sizes `text`.
 pub fn analyze(text: &str) -> Analysis {
+    if text.trim_start().starts_with('{') {
+        return analyze_layout(text);
+    }
     let mut canonical = String::new();
     if let Err(e) = canonicalize(text, OPTIONS, &mut canonical) {
         return Analysis::unparsed(Problem::from_core(&e));
