@@ -5,5 +5,4 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 pub use tilelayout_core as core_model;
-/// GPU tiles: TileFusion's concepts (tiles, layouts, swizzle, register tiles, iterators, copy plans) on CuTe's definitions.
 pub mod gpu;

@@ -6,25 +6,8 @@
 //! `(warp, lane, step)` with no allocation, and an executor that runs it on
 //! the CPU lane by lane.
 //!
-//! # The plan (ours, in TileFusion's spirit)
 //!
-//! 1. The tile (`ROWS × COLS`) is split by the warp layout `W`
-//!    (`W::ROWS × W::COLS` warps) into equal warp regions; warp
-//!    `W(wr, wc)` copies region `(wr, wc)`.
-//! 2. A region is cut into vectors of `VECTOR = 16 / size_of::<T>()` elements
-//!    (128 bits) along rows when both tiles allow it, else along columns
-//!    ([`Axis`]); a memory tile allows it when its layout's
-//!    [`ROW_RUN`](super::Layout2::ROW_RUN) (or `COL_RUN`) is a multiple of
-//!    `VECTOR`, i.e. every vector is contiguous and aligned there. Register
-//!    tiles accept any vector: lanes hand registers to each other (as
-//!    `ldmatrix` and `stmatrix` do).
-//! 3. Vectors are numbered in the region line by line; at step `s` lane `l`
-//!    moves vector `32·s + l`, so consecutive lanes touch consecutive memory
-//!    (coalesced). The last step may leave lanes idle.
-//!
-//! Post: every element of the tile is moved exactly once, by a lane of the
-//! warp whose region contains it (tested for many shapes, element types and
-//! warp layouts in `tests/gpu_copy_plan.rs`).
+//! The rule a plan follows is documented on [`CopyPlan`].
 
 use core::marker::PhantomData;
 use core::mem::size_of;
@@ -79,8 +62,9 @@ impl Vector {
 /// A side of a copy: a memory tile (one tile for the thread block) or
 /// register tiles (one tile per warp).
 pub trait CopyEndpoint {
-    /// Element type.
-    type Elem: Copy;
+    /// Element type (`Default` gives the initial value of a lane's staging
+    /// registers).
+    type Elem: Copy + Default;
     /// Memory: the tile's rows. Registers: the rows of each warp's tile.
     const ROWS: usize;
     /// Memory: the tile's columns. Registers: the columns of each warp's tile.
@@ -97,8 +81,16 @@ pub trait CopyEndpoint {
 pub trait CopySource: CopyEndpoint {
     /// Reads the element at tile coordinates `(i, j)` (in `warp`'s region).
     fn read(&self, warp: usize, i: usize, j: usize) -> Self::Elem;
-    /// Reads vector `v` (moved by a lane of `warp`) into `out[..v.len]`.
-    fn read_vector(&self, warp: usize, v: &Vector, out: &mut [Self::Elem]);
+    /// Returns the `v.len` elements of vector `v` (moved by a lane of
+    /// `warp`), in order. A memory tile lends the contiguous run of its
+    /// storage (the 128-bit load); register tiles gather the elements from
+    /// their owner lanes into `staging` (the moving lane's registers).
+    fn load<'a>(
+        &'a self,
+        warp: usize,
+        v: &Vector,
+        staging: &'a mut [Self::Elem; VECTOR_BYTES],
+    ) -> &'a [Self::Elem];
 }
 
 /// A side a plan writes to.
@@ -107,7 +99,10 @@ pub trait CopyDest: CopyEndpoint {
     fn write_vector(&mut self, warp: usize, v: &Vector, src: &[Self::Elem]);
 }
 
-impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> CopyEndpoint for Tile<Sp, D, L, V> {
+impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> CopyEndpoint for Tile<Sp, D, L, V>
+where
+    D::Elem: Default,
+{
     type Elem = D::Elem;
     const ROWS: usize = V::ROWS;
     const COLS: usize = V::COLS;
@@ -137,24 +132,35 @@ fn debug_check_contiguous<Sp: Space, D, L: Layout2, V: Shape2>(
     }
 }
 
-impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> CopySource for Tile<Sp, D, L, V> {
+impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> CopySource for Tile<Sp, D, L, V>
+where
+    D::Elem: Default,
+{
     #[inline(always)]
     fn read(&self, _warp: usize, i: usize, j: usize) -> Self::Elem {
         self.get(i, j)
     }
 
     #[inline(always)]
-    fn read_vector(&self, _warp: usize, v: &Vector, out: &mut [Self::Elem]) {
-        let first = self.offset(v.row, v.col);
+    fn load<'a>(
+        &'a self,
+        _warp: usize,
+        v: &Vector,
+        _staging: &'a mut [Self::Elem; VECTOR_BYTES],
+    ) -> &'a [Self::Elem] {
+        let first = self.offset_in_range(v.row, v.col);
         debug_check_contiguous(self, v, first);
-        out[..v.len].copy_from_slice(&self.storage()[first..first + v.len]);
+        &self.storage()[first..first + v.len]
     }
 }
 
-impl<Sp: Space, D: StorageMut, L: Layout2, V: Shape2> CopyDest for Tile<Sp, D, L, V> {
+impl<Sp: Space, D: StorageMut, L: Layout2, V: Shape2> CopyDest for Tile<Sp, D, L, V>
+where
+    D::Elem: Default,
+{
     #[inline(always)]
     fn write_vector(&mut self, _warp: usize, v: &Vector, src: &[Self::Elem]) {
-        let first = self.offset(v.row, v.col);
+        let first = self.offset_in_range(v.row, v.col);
         debug_check_contiguous(self, v, first);
         self.storage_mut()[first..first + v.len].copy_from_slice(&src[..v.len]);
     }
@@ -164,6 +170,8 @@ impl<Sp: Space, D: StorageMut, L: Layout2, V: Shape2> CopyDest for Tile<Sp, D, L
 /// [`RegTile`]; each warp's tile is its region of the copied tile.
 impl<D: Storage, B: BaseTile, L: Layout2, const N: usize> CopyEndpoint
     for [[RegTile<D, B, L>; LANES]; N]
+where
+    D::Elem: Default,
 {
     type Elem = D::Elem;
     const ROWS: usize = RegTile::<D, B, L>::ROWS;
@@ -175,6 +183,8 @@ impl<D: Storage, B: BaseTile, L: Layout2, const N: usize> CopyEndpoint
 
 impl<D: Storage, B: BaseTile, L: Layout2, const N: usize> CopySource
     for [[RegTile<D, B, L>; LANES]; N]
+where
+    D::Elem: Default,
 {
     #[inline(always)]
     fn read(&self, warp: usize, i: usize, j: usize) -> Self::Elem {
@@ -183,18 +193,26 @@ impl<D: Storage, B: BaseTile, L: Layout2, const N: usize> CopySource
     }
 
     #[inline(always)]
-    fn read_vector(&self, warp: usize, v: &Vector, out: &mut [Self::Elem]) {
+    fn load<'a>(
+        &'a self,
+        warp: usize,
+        v: &Vector,
+        staging: &'a mut [Self::Elem; VECTOR_BYTES],
+    ) -> &'a [Self::Elem] {
         let lanes = &self[warp];
-        for (t, o) in out[..v.len].iter_mut().enumerate() {
+        for (t, o) in staging[..v.len].iter_mut().enumerate() {
             let (i, j) = v.element(t);
             let (lane, reg) = RegTile::<D, B, L>::owner(i % Self::ROWS, j % Self::COLS);
             *o = lanes[lane].regs()[reg];
         }
+        &staging[..v.len]
     }
 }
 
 impl<D: StorageMut, B: BaseTile, L: Layout2, const N: usize> CopyDest
     for [[RegTile<D, B, L>; LANES]; N]
+where
+    D::Elem: Default,
 {
     #[inline(always)]
     fn write_vector(&mut self, warp: usize, v: &Vector, src: &[Self::Elem]) {
@@ -212,7 +230,7 @@ impl<D: StorageMut, B: BaseTile, L: Layout2, const N: usize> CopyDest
 // ---------------------------------------------------------------------------
 
 /// How the warps of `W` copy a tile from `Src` to `Dst`, one 128-bit vector
-/// per lane per step (see the [module docs](self) for the rule).
+/// per lane per step.
 ///
 /// `W` is a warp layout: a [`Layout2`] numbering the warps, e.g.
 /// `RowMajor<2, 2>` (warp `2·wr + wc` takes region `(wr, wc)`). It must be a
@@ -221,6 +239,26 @@ impl<D: StorageMut, B: BaseTile, L: Layout2, const N: usize> CopyDest
 /// The plan is a set of functions of its types: [`vector`](Self::vector)
 /// answers `(warp, lane, step)` in O(1) after finding the warp's coordinates,
 /// and [`run`](Self::run) executes the whole plan.
+///
+/// # The rule (ours, in TileFusion's spirit)
+///
+/// 1. The tile (`ROWS × COLS`) is split by the warp layout `W`
+///    (`W::ROWS × W::COLS` warps) into equal warp regions; warp
+///    `W(wr, wc)` copies region `(wr, wc)`.
+/// 2. A region is cut into vectors of `VECTOR = 16 / size_of::<T>()` elements
+///    (128 bits) along rows when both tiles allow it, else along columns
+///    ([`Axis`]); a memory tile allows it when its layout's
+///    [`ROW_RUN`](Layout2::ROW_RUN) (or `COL_RUN`) is a multiple of
+///    `VECTOR`, i.e. every vector is contiguous and aligned there. Register
+///    tiles accept any vector: lanes hand registers to each other (as
+///    `ldmatrix` and `stmatrix` do).
+/// 3. Vectors are numbered in the region line by line; at step `s` lane `l`
+///    moves vector `32·s + l`, so consecutive lanes touch consecutive memory
+///    (coalesced). The last step may leave lanes idle.
+///
+/// Post: every element of the tile is moved exactly once, by a lane of the
+/// warp whose region contains it (tested for many shapes, element types and
+/// warp layouts in `tests/gpu_copy_plan.rs`).
 ///
 /// # Examples
 ///
@@ -461,17 +499,24 @@ where
         if lane >= LANES || t >= Self::VECTORS {
             return None;
         }
+        Some(Self::numbered(wr, wc, t))
+    }
+
+    /// Returns vector number `t < VECTORS` of the region of warp `(wr, wc)`
+    /// (moved by lane `t % 32` at step `t / 32`).
+    #[inline(always)]
+    fn numbered(wr: usize, wc: usize, t: usize) -> Vector {
         let (line, k) = (t / Self::PER_LINE, (t % Self::PER_LINE) * Self::VECTOR);
         let (r, c) = match Self::AXIS {
             Axis::Row => (line, k),
             Axis::Col => (k, line),
         };
-        Some(Vector {
+        Vector {
             row: wr * Self::REGION_ROWS + r,
             col: wc * Self::REGION_COLS + c,
             len: Self::VECTOR,
             axis: Self::AXIS,
-        })
+        }
     }
 
     /// Returns the vector moved by `lane` of `warp` at `step`, or `None` if
@@ -490,6 +535,7 @@ where
     /// Runs the plan on the CPU: for every warp, step and lane (lane by lane
     /// within a step), reads the lane's vector from `src` and writes it to
     /// `dst`.
+    #[inline(always)]
     pub fn run(src: &Src, dst: &mut Dst)
     where
         Src: CopySource,
@@ -499,29 +545,16 @@ where
         for wr in 0..W::ROWS {
             for wc in 0..W::COLS {
                 let warp = W::offset(wr, wc);
-                for step in 0..Self::STEPS {
-                    for lane in 0..LANES {
-                        if let Some(v) = Self::vector_at(wr, wc, lane, step) {
-                            move_vector(src, dst, warp, &v);
-                        }
-                    }
+                // vector t is lane t % 32's at step t / 32: ascending t is
+                // step by step, lane by lane, without the idle lanes
+                for t in 0..Self::VECTORS {
+                    let v = Self::numbered(wr, wc, t);
+                    let mut staging = [Src::Elem::default(); VECTOR_BYTES];
+                    dst.write_vector(warp, &v, src.load(warp, &v, &mut staging));
                 }
             }
         }
     }
-}
-
-/// Moves one vector through a 16-element staging buffer (a lane's registers).
-#[inline(always)]
-fn move_vector<S: CopySource, D: CopyDest<Elem = S::Elem>>(
-    src: &S,
-    dst: &mut D,
-    warp: usize,
-    v: &Vector,
-) {
-    let mut buf = [src.read(warp, v.row, v.col); VECTOR_BYTES];
-    src.read_vector(warp, v, &mut buf[..v.len]);
-    dst.write_vector(warp, v, &buf[..v.len]);
 }
 
 /// Copies `src` to `dst` with the plan of warp layout `W`:
@@ -538,6 +571,7 @@ fn move_vector<S: CopySource, D: CopyDest<Elem = S::Elem>>(
 /// // lane 5 of warp 1 holds row 1, columns 16 + 2, 16 + 3 in slots 0, 1
 /// assert_eq!(&regs[1][5].regs()[..2], &[32 + 18, 32 + 19]);
 /// ```
+#[inline(always)]
 pub fn copy<W, S, D>(src: &S, dst: &mut D)
 where
     W: Layout2,

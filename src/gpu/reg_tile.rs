@@ -1,17 +1,7 @@
 //! Register tiles: the 16×16 base tile a warp feeds to the tensor cores, and
 //! `RegTile`, one thread's registers for a grid of base tiles.
 //!
-//! The base tile is the operand of two `mma.m16n8k16`: 256 elements held by
-//! the 32 lanes of a warp, 8 per lane. Lane `l` holds
-//!
-//! ```text
-//!  slots 0, 1: row l/4,     columns 2(l%4), 2(l%4)+1
-//!  slots 2, 3: row l/4 + 8, the same columns
-//!  slots 4, 5: row l/4,     the same columns + 8
-//!  slots 6, 7: row l/4 + 8, the same columns + 8
-//! ```
-//!
-//! and the column-major base tile is the transpose. As a [`Layout2`] a base
+//! The lane/slot map is documented on [`BaseTile`]. As a [`Layout2`] a base
 //! tile maps `(i, j)` to `lane·8 + slot` (a bijection onto `[0, 256)`), so
 //! `Blocked<L, BaseTileRowMajor>` is the warp-wide register layout of a
 //! [`RegTile`] with outer layout `L`.
@@ -29,6 +19,19 @@ pub const LANES: usize = 32;
 pub const SLOTS: usize = 8;
 
 /// A 16×16 register base tile: which lane and slot hold each element.
+///
+/// The base tile is the operand of two `mma.m16n8k16`: 256 elements held by
+/// the 32 lanes of a warp, 8 per lane. In the row-major base tile lane `l`
+/// holds
+///
+/// ```text
+///  slots 0, 1: row l/4,     columns 2(l%4), 2(l%4)+1
+///  slots 2, 3: row l/4 + 8, the same columns
+///  slots 4, 5: row l/4,     the same columns + 8
+///  slots 6, 7: row l/4 + 8, the same columns + 8
+/// ```
+///
+/// and the column-major base tile is the transpose.
 ///
 /// Implemented by [`BaseTileRowMajor`] and [`BaseTileColMajor`]. As a
 /// [`Layout2`] it maps `(i, j)` to `lane·8 + slot`.

@@ -74,6 +74,7 @@ type SharedB = SwizzledRowMajor<f32, Bytes128, BLOCK_K, BLOCK_N>;
 /// assert_eq!(c[lane].get(0, 0, reg), 8.0);
 /// ```
 #[allow(clippy::too_many_arguments)] // reason: three (registers, base tile) pairs, as in mma(d, a, b, c)
+#[inline(always)]
 pub fn mma<DC, BC, LC, DA, BA, LA, DB, BB, LB>(
     c: &mut [RegTile<DC, BC, LC>; LANES],
     (ci, cj): (usize, usize),
@@ -298,9 +299,7 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
                                 let (r, col) = (wr * 32 + t / 4, wc * 16 + (t % 4) * 4);
                                 let src = (bi * 64 + r) * K + kt * 32 + col;
                                 let dst = swz((r / 8) * 256 + (r % 8) * 32 + col);
-                                let mut buf = [a[src]; 16];
-                                buf[..4].copy_from_slice(&a[src..src + 4]);
-                                sa[dst..dst + 4].copy_from_slice(&buf[..4]);
+                                sa[dst..dst + 4].copy_from_slice(&a[src..src + 4]);
                             }
                         }
                     }
@@ -315,9 +314,7 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
                                 let src = (kt * 32 + r) * N + bj * 64 + col;
                                 let dst =
                                     swz(((r / 8) * 2 + col / 32) * 256 + (r % 8) * 32 + col % 32);
-                                let mut buf = [b[src]; 16];
-                                buf[..4].copy_from_slice(&b[src..src + 4]);
-                                sb[dst..dst + 4].copy_from_slice(&buf[..4]);
+                                sb[dst..dst + 4].copy_from_slice(&b[src..src + 4]);
                             }
                         }
                     }
@@ -329,9 +326,7 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
                             let t = step * 32 + lane;
                             let (r, col) = (wr * 32 + t / 8, (t % 8) * 4);
                             let src = swz((r / 8) * 256 + (r % 8) * 32 + col);
-                            let mut buf = [sa[src]; 16];
-                            buf[..4].copy_from_slice(&sa[src..src + 4]);
-                            for (u, v) in buf[..4].iter().enumerate() {
+                            for (u, v) in sa[src..src + 4].iter().enumerate() {
                                 let (l, reg) = owner_row(r % 32, col + u);
                                 regs[l][reg] = *v;
                             }
@@ -345,9 +340,7 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
                             let t = step * 32 + lane;
                             let (r, col) = (t / 8, wc * 32 + (t % 8) * 4);
                             let src = swz(((r / 8) * 2 + col / 32) * 256 + (r % 8) * 32 + col % 32);
-                            let mut buf = [sb[src]; 16];
-                            buf[..4].copy_from_slice(&sb[src..src + 4]);
-                            for (u, v) in buf[..4].iter().enumerate() {
+                            for (u, v) in sb[src..src + 4].iter().enumerate() {
                                 let (l, reg) = owner_col(r, col % 32 + u);
                                 regs[l][reg] = *v;
                             }
@@ -376,8 +369,7 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
                         for lane in 0..LANES {
                             let t = step * 32 + lane;
                             let (r, col) = (wr * 32 + t / 8, wc * 32 + (t % 8) * 4);
-                            let (l0, reg0) = owner_row(r % 32, col % 32);
-                            let mut buf = [regs[l0][reg0]; 16];
+                            let mut buf = [0.0f32; 16];
                             for (u, v) in buf[..4].iter_mut().enumerate() {
                                 let (l, reg) = owner_row(r % 32, col % 32 + u);
                                 *v = regs[l][reg];

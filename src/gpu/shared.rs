@@ -1,31 +1,6 @@
 //! The swizzled shared-memory formats of TileFusion's `SharedTile`.
 //!
-//! A swizzled shared tile is cut into blocks whose rows are 128 (or 64)
-//! bytes; each block is swizzled so that the 16-byte chunks of its rows land
-//! in different banks. SPEC §5 names the four formats:
-//!
-//! | element | row width | swizzle             | block (row-major tile) |
-//! |---------|-----------|---------------------|------------------------|
-//! | half    | 128 B     | `Swizzle<3, 3, 3>`  | 8 × 64                 |
-//! | float   | 128 B     | `Swizzle<3, 2, 3>`  | 8 × 32                 |
-//! | half    | 64 B      | `Swizzle<2, 3, 2>`  | 4 × 32                 |
-//! | float   | 64 B      | `Swizzle<2, 2, 2>`  | 4 × 16                 |
-//!
-//! In every row `M` is log2 of the elements in 16 bytes (a 128-bit vector
-//! stays whole), `B` is log2 of the 16-byte chunks in a row, and the block has
-//! `2^B` rows so that `M + S + B` covers exactly one block: the swizzle of a
-//! block offset never leaves the block.
-//!
-//! That is why the two descriptions agree: swizzling inside each block
-//! (TileFusion) and applying the swizzle to the whole tile's blocked offsets
-//! (CuTe's `composition(Swizzle, tile_to_shape(block, shape))`) give the same
-//! physical offset for every element, because the block base is a multiple of
-//! `2^(M+S+B)` and passes through the swizzle unchanged. `tests/gpu_shared.rs`
-//! checks both against each other and against the formula.
-//!
-//! Blocks of a row-major tile are stored in row-major order, blocks of a
-//! column-major tile (the transposed block) in column-major order: ours, the
-//! order in which a [`TileIterator`](super::TileIterator) walks them.
+//! The formats and why they agree with CuTe are documented on [`SwizzleAtom`].
 
 use half::{bf16, f16};
 
@@ -43,6 +18,34 @@ pub struct Bytes64;
 
 /// The swizzle atom for an element type at a row width `W`
 /// ([`Bytes128`] or [`Bytes64`]).
+///
+/// A swizzled shared tile is cut into blocks whose rows are 128 (or 64)
+/// bytes; each block is swizzled so that the 16-byte chunks of its rows land
+/// in different banks. SPEC §5 names the four formats:
+///
+/// | element | row width | swizzle             | block (row-major tile) |
+/// |---------|-----------|---------------------|------------------------|
+/// | half    | 128 B     | `Swizzle<3, 3, 3>`  | 8 × 64                 |
+/// | float   | 128 B     | `Swizzle<3, 2, 3>`  | 8 × 32                 |
+/// | half    | 64 B      | `Swizzle<2, 3, 2>`  | 4 × 32                 |
+/// | float   | 64 B      | `Swizzle<2, 2, 2>`  | 4 × 16                 |
+///
+/// In every row `M` is log2 of the elements in 16 bytes (a 128-bit vector
+/// stays whole), `B` is log2 of the 16-byte chunks in a row, and the block has
+/// `2^B` rows so that `M + S + B` covers exactly one block: the swizzle of a
+/// block offset never leaves the block.
+///
+/// That is why the two descriptions agree: swizzling inside each block
+/// (TileFusion) and applying the swizzle to the whole tile's blocked offsets
+/// (CuTe's `composition(Swizzle, tile_to_shape(block, shape))`) give the same
+/// physical offset for every element, because the block base is a multiple of
+/// `2^(M+S+B)` and passes through the swizzle unchanged. `tests/gpu_shared.rs`
+/// checks both against each other and against the formula.
+///
+/// Blocks of a row-major tile are stored in row-major order, blocks of a
+/// column-major tile (the transposed block) in column-major order. Ours: the
+/// seed does not fix the block order; this one keeps each strip of `2^B`
+/// rows (columns) of the tile contiguous, as in the unswizzled tile.
 ///
 /// Implemented for `f32`, [`half::f16`] and [`half::bf16`] (which has the
 /// layout of `f16`).

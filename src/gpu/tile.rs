@@ -261,6 +261,15 @@ impl<Sp: Space, D, L: Layout2, V: Shape2> Tile<Sp, D, L, V> {
         L::offset(self.row0 + i, self.col0 + j)
     }
 
+    /// [`offset`](Self::offset) for callers that already know `(i, j)` is in
+    /// range (a copy plan); out of range it is only checked in debug builds,
+    /// and the storage access after it is still bounds-checked.
+    #[inline(always)]
+    pub(crate) fn offset_in_range(&self, i: usize, j: usize) -> usize {
+        debug_assert!(i < V::ROWS && j < V::COLS, "tile index (i, j) out of range");
+        L::offset(self.row0 + i, self.col0 + j)
+    }
+
     /// Returns the storage.
     pub fn into_inner(self) -> D {
         self.data
