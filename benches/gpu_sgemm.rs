@@ -9,7 +9,7 @@ use std::time::Instant;
 use tilelayout::gpu::{sgemm, sgemm_hand_indexed};
 
 /// Runs per measurement; the median is reported.
-const RUNS: usize = 9;
+const RUNS: usize = 15;
 
 /// Deterministic pseudo-random matrix entries in [-1, 1).
 fn random(n: usize, seed: u64) -> Vec<f32> {
@@ -26,19 +26,26 @@ fn random(n: usize, seed: u64) -> Vec<f32> {
         .collect()
 }
 
-/// Returns the median time in seconds of `RUNS` calls of `f` (after one
-/// warm-up call).
-fn median_secs(mut f: impl FnMut()) -> f64 {
-    f();
-    let mut t: Vec<f64> = (0..RUNS)
-        .map(|_| {
+/// Returns the median times in seconds of `RUNS` calls of each of `fs`,
+/// after one warm-up call each. The calls are interleaved (round `r` calls
+/// every kernel once), so a busy machine slows all kernels alike.
+fn median_secs<const K: usize>(fs: &mut [&mut dyn FnMut(); K]) -> [f64; K] {
+    for f in fs.iter_mut() {
+        f();
+    }
+    let mut t = [[0.0f64; K]; RUNS];
+    for round in t.iter_mut() {
+        for (slot, f) in round.iter_mut().zip(fs.iter_mut()) {
             let start = Instant::now();
             f();
-            start.elapsed().as_secs_f64()
-        })
-        .collect();
-    t.sort_by(f64::total_cmp);
-    t[RUNS / 2]
+            *slot = start.elapsed().as_secs_f64();
+        }
+    }
+    let t: [[f64; RUNS]; K] = core::array::from_fn(|k| core::array::from_fn(|r| t[r][k]));
+    t.map(|mut ts| {
+        ts.sort_by(f64::total_cmp);
+        ts[RUNS / 2]
+    })
 }
 
 fn bench<const M: usize, const N: usize, const K: usize>() {
@@ -48,10 +55,11 @@ fn bench<const M: usize, const N: usize, const K: usize>() {
     let mut c_hand = vec![0.0f32; M * N];
     let mut c_mm = vec![0.0f32; M * N];
 
-    let typed = median_secs(|| sgemm::<M, N, K>(black_box(&a), black_box(&b), &mut c_typed));
-    let hand =
-        median_secs(|| sgemm_hand_indexed::<M, N, K>(black_box(&a), black_box(&b), &mut c_hand));
-    let mm = median_secs(|| mm_sgemm(M, N, K, black_box(&a), black_box(&b), &mut c_mm));
+    let [typed, hand, mm] = median_secs(&mut [
+        &mut || sgemm::<M, N, K>(black_box(&a), black_box(&b), &mut c_typed),
+        &mut || sgemm_hand_indexed::<M, N, K>(black_box(&a), black_box(&b), &mut c_hand),
+        &mut || mm_sgemm(M, N, K, black_box(&a), black_box(&b), &mut c_mm),
+    ]);
 
     assert_eq!(c_typed, c_hand, "typed and hand-indexed kernels disagree");
     let max_err = c_typed

@@ -177,8 +177,8 @@ pub fn sgemm<const M: usize, const N: usize, const K: usize>(a: &[f32], b: &[f32
                 regs.regs_mut().fill(0.0);
             }
             for (ga, gb) in a.row(bi).zip(b.col(bj)) {
-                let mut sa = SharedTile::<_, SharedA>::new(&mut sa_buf[..]);
-                let mut sb = SharedTile::<_, SharedB>::new(&mut sb_buf[..]);
+                let mut sa = SharedTile::<_, SharedA>::new(&mut sa_buf);
+                let mut sb = SharedTile::<_, SharedB>::new(&mut sb_buf);
                 copy::<Warps, _, _>(&ga, &mut sa);
                 copy::<Warps, _, _>(&gb, &mut sb);
                 copy::<RowMajor<2, 1>, _, _>(&sa, &mut ra);

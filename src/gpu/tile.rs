@@ -15,8 +15,11 @@ use super::tile_iter::TileIterator;
 // Storage
 // ---------------------------------------------------------------------------
 
-/// Something that holds a slice of elements: `&[T]`, `&mut [T]`, `[T; N]`
-/// and (with `alloc`) `Vec<T>`.
+/// Something that holds a slice of elements: `&[T]`, `&mut [T]`, `[T; N]`,
+/// `&[T; N]`, `&mut [T; N]` and (with `alloc`) `Vec<T>`.
+///
+/// Arrays and references to arrays keep their length in the type, which
+/// lets the compiler drop bounds checks it can prove.
 ///
 /// A tile is generic over its storage so the same type reads a borrowed
 /// slice, writes a mutable one, or owns an array (register storage).
@@ -68,6 +71,29 @@ impl<T: Copy, const N: usize> StorageMut for [T; N] {
     #[inline(always)]
     fn as_mut_slice(&mut self) -> &mut [T] {
         self
+    }
+}
+
+impl<T: Copy, const N: usize> Storage for &[T; N] {
+    type Elem = T;
+    #[inline(always)]
+    fn as_slice(&self) -> &[T] {
+        *self
+    }
+}
+
+impl<T: Copy, const N: usize> Storage for &mut [T; N] {
+    type Elem = T;
+    #[inline(always)]
+    fn as_slice(&self) -> &[T] {
+        *self
+    }
+}
+
+impl<T: Copy, const N: usize> StorageMut for &mut [T; N] {
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [T] {
+        *self
     }
 }
 
