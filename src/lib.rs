@@ -79,6 +79,8 @@ pub use types::*;
 /// formats, the policy calibrated on compiler output, padding reports).
 pub mod tpu;
 
+pub mod gpu;
+
 /// The runtime model: XLA shapes, layouts and tilings as values, with the
 /// parser, printer, validation, sizes and index math (re-exported from
 /// `tilelayout-core`, the one implementation the types and the `layout!`

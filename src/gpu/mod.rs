@@ -1,0 +1,111 @@
+//! GPU tiles as types: TileFusion's concepts on CuTe's definitions.
+//!
+//! ```
+//! use tilelayout::gpu::{
+//!     copy, BaseTileRowMajor, Bytes128, GlobalTile, RegTile, RowMajor, SharedTile, SwizzledRowMajor,
+//! };
+//! // A 64×64 float matrix in global memory, cut into 32×32 tiles.
+//! let data: Vec<f32> = (0..64 * 64).map(|x| x as f32).collect();
+//! let tiles = GlobalTile::<_, RowMajor<64, 64>>::new(&data[..]).tiles::<32, 32>();
+//! let g = tiles.get(1, 0); // rows 32.., columns 0..
+//!
+//! // 4 warps (2×2) copy it into swizzled shared memory, 128 bits per lane …
+//! let mut buf = [0.0f32; 32 * 32];
+//! let mut s = SharedTile::<_, SwizzledRowMajor<f32, Bytes128, 32, 32>>::new(&mut buf[..]);
+//! copy::<RowMajor<2, 2>, _, _>(&g, &mut s);
+//! assert_eq!(s.get(1, 4), data[33 * 64 + 4]);
+//! // row 1, columns 8..12 (16-byte chunk 2) are stored in chunk 2 ^ 1 = 3
+//! assert_eq!(s.storage()[32 + 12], data[33 * 64 + 8]);
+//!
+//! // … and one warp loads it into 2×2 register base tiles of 16×16.
+//! type Reg = RegTile<[f32; 32], BaseTileRowMajor, RowMajor<2, 2>>;
+//! let mut regs = [[Reg::filled(0.0); 32]; 1];
+//! copy::<RowMajor<1, 1>, _, _>(&s, &mut regs);
+//! let (lane, reg) = Reg::owner(17, 3); // element (17, 3): lane 5
+//! assert_eq!(regs[0][lane].regs()[reg], data[(32 + 17) * 64 + 3]);
+//! ```
+//!
+//! # Concepts, in order
+//!
+//! 1. **Matrix layout** ([`MatrixLayout<R, C, RS, CS>`](MatrixLayout),
+//!    [`RowMajor`], [`ColMajor`]): a function `(i, j) → i·RS + j·CS`. Every
+//!    layout implements [`Layout2`]: `ROWS`, `COLS`, `COSIZE` (the span of
+//!    offsets, CuTe's cosize) and `offset(i, j)`, `#[inline(always)]` with all
+//!    parameters known at compile time, so it folds. [`const_offset`] is the
+//!    same function as a `const fn`, through the layout's value-level twin
+//!    [`LayoutExpr`].
+//! 2. **Block layout** ([`Blocked<Outer, Inner>`](Blocked),
+//!    [`BlockedRowMajor`], [`BlockedColMajor`]): an outer layout over blocks,
+//!    an inner layout inside each contiguous block. A block layout is a
+//!    layout, so blocks nest to any depth; a block that does not divide the
+//!    shape is a compile-time error.
+//! 3. **Swizzle** ([`Swizzle<B, M, S>`](Swizzle),
+//!    [`Swizzled<L, Sw>`](Swizzled)): CuTe's XOR of bits `[M+S, M+S+B)` into
+//!    `[M, M+B)`, alone or applied to a layout's offsets; rejected at compile
+//!    time when it is not an involution (`S < B`) or does not fit the layout.
+//!    [`SwizzledRowMajor`] and [`SwizzledColMajor`] are the swizzled
+//!    shared-memory formats for `f16`/`bf16` and `f32` at 128- and 64-byte
+//!    rows ([`Bytes128`], [`Bytes64`]).
+//! 4. **Tiles** ([`GlobalTile`], [`SharedTile`]): storage (`&[T]`,
+//!    `&mut [T]`, `[T; N]`, `Vec<T>`) seen through a layout; `get(i, j)`,
+//!    `set(i, j, v)`.
+//! 5. **Tile iterator** ([`TileIterator`]): a tile cut into sub-tiles of a
+//!    fixed shape that keep the parent's layout; `get(i, j)`, `row(i)` for
+//!    `(i, _)`, `col(j)` for `(_, j)`; the shape must divide.
+//! 6. **Copy plan** ([`CopyPlan<Src, Dst, W>`](CopyPlan), [`copy`]): a warp
+//!    layout `W` splits the tile among warps, each lane moves 128-bit
+//!    vectors; the plan answers `(warp, lane, step) → vector` with no
+//!    allocation, covers every element exactly once, and runs on the CPU
+//!    lane by lane between memory tiles and register tiles.
+//! 7. **Register tiles** ([`BaseTileRowMajor`], [`BaseTileColMajor`],
+//!    [`RegTile<D, B, L>`](RegTile)): the 16×16 base tile of a warp
+//!    (lane `l` holds row `l/4`, columns `2(l%4)`, `2(l%4)+1`, the same 8 rows
+//!    down, 8 columns right, and both), in both directions
+//!    (element ↔ `(lane, slot)`), and a thread's registers for a grid of base
+//!    tiles.
+//!
+//! [`sgemm`] puts it all together: a CPU SGEMM shaped like a TileFusion GEMM
+//! kernel, with [`sgemm_hand_indexed`], the same kernel indexed by hand.
+//!
+//! # Compile-time checks
+//!
+//! Checks are `const` assertions evaluated when a type is used (after
+//! monomorphization): they appear at `cargo build`/`cargo test`, not at
+//! `cargo check`. Each one is pinned by a `compile_fail` doctest on the item
+//! that makes it.
+//!
+//! Everything here is `no_std` and allocation-free except the `Vec` storage
+//! impl (feature `alloc`).
+
+mod block;
+mod copy_plan;
+mod matrix;
+mod reg_tile;
+mod sgemm;
+mod shared;
+mod swizzle;
+mod tile;
+mod tile_iter;
+
+pub use block::{Blocked, BlockedColMajor, BlockedRowMajor};
+pub use copy_plan::{
+    copy, Axis, CopyDest, CopyEndpoint, CopyPlan, CopySource, Vector, VECTOR_BYTES,
+};
+pub use matrix::{
+    const_offset, layout_of, ColMajor, Layout2, LayoutExpr, LayoutValue, MatrixLayout, RowMajor,
+    Shape2, TileShape,
+};
+pub use reg_tile::{BaseTile, BaseTileColMajor, BaseTileRowMajor, RegTile, LANES, SLOTS};
+pub use sgemm::{mma, sgemm, sgemm_hand_indexed, BLOCK_K, BLOCK_M, BLOCK_N};
+pub use shared::{Bytes128, Bytes64, SwizzleAtom, SwizzledColMajor, SwizzledRowMajor};
+pub use swizzle::{Swizzle, SwizzleFn, Swizzled};
+pub use tile::{Global, GlobalTile, Shared, SharedTile, Space, Storage, StorageMut, Tile};
+pub use tile_iter::TileIterator;
+
+/// Sealing for the layout, swizzle and space traits: their implementations
+/// carry promises (a [`LayoutExpr`] twin, CuTe's swizzle) that outside types
+/// could not keep.
+mod sealed {
+    /// The seal.
+    pub trait Sealed {}
+}

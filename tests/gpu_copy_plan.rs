@@ -1,0 +1,326 @@
+//! Copy plans: every element of the tile is moved exactly once, by a lane of
+//! the warp whose region holds it, in 128-bit vectors that are contiguous in
+//! both memory tiles; and the executor moves real data between global,
+//! swizzled shared and register tiles.
+
+mod gpu_common;
+
+use core::mem::size_of;
+
+use gpu_common::Lcg;
+use half::f16;
+use tilelayout::gpu::{
+    copy, Axis, BaseTileColMajor, BaseTileRowMajor, BlockedRowMajor, Bytes128, Bytes64, ColMajor,
+    CopyDest, CopyEndpoint, CopyPlan, CopySource, GlobalTile, Layout2, RegTile, RowMajor, Shape2,
+    SharedTile, SwizzledColMajor, SwizzledRowMajor, TileShape, Vector, LANES,
+};
+
+/// Checks the plan's postcondition: each element of the `ROWS × COLS` tile
+/// is in exactly one vector; the vector belongs to the warp whose region
+/// holds it; vectors are 16 bytes along `AXIS`; consecutive lanes of a step
+/// take consecutive vectors. Returns the number of vectors.
+fn check_plan<S, D, W>() -> usize
+where
+    S: CopyEndpoint,
+    D: CopyEndpoint<Elem = S::Elem>,
+    W: Layout2,
+{
+    type P<S, D, W> = CopyPlan<S, D, W>;
+    let (rows, cols) = (P::<S, D, W>::ROWS, P::<S, D, W>::COLS);
+    let (rr, rc) = (P::<S, D, W>::REGION_ROWS, P::<S, D, W>::REGION_COLS);
+    let len = P::<S, D, W>::VECTOR;
+    assert_eq!(len * size_of::<S::Elem>(), 16);
+    assert_eq!(P::<S, D, W>::WARPS, W::ROWS * W::COLS);
+    assert_eq!((rr * W::ROWS, rc * W::COLS), (rows, cols));
+    let mut moved = vec![0u32; rows * cols];
+    let mut vectors = 0;
+    for warp in 0..P::<S, D, W>::WARPS {
+        let (wr, wc) = P::<S, D, W>::warp_coords(warp);
+        assert_eq!(W::offset(wr, wc), warp);
+        for step in 0..P::<S, D, W>::STEPS + 1 {
+            let mut prev: Option<Vector> = None;
+            for lane in 0..LANES + 1 {
+                let Some(v) = P::<S, D, W>::vector(warp, lane, step) else {
+                    prev = None;
+                    continue;
+                };
+                assert!(lane < LANES && step < P::<S, D, W>::STEPS);
+                assert_eq!(P::<S, D, W>::vector_at(wr, wc, lane, step), Some(v));
+                assert_eq!((v.len, v.axis), (len, P::<S, D, W>::AXIS));
+                vectors += 1;
+                for t in 0..v.len {
+                    let (i, j) = v.element(t);
+                    // inside this warp's region
+                    assert_eq!((i / rr, j / rc), (wr, wc), "vector {v:?} of warp {warp}");
+                    moved[i * cols + j] += 1;
+                }
+                // coalescing: the next lane continues along the line
+                if let Some(p) = prev {
+                    let next = match v.axis {
+                        Axis::Row => (p.row, p.col + len),
+                        Axis::Col => (p.row + len, p.col),
+                    };
+                    let wrapped = match v.axis {
+                        Axis::Row => v.col == wc * rc,
+                        Axis::Col => v.row == wr * rr,
+                    };
+                    assert!((v.row, v.col) == next || wrapped, "{p:?} then {v:?}");
+                }
+                prev = Some(v);
+            }
+        }
+    }
+    assert!(
+        moved.iter().all(|&m| m == 1),
+        "some element not moved exactly once"
+    );
+    assert_eq!(vectors * len, rows * cols);
+    assert_eq!(vectors, P::<S, D, W>::VECTORS * P::<S, D, W>::WARPS);
+    vectors
+}
+
+type G<T, L, V = L> = GlobalTile<&'static [T], L, V>;
+type S<T, L> = SharedTile<&'static mut [T], L>;
+type Regs<T, const N: usize, B, L, const WARPS: usize> = [[RegTile<[T; N], B, L>; LANES]; WARPS];
+
+#[test]
+fn plans_cover_every_element_once() {
+    // global → swizzled shared, the four formats, several warp layouts
+    check_plan::<
+        G<f32, RowMajor<64, 64>>,
+        S<f32, SwizzledRowMajor<f32, Bytes128, 64, 64>>,
+        RowMajor<2, 2>,
+    >();
+    check_plan::<
+        G<f32, RowMajor<64, 64>>,
+        S<f32, SwizzledRowMajor<f32, Bytes64, 64, 64>>,
+        ColMajor<2, 2>,
+    >();
+    check_plan::<
+        G<f16, RowMajor<64, 64>>,
+        S<f16, SwizzledRowMajor<f16, Bytes128, 64, 64>>,
+        RowMajor<4, 1>,
+    >();
+    check_plan::<
+        G<f16, RowMajor<32, 64>>,
+        S<f16, SwizzledRowMajor<f16, Bytes64, 32, 64>>,
+        RowMajor<1, 2>,
+    >();
+    check_plan::<
+        G<f16, RowMajor<64, 64>>,
+        S<f16, SwizzledRowMajor<f16, Bytes128, 64, 64>>,
+        RowMajor<2, 4>,
+    >();
+    // a sub-tile of a wider global matrix
+    check_plan::<
+        G<f32, RowMajor<128, 256>, TileShape<64, 32>>,
+        S<f32, SwizzledRowMajor<f32, Bytes128, 64, 32>>,
+        RowMajor<2, 2>,
+    >();
+    // column-major tiles move along columns
+    assert_eq!(
+        CopyPlan::<
+            G<f32, ColMajor<64, 64>>,
+            S<f32, SwizzledColMajor<f32, Bytes128, 64, 64>>,
+            RowMajor<2, 2>,
+        >::AXIS,
+        Axis::Col
+    );
+    check_plan::<
+        G<f32, ColMajor<64, 64>>,
+        S<f32, SwizzledColMajor<f32, Bytes128, 64, 64>>,
+        RowMajor<2, 2>,
+    >();
+    // other element sizes: 16 bytes of u8 and of f64
+    check_plan::<G<u8, RowMajor<32, 64>>, S<u8, RowMajor<32, 64>>, RowMajor<2, 2>>();
+    check_plan::<
+        G<f64, RowMajor<16, 16>>,
+        S<f64, BlockedRowMajor<16, 16, RowMajor<4, 4>>>,
+        RowMajor<1, 1>,
+    >();
+    // idle lanes: 16×16 floats over 2×2 warps is 16 vectors a warp
+    assert_eq!(
+        check_plan::<G<f32, RowMajor<16, 16>>, S<f32, RowMajor<16, 16>>, RowMajor<2, 2>>(),
+        64
+    );
+    assert_eq!(
+        CopyPlan::<G<f32, RowMajor<16, 16>>, S<f32, RowMajor<16, 16>>, RowMajor<2, 2>>::STEPS,
+        1
+    );
+    // tall and thin
+    check_plan::<G<f32, RowMajor<128, 8>>, S<f32, RowMajor<128, 8>>, ColMajor<4, 1>>();
+    // shared → registers and registers → global
+    check_plan::<
+        S<f32, SwizzledRowMajor<f32, Bytes128, 64, 32>>,
+        Regs<f32, 32, BaseTileRowMajor, RowMajor<2, 2>, 2>,
+        RowMajor<2, 1>,
+    >();
+    check_plan::<
+        S<f16, SwizzledRowMajor<f16, Bytes128, 32, 64>>,
+        Regs<f16, 32, BaseTileColMajor, RowMajor<2, 2>, 2>,
+        RowMajor<1, 2>,
+    >();
+    check_plan::<
+        Regs<f32, 32, BaseTileRowMajor, RowMajor<2, 2>, 4>,
+        G<f32, RowMajor<64, 64>>,
+        RowMajor<2, 2>,
+    >();
+    // registers to registers: no memory side, rows by default
+    check_plan::<
+        Regs<f32, 8, BaseTileRowMajor, RowMajor<1, 1>, 1>,
+        Regs<f32, 8, BaseTileColMajor, RowMajor<1, 1>, 1>,
+        RowMajor<1, 1>,
+    >();
+}
+
+#[test]
+fn memory_vectors_are_contiguous_in_both_tiles() {
+    fn check<T: Copy + Default + 'static, LS: Layout2, LD: Layout2, W: Layout2>() {
+        type P<T, LS, LD, W> = CopyPlan<G<T, LS>, S<T, LD>, W>;
+        let warps = P::<T, LS, LD, W>::WARPS;
+        for warp in 0..warps {
+            for step in 0..P::<T, LS, LD, W>::STEPS {
+                for lane in 0..LANES {
+                    let Some(v) = P::<T, LS, LD, W>::vector(warp, lane, step) else {
+                        continue;
+                    };
+                    for l in [
+                        <LS as Layout2>::offset as fn(usize, usize) -> usize,
+                        LD::offset,
+                    ] {
+                        let first = l(v.row, v.col);
+                        assert_eq!(first % v.len, 0);
+                        for t in 0..v.len {
+                            let (i, j) = v.element(t);
+                            assert_eq!(l(i, j), first + t);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    check::<f32, RowMajor<64, 64>, SwizzledRowMajor<f32, Bytes128, 64, 64>, RowMajor<2, 2>>();
+    check::<f16, RowMajor<64, 64>, SwizzledRowMajor<f16, Bytes128, 64, 64>, RowMajor<4, 1>>();
+    check::<f16, ColMajor<64, 64>, SwizzledColMajor<f16, Bytes64, 64, 64>, RowMajor<2, 2>>();
+}
+
+/// Random f16 values that survive a round trip exactly.
+fn random_f16(n: usize, seed: u64) -> Vec<f16> {
+    let mut rng = Lcg(seed);
+    (0..n).map(|_| f16::from_f32(rng.next_f32())).collect()
+}
+
+#[test]
+fn executor_moves_data_global_shared_registers_and_back() {
+    type RegA = RegTile<[f16; 32], BaseTileRowMajor, RowMajor<2, 2>>;
+    type Swz = SwizzledRowMajor<f16, Bytes128, 64, 64>;
+    // a 128×128 global matrix; we move its tile (1, 0) of 64×64
+    let src = random_f16(128 * 128, 7);
+    let tiles = GlobalTile::<_, RowMajor<128, 128>>::new(&src[..]).tiles::<64, 64>();
+    let g = tiles.get(1, 0);
+
+    // global → shared (4 warps, 2×2)
+    let mut sbuf = vec![f16::ZERO; 64 * 64];
+    let mut s = SharedTile::<_, Swz>::new(&mut sbuf[..]);
+    copy::<RowMajor<2, 2>, _, _>(&g, &mut s);
+    for i in 0..64 {
+        for j in 0..64 {
+            assert_eq!(s.get(i, j), src[(64 + i) * 128 + j]);
+            assert_eq!(s.storage()[Swz::offset(i, j)], src[(64 + i) * 128 + j]);
+        }
+    }
+
+    // shared → registers: 4 warps in 2×2, each a 32×32 register tile
+    let mut regs = [[RegA::filled(f16::ZERO); LANES]; 4];
+    copy::<RowMajor<2, 2>, _, _>(&s, &mut regs);
+    for (warp, lanes) in regs.iter().enumerate() {
+        let (wr, wc) = (warp / 2, warp % 2);
+        for (lane, r) in lanes.iter().enumerate() {
+            for bi in 0..2 {
+                for bj in 0..2 {
+                    for slot in 0..8 {
+                        let (i, j) = RegA::element(lane, bi, bj, slot);
+                        let want = src[(64 + wr * 32 + i) * 128 + wc * 32 + j];
+                        assert_eq!(r.get(bi, bj, slot), want, "warp {warp} lane {lane}");
+                    }
+                }
+            }
+        }
+    }
+
+    // registers → global, into tile (0, 1) of a fresh matrix
+    let mut out = vec![f16::ZERO; 128 * 128];
+    let mut out_tiles = GlobalTile::<_, RowMajor<128, 128>>::new(&mut out[..]).tiles::<64, 64>();
+    copy::<RowMajor<2, 2>, _, _>(&regs, &mut out_tiles.get_mut(0, 1));
+    for i in 0..128 {
+        for j in 0..128 {
+            let want = if i < 64 && j >= 64 {
+                src[(64 + i) * 128 + j - 64]
+            } else {
+                f16::ZERO
+            };
+            assert_eq!(out[i * 128 + j], want, "({i}, {j})");
+        }
+    }
+}
+
+#[test]
+fn executor_transposes_between_base_tile_kinds() {
+    // registers → registers: a row-major base tile into a column-major one
+    // is the same matrix, held by other lanes
+    type Row = RegTile<[u32; 8], BaseTileRowMajor, RowMajor<1, 1>>;
+    type Col = RegTile<[u32; 8], BaseTileColMajor, RowMajor<1, 1>>;
+    let a: [[Row; LANES]; 1] = [core::array::from_fn(|lane| {
+        Row::new(core::array::from_fn(|s| {
+            let (i, j) = Row::element(lane, 0, 0, s);
+            (i * 16 + j) as u32
+        }))
+    })];
+    let mut b = [[Col::filled(0); LANES]; 1];
+    copy::<RowMajor<1, 1>, _, _>(&a, &mut b);
+    for (lane, regs) in b[0].iter().enumerate() {
+        for s in 0..8 {
+            let (i, j) = Col::element(lane, 0, 0, s);
+            assert_eq!(regs.get(0, 0, s), (i * 16 + j) as u32);
+        }
+    }
+}
+
+#[test]
+fn plans_run_between_any_endpoints() {
+    // the trait methods, directly: a global vector read and a shared write
+    let src: Vec<f32> = (0..64).map(|x| x as f32).collect();
+    let g = GlobalTile::<_, RowMajor<8, 8>>::new(&src[..]);
+    let v = Vector {
+        row: 2,
+        col: 4,
+        len: 4,
+        axis: Axis::Row,
+    };
+    let mut staging = [0.0; 16];
+    let vals = g.load(0, &v, &mut staging).to_vec();
+    assert_eq!(vals, [20.0, 21.0, 22.0, 23.0]);
+    let mut buf = [0.0f32; 64];
+    let mut s = SharedTile::<_, ColMajor<8, 8>>::new(&mut buf[..]);
+    let w = Vector {
+        row: 4,
+        col: 2,
+        len: 4,
+        axis: Axis::Col,
+    };
+    s.write_vector(0, &w, &vals);
+    assert_eq!(&buf[2 * 8 + 4..2 * 8 + 8], &[20.0, 21.0, 22.0, 23.0]);
+    assert_eq!(
+        <GlobalTile<&[f32], RowMajor<8, 8>> as CopyEndpoint>::WARPS,
+        None
+    );
+    assert_eq!(<TileShape<8, 8> as Shape2>::ROWS, 8);
+}
+
+#[test]
+#[should_panic(expected = "warp out of range")]
+fn plans_reject_unknown_warps() {
+    let _ = CopyPlan::<G<f32, RowMajor<16, 16>>, S<f32, RowMajor<16, 16>>, RowMajor<2, 2>>::vector(
+        4, 0, 0,
+    );
+}

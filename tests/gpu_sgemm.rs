@@ -1,0 +1,173 @@
+//! The typed CPU SGEMM against a naive GEMM, on sizes drawn at random from
+//! the instantiated set (shapes are const generics, as in TileFusion) and
+//! random data; and the hand-indexed twin against the typed kernel, bit for
+//! bit.
+
+mod gpu_common;
+
+use gpu_common::Lcg;
+use proptest::prelude::*;
+use tilelayout::gpu::{sgemm, sgemm_hand_indexed, BLOCK_K, BLOCK_M, BLOCK_N};
+
+type Kernel = fn(&[f32], &[f32], &mut [f32]);
+
+/// `(M, N, K, typed, hand-indexed)` for every instantiated size: multiples
+/// of the 64×64×32 block, square and not, one block and several.
+const SIZES: &[(usize, usize, usize, Kernel, Kernel)] = &[
+    (
+        64,
+        64,
+        32,
+        sgemm::<64, 64, 32>,
+        sgemm_hand_indexed::<64, 64, 32>,
+    ),
+    (
+        64,
+        64,
+        64,
+        sgemm::<64, 64, 64>,
+        sgemm_hand_indexed::<64, 64, 64>,
+    ),
+    (
+        64,
+        128,
+        96,
+        sgemm::<64, 128, 96>,
+        sgemm_hand_indexed::<64, 128, 96>,
+    ),
+    (
+        128,
+        64,
+        32,
+        sgemm::<128, 64, 32>,
+        sgemm_hand_indexed::<128, 64, 32>,
+    ),
+    (
+        192,
+        64,
+        160,
+        sgemm::<192, 64, 160>,
+        sgemm_hand_indexed::<192, 64, 160>,
+    ),
+    (
+        64,
+        192,
+        64,
+        sgemm::<64, 192, 64>,
+        sgemm_hand_indexed::<64, 192, 64>,
+    ),
+    (
+        128,
+        128,
+        128,
+        sgemm::<128, 128, 128>,
+        sgemm_hand_indexed::<128, 128, 128>,
+    ),
+    (
+        256,
+        64,
+        32,
+        sgemm::<256, 64, 32>,
+        sgemm_hand_indexed::<256, 64, 32>,
+    ),
+    (
+        64,
+        320,
+        224,
+        sgemm::<64, 320, 224>,
+        sgemm_hand_indexed::<64, 320, 224>,
+    ),
+    (
+        128,
+        192,
+        96,
+        sgemm::<128, 192, 96>,
+        sgemm_hand_indexed::<128, 192, 96>,
+    ),
+];
+
+fn random(n: usize, rng: &mut Lcg) -> Vec<f32> {
+    (0..n).map(|_| rng.next_f32()).collect()
+}
+
+/// The naive GEMM, accumulated in f64.
+fn naive(m: usize, n: usize, k: usize, a: &[f32], b: &[f32]) -> Vec<f64> {
+    let mut c = vec![0.0f64; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            c[i * n + j] = (0..k)
+                .map(|p| f64::from(a[i * k + p]) * f64::from(b[p * n + j]))
+                .sum();
+        }
+    }
+    c
+}
+
+/// Runs size `index` on data from `seed` and checks both kernels.
+fn check(index: usize, seed: u64) {
+    let (m, n, k, typed, hand) = SIZES[index];
+    let mut rng = Lcg(seed);
+    let a = random(m * k, &mut rng);
+    let b = random(k * n, &mut rng);
+    // C is overwritten, not accumulated: start from garbage
+    let mut c = random(m * n, &mut rng);
+    let mut c_hand = random(m * n, &mut rng);
+    typed(&a, &b, &mut c);
+    hand(&a, &b, &mut c_hand);
+    let want = naive(m, n, k, &a, &b);
+    // |a|, |b| < 1: each product < 1, so k·2^-24 bounds the f32 rounding
+    let tol = k as f64 * f64::from(f32::EPSILON);
+    for (idx, (&got, &w)) in c.iter().zip(&want).enumerate() {
+        assert!(
+            (f64::from(got) - w).abs() <= tol,
+            "{m}x{n}x{k} seed {seed}: C[{}, {}] = {got}, want {w}",
+            idx / n,
+            idx % n
+        );
+    }
+    assert!(
+        c == c_hand,
+        "{m}x{n}x{k}: typed and hand-indexed kernels differ"
+    );
+}
+
+#[test]
+fn every_size_once() {
+    for i in 0..SIZES.len() {
+        check(i, 1000 + i as u64);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #[test]
+    fn random_sizes_and_data(index in 0..SIZES.len(), seed in any::<u64>()) {
+        check(index, seed);
+    }
+}
+
+#[test]
+fn known_product() {
+    // A = I (64×64 identity, padded to K = 64), B(k, n) = k − n
+    const N: usize = 128;
+    let mut a = vec![0.0f32; 64 * 64];
+    for i in 0..64 {
+        a[i * 64 + i] = 1.0;
+    }
+    let b: Vec<f32> = (0..64 * N)
+        .map(|x| (x / N) as f32 - (x % N) as f32)
+        .collect();
+    let mut c = vec![f32::NAN; 64 * N];
+    sgemm::<64, N, 64>(&a, &b, &mut c);
+    assert_eq!(c, b);
+    assert_eq!((BLOCK_M, BLOCK_N, BLOCK_K), (64, 64, 32));
+}
+
+#[test]
+#[should_panic]
+fn short_inputs_panic() {
+    let a = vec![0.0f32; 64 * 32 - 1];
+    let b = vec![0.0f32; 32 * 64];
+    let mut c = vec![0.0f32; 64 * 64];
+    sgemm::<64, 64, 32>(&a, &b, &mut c);
+}
