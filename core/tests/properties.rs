@@ -14,6 +14,8 @@
 //! 7. on arbitrary (mostly invalid) text and values, `validate`, `sizes`,
 //!    `tiling`, `offset` and `coords` return errors and never panic.
 
+mod common;
+
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use std::collections::HashMap;
@@ -461,6 +463,12 @@ proptest! {
             Ok(s) => {
                 exercise(&s, &raw);
                 let printed = s.to_string();
+                if common::prints_unreadable(&s) {
+                    // `f32[2]{:}` prints as XLA does, `f32[2]{}`, which
+                    // does not read back (see robustness.rs)
+                    prop_assert!(parse_shape(&printed).is_err());
+                    return Ok(());
+                }
                 let p = parse_shape(&printed).unwrap_or_else(|e| panic!("{text} → {printed}: {e}"));
                 prop_assert_eq!(p.to_string(), printed.clone());
                 prop_assert_eq!(p.dims(), s.dims());
