@@ -29,9 +29,9 @@ pub fn rows(file: &str) -> Vec<(usize, Vec<String>)> {
         .collect()
 }
 
-/// The one known case where printing does not read back: an array of rank
-/// > 0 whose layout was written with no `minor_to_major` and no attributes
-/// (`s32[8]{:}`, invalid). XLA prints it as `s32[8]{}`, as we do, and XLA's
+/// The one known case where printing does not read back: an array of
+/// nonzero rank whose layout was written with no `minor_to_major` and no
+/// attributes (`s32[8]{:}`, invalid). XLA prints it as `s32[8]{}`, as we do, and XLA's
 /// parser (like ours) does not read `{}` after a shape as a layout.
 pub fn prints_unreadable(s: &Shape) -> bool {
     s.element_type().is_array_type()
