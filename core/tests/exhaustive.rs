@@ -235,7 +235,7 @@ fn all_dims(rank: usize, max: usize) -> Vec<Vec<usize>> {
 }
 
 /// Compares one layout with the explicit array built on its physical dims.
-/// `phys_of` maps physical position → logical dim.
+/// `phys_to_logical` maps physical position (most major first) → logical dim.
 fn compare(
     t: &Tiling,
     ex: &Explicit,

@@ -9,13 +9,21 @@
 
 use libfuzzer_sys::fuzz_target;
 use tilelayout_core::{
-    canonicalize, parse_layout, parse_shape, parse_tile, parse_valid_shape, walk, Error, Event, Shape,
+    canonicalize, parse_layout, parse_shape, parse_tile, parse_valid_shape, walk, Error, Event,
+    Shape,
 };
 
 fn span_inside(text: &str, e: &Error) {
     let (s, end) = (e.span.start as usize, e.span.end as usize);
-    assert!(s <= end && end <= text.len(), "span {s}..{end} outside {} bytes: {e:?}", text.len());
-    assert!(text.get(s..end).is_some(), "span {s}..{end} splits a character: {e:?}");
+    assert!(
+        s <= end && end <= text.len(),
+        "span {s}..{end} outside {} bytes: {e:?}",
+        text.len()
+    );
+    assert!(
+        text.get(s..end).is_some(),
+        "span {s}..{end} splits a character: {e:?}"
+    );
     let _ = e.to_string();
 }
 
@@ -29,13 +37,10 @@ fn prints_unreadable(s: &Shape) -> bool {
 
 fn check_shape(s: &Shape, seed: &[u8]) {
     let valid = s.validate().is_ok();
-    match s.sizes() {
-        Ok(z) => {
-            assert!(valid);
-            assert!(z.bytes >= z.unpadded_bytes && z.slots >= z.elements);
-            let _ = z.padding_percent();
-        }
-        Err(_) => {}
+    if let Ok(z) = s.sizes() {
+        assert!(valid);
+        assert!(z.bytes >= z.unpadded_bytes && z.slots >= z.elements);
+        let _ = z.padding_percent();
     }
     if let Ok(t) = s.tiling() {
         assert!(valid);
@@ -48,7 +53,14 @@ fn check_shape(s: &Shape, seed: &[u8]) {
                 for &b in chunk {
                     x = x.wrapping_mul(257).wrapping_add(b as u64);
                 }
-                coords.push(dims.iter().map(|&d| { x = x.rotate_left(7) ^ 0x9E37; x % d }).collect());
+                coords.push(
+                    dims.iter()
+                        .map(|&d| {
+                            x = x.rotate_left(7) ^ 0x9E37;
+                            x % d
+                        })
+                        .collect(),
+                );
             }
             for c in coords {
                 let off = t.offset(&c).expect("in-bounds offset");
@@ -82,7 +94,9 @@ fn check_shape(s: &Shape, seed: &[u8]) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     match parse_shape(text) {
         Ok(s) => check_shape(&s, data),
         Err(e) => span_inside(text, &e),
