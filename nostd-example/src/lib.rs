@@ -1,0 +1,102 @@
+//! `tilelayout` on a `no_std`, no-alloc target: layout types from XLA's
+//! text and their index functions, built for `thumbv7em-none-eabihf`
+//! (Cortex-M4F, 32-bit `usize`) with the library's default features off.
+//!
+//! ```text
+//! cargo build -p nostd-example --target thumbv7em-none-eabihf --release
+//! ```
+//!
+//! The `#[no_mangle]` functions in [`offsets`] are what `.ci/check-asm`
+//! inspects in the release assembly (here for thumb, and through
+//! `examples/index_asm.rs`, which includes the same file, for x86-64): the
+//! typed ones must be straight-line code with no calls, loops or divides,
+//! next to the same arithmetic written by hand.
+#![no_std]
+
+pub mod offsets;
+
+pub use offsets::*;
+
+use tilelayout::Layout;
+
+/// Bytes a buffer for [`Bf16Tpu`] needs, as a compile-time constant (fits
+/// a 32-bit `usize`).
+pub const BF16_TPU_BYTES: usize = Bf16Tpu::BYTES;
+
+/// Figure 1's layout, `f32[3,5]{1,0:T(2,2)}`, stored in a fixed array: 15
+/// elements in 24 slots, padding included.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Figure1 {
+    /// The slots, in storage order.
+    pub slots: [f32; Figure1Layout::SLOTS],
+}
+
+impl Figure1 {
+    /// Stores `v` at logical `(row, col)`; `None` if out of bounds.
+    pub fn set(&mut self, row: usize, col: usize, v: f32) -> Option<()> {
+        let slot = Figure1Layout::checked_offset([row, col])?;
+        self.slots[slot] = v;
+        Some(())
+    }
+
+    /// The value at logical `(row, col)`; `None` if out of bounds.
+    pub fn get(&self, row: usize, col: usize) -> Option<f32> {
+        Figure1Layout::checked_offset([row, col]).map(|slot| self.slots[slot])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reference: the core's loop over the tiling, at run time.
+    fn oracle<L: Layout, const N: usize>(index: [usize; N]) -> usize {
+        L::TILING
+            .offset(&index.map(|i| i as u64))
+            .expect("in bounds") as usize
+    }
+
+    #[test]
+    fn typed_hand_written_and_core_offsets_agree_bf16() {
+        for i0 in [0, 1, 5, 7] {
+            for i2 in [0, 1, 2, 7, 8, 9, 17, 1000, 1279] {
+                for i3 in [0, 1, 127, 128, 129, 9999, 16383] {
+                    let want = oracle::<Bf16Tpu, 4>([i0, 0, i2, i3]);
+                    assert_eq!(
+                        tilelayout_offset_bf16(i0, 0, i2, i3),
+                        want,
+                        "({i0},0,{i2},{i3})"
+                    );
+                    assert_eq!(hand_offset_bf16(i0, 0, i2, i3), want, "({i0},0,{i2},{i3})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn typed_hand_written_and_core_offsets_agree_figure1() {
+        for row in 0..3 {
+            for col in 0..5 {
+                let want = oracle::<Figure1Layout, 2>([row, col]);
+                assert_eq!(tilelayout_offset_f32(row, col), want);
+                assert_eq!(hand_offset_f32(row, col), want);
+            }
+        }
+        assert_eq!(tilelayout_offset_f32(2, 3), 17);
+    }
+
+    #[test]
+    fn figure1_storage_round_trips_and_refuses_out_of_bounds() {
+        let mut a = Figure1::default();
+        for row in 0..3 {
+            for col in 0..5 {
+                a.set(row, col, (row * 10 + col) as f32).expect("in bounds");
+            }
+        }
+        assert_eq!(a.get(2, 3), Some(23.0));
+        assert_eq!(a.slots[17], 23.0);
+        assert_eq!(a.get(3, 0), None);
+        assert_eq!(a.set(0, 5, 1.0), None);
+        assert_eq!(BF16_TPU_BYTES, 8 * 1280 * 16384 * 2);
+    }
+}

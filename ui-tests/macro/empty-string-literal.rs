@@ -1,0 +1,4 @@
+// An empty string holds no shape.
+type Bad = tilelayout::layout!("");
+
+fn main() {}

@@ -1,0 +1,4 @@
+// Tiles are written with parentheses, `T(2,2)`.
+type Bad = tilelayout::layout!(f32[3,5]{1,0:T[2,2]});
+
+fn main() {}

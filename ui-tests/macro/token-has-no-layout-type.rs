@@ -1,0 +1,4 @@
+// `token` has no dims and no layout type.
+type Bad = tilelayout::layout!(token[]);
+
+fn main() {}
