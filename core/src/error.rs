@@ -389,7 +389,8 @@ impl Error {
             ErrorKind::MinorToMajorLength { rank, found } => {
                 t.push_str("minor_to_major has ");
                 t.push_u64(found as u64);
-                t.push_str(" entries but the shape has rank ");
+                t.push_str(if found == 1 { " entry" } else { " entries" });
+                t.push_str(" but the shape has rank ");
                 t.push_u64(rank as u64);
                 t.push_str("; list every dim once");
             }
@@ -478,7 +479,8 @@ impl Error {
             ErrorKind::IndexRank { rank, found } => {
                 t.push_str("index has ");
                 t.push_u64(found as u64);
-                t.push_str(" coordinates but the shape has rank ");
+                t.push_str(if found == 1 { " coordinate" } else { " coordinates" });
+                t.push_str(" but the shape has rank ");
                 t.push_u64(rank as u64);
             }
             ErrorKind::IndexOutOfBounds { dim, index, size } => {

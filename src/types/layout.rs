@@ -173,7 +173,12 @@ const fn check_rank(rank: usize, n: usize) {
         let mut t = TextBuf::<96>::new();
         t.push_str("index has ");
         t.push_u64(n as u64);
-        t.push_str(" coordinates but the layout has rank ");
+        t.push_str(if n == 1 {
+            " coordinate"
+        } else {
+            " coordinates"
+        });
+        t.push_str(" but the layout has rank ");
         t.push_u64(rank as u64);
         panic!("{}", t.as_str());
     }
