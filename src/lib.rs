@@ -56,6 +56,7 @@
 //! |---|---|---|
 //! | `std` | yes | implies `alloc` |
 //! | `alloc` | via `std` | owned arrays and plans for runtime layouts |
+//! | `generic-array` | no | `GenericArray` storage sized by [`layout_slots!`] (typenum) |
 //!
 //! With no features the crate is `no_std` and allocation-free (checked by a
 //! `thumbv7em-none-eabihf` build in CI).
@@ -80,6 +81,9 @@ pub use types::*;
 pub mod tpu;
 
 pub mod gpu;
+
+#[cfg(feature = "generic-array")]
+pub mod generic;
 
 /// The runtime model: XLA shapes, layouts and tilings as values, with the
 /// parser, printer, validation, sizes and index math (re-exported from
@@ -107,7 +111,19 @@ macro_rules! assert_layout {
 /// Support for the macros' expansions only.
 #[doc(hidden)] // reason: not API; used by code that `layout!` generates
 pub mod __private {
-    pub use tilelayout_macros::layout_impl;
+    pub use tilelayout_macros::{layout_impl, layout_slots_impl};
+}
+
+/// The slot count of a layout as a `typenum` type, to size a
+/// `GenericArray` (feature `generic-array`; see [`generic`]).
+///
+/// Checks the text as [`layout!`] does.
+#[cfg(feature = "generic-array")]
+#[macro_export]
+macro_rules! layout_slots {
+    ($($text:tt)+) => {
+        $crate::__private::layout_slots_impl!($crate; $($text)+)
+    };
 }
 
 /// The layout type for XLA's text: `layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)})`.

@@ -388,3 +388,63 @@ fn emit(krate: &TokenStream, shape: &core_::Shape) -> TokenStream {
     }
     generic(krate, "Tiled", args)
 }
+
+/// Expands `layout_slots!`: the typenum type of a layout's slot count
+/// (input `$crate ; <XLA text>`), for `GenericArray` storage.
+#[proc_macro]
+pub fn layout_slots_impl(input: TokenStream) -> TokenStream {
+    let mut tokens = input.into_iter();
+    let mut krate = TokenStream::new();
+    for t in tokens.by_ref() {
+        if let TokenTree::Punct(p) = &t {
+            if p.as_char() == ';' {
+                break;
+            }
+        }
+        krate.extend([t]);
+    }
+    let rest: Vec<TokenTree> = tokens.collect();
+    // Same checks as `layout!`: the storage is only for a valid layout type.
+    if let Err(e) = expand(&krate, &rest) {
+        return e;
+    }
+    let slots = Source::from_tokens(&rest)
+        .ok()
+        .and_then(|src| core_::parse_shape(&src.text).ok())
+        .and_then(|s| s.sizes().ok())
+        .map_or(0, |s| s.slots);
+    typenum(&krate, slots)
+}
+
+/// `typenum::UInt<…UInt<UTerm, B1>…, Bk>` for `n` (most significant bit
+/// innermost), or `UTerm` for 0.
+fn typenum(krate: &TokenStream, n: u64) -> TokenStream {
+    let tn = |name: &str| {
+        let mut ts = path(krate, "generic");
+        for seg in ["typenum", name] {
+            ts.extend([
+                TokenTree::Punct(Punct::new(':', Spacing::Joint)),
+                TokenTree::Punct(Punct::new(':', Spacing::Alone)),
+                TokenTree::Ident(Ident::new(seg, Span::call_site())),
+            ]);
+        }
+        ts
+    };
+    let mut ty = tn("UTerm");
+    if n == 0 {
+        return ty;
+    }
+    let bits = 64 - n.leading_zeros();
+    for i in (0..bits).rev() {
+        let bit = if (n >> i) & 1 == 1 { "B1" } else { "B0" };
+        let mut args = ty;
+        args.extend([TokenTree::Punct(Punct::new(',', Spacing::Alone))]);
+        args.extend(tn(bit));
+        let mut t = tn("UInt");
+        t.extend([TokenTree::Punct(Punct::new('<', Spacing::Alone))]);
+        t.extend(args);
+        t.extend([TokenTree::Punct(Punct::new('>', Spacing::Alone))]);
+        ty = t;
+    }
+    ty
+}
