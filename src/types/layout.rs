@@ -300,7 +300,11 @@ impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E, S
 struct Text<L>(PhantomData<L>);
 
 impl<L: Layout> Text<L> {
-    const BUF: TextBuf<{ crate::types::TEXT_CAP }> = L::SHAPE.canonical();
+    const BUF: TextBuf<{ crate::types::TEXT_CAP }> = {
+        let t = L::SHAPE.canonical();
+        assert!(!t.overflowed(), "the canonical text of this layout is longer than 512 bytes, the capacity of Layout::TEXT");
+        t
+    };
 }
 
 /// The executors of the index program: unrolled with every step a constant

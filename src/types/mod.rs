@@ -12,19 +12,19 @@ pub use params::{
     MAX_TYPE_RANK, T,
 };
 
-/// Capacity of a layout type's canonical text: enough for 8 dims, 8 tiles of
-/// 8 dims and the attributes, with 20-digit numbers.
-pub(crate) const TEXT_CAP: usize = 1024;
+/// Capacity of a layout type's canonical text (each used `TEXT` keeps one
+/// buffer of this size in read-only data). Real layouts take under 100
+/// bytes; a longer text is a compile error naming this limit.
+pub(crate) const TEXT_CAP: usize = 512;
 
 // The crate's own invariants, checked when it compiles.
 // The type layer's limits fit inside the core's capacities.
 static_assertions::const_assert!(params::MAX_TYPE_RANK <= crate::value::MAX_RANK);
 static_assertions::const_assert!(params::MAX_TYPE_RANK <= crate::value::MAX_TILES);
 static_assertions::const_assert!(params::MAX_TYPE_RANK <= crate::value::MAX_TILE_RANK);
-// The canonical text of any layout type fits its buffer: 8 dims, 8 tiles of
-// 8 dims, 8 minor_to_major entries (20 bytes each, with separators) and the
-// attributes.
-static_assertions::const_assert!(TEXT_CAP >= 13 + 8 * 21 + 8 * 21 + 8 * (8 * 21 + 2) + 3 * 24 + 8);
+// Room for a rank-8 layout with three tiles of 5-digit dims and every
+// attribute (longer texts are a compile error when `TEXT` is used).
+static_assertions::const_assert!(TEXT_CAP >= 13 + 8 * 21 + 8 * 3 + 3 * (8 * 6 + 2) + 3 * 24 + 8);
 // The `*` marker cannot be confused with an absent parameter.
 static_assertions::const_assert_ne!(params::COMBINE, params::NO_DIM);
 // Layout types are zero-sized markers, freely copied and shared.
