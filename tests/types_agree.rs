@@ -16,6 +16,9 @@
 use tilelayout::value::{parse_shape, Tiling};
 use tilelayout::Layout;
 
+#[path = "../benches/index_instructions/hand.rs"]
+mod hand;
+
 #[rustfmt::skip] // reason: generated code, compared byte for byte with the generator's output
 #[path = "generated/real_shapes.rs"]
 mod real_shapes;
@@ -232,6 +235,43 @@ fn every_real_shape_type_agrees_with_its_runtime_value() {
         let shown: Vec<&str> = f.messages.iter().take(30).map(String::as_str).collect();
         panic!("{} disagreements:\n{}", f.messages.len(), shown.join("\n"));
     }
+}
+
+/// `hand(p) == L::offset(p)` at every corner and `count` pseudo-random
+/// points; returns the number of points.
+fn hand_agrees<L: Layout, const N: usize>(hand: fn([usize; N]) -> usize, count: usize) -> usize {
+    let dims = &L::DIMS[..N];
+    let mut pts = points::<N>(dims, L::TEXT);
+    let mut state = seed(L::TEXT) ^ 0x004a_4e44;
+    for _ in 0..count {
+        pts.push(core::array::from_fn(|d| {
+            (splitmix64(&mut state) % dims[d] as u64) as usize
+        }));
+    }
+    for p in &pts {
+        assert_eq!(hand(*p), L::offset(*p), "{} at {p:?}", L::TEXT);
+    }
+    pts.len()
+}
+
+#[test]
+fn hand_written_index_arithmetic_of_the_benchmark_equals_offset() {
+    assert_eq!(hand::fig1([2, 3]), 17);
+    // every point of the small one
+    for i in 0..3 {
+        for j in 0..5 {
+            assert_eq!(
+                hand::fig1([i, j]),
+                hand::Fig1::offset([i, j]),
+                "at [{i}, {j}]"
+            );
+        }
+    }
+    let n = hand_agrees::<hand::Square, 2>(hand::square, 20_000)
+        + hand_agrees::<hand::Bf16, 4>(hand::bf16, 20_000)
+        + hand_agrees::<hand::Permuted, 4>(hand::permuted, 20_000)
+        + hand_agrees::<hand::Permuted, 4>(hand::permuted_horner, 20_000);
+    assert!(n > 80_000);
 }
 
 #[test]
