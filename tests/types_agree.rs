@@ -13,7 +13,7 @@
 //! twice: `cargo test` (debug: the looped executor) and
 //! `cargo test --release --test types_agree` (the unrolled one).
 
-use tilelayout::value::{parse_shape, Tiling};
+use tilelayout::value::{parse_shape, Shape};
 use tilelayout::Layout;
 
 #[path = "../benches/index_instructions/hand.rs"]
@@ -104,6 +104,38 @@ fn points<const N: usize>(dims: &[usize], text: &str) -> Vec<[usize; N]> {
     out
 }
 
+/// What a layout type says, gathered by the generic [`check`] and compared
+/// by the non-generic [`compare`] (so that each of the 426 instantiations
+/// stays small to compile).
+struct Facts {
+    rank: usize,
+    n: usize,
+    dims: Vec<usize>,
+    elements: usize,
+    slots: usize,
+    bytes: usize,
+    xla_bytes: usize,
+    text: &'static str,
+    shape: Shape,
+    /// (point, `offset`, `checked_offset`, `coords(offset)`)
+    points: Vec<(Vec<usize>, usize, Option<usize>, Option<Vec<usize>>)>,
+    /// `checked_offset` one past the end of each dim.
+    out_of_bounds: Vec<Option<usize>>,
+    /// A point and `const_offset` of it, evaluated in a `const`.
+    konst: (Vec<usize>, usize),
+}
+
+/// The runtime value of `text` and its dims.
+fn value(text: &str) -> Result<(Shape, Vec<usize>), String> {
+    let shape = parse_shape(text).map_err(|e| format!("the runtime rejects it: {e}"))?;
+    let dims = shape
+        .dims()
+        .iter()
+        .map(|d| d.size().map_or(usize::MAX, |s| s as usize))
+        .collect();
+    Ok((shape, dims))
+}
+
 /// Checks layout type `L` (generated from `text`, line `line` of the data)
 /// against the runtime value of `text`. `konst` is a point and
 /// `const_offset::<L, N>` of it, evaluated in a `const`.
@@ -115,10 +147,52 @@ fn check<L: Layout, const N: usize>(
     konst: ([usize; N], usize),
 ) {
     f.layouts += 1;
-    let shape = match parse_shape(text) {
-        Ok(s) => s,
-        Err(e) => return f.fail(line, text, format!("the runtime rejects it: {e}")),
+    let (shape, dims) = match value(text) {
+        Ok(v) => v,
+        Err(e) => return f.fail(line, text, e),
     };
+    // points from the value's dims (the type's are compared separately)
+    let pts = if dims.len() == N {
+        points::<N>(&dims, text)
+    } else {
+        Vec::new()
+    };
+    let facts = Facts {
+        rank: L::RANK,
+        n: N,
+        dims: L::DIMS[..L::RANK].to_vec(),
+        elements: L::ELEMENTS,
+        slots: L::SLOTS,
+        bytes: L::BYTES,
+        xla_bytes: L::XLA_BYTES,
+        text: L::TEXT,
+        shape: L::SHAPE,
+        points: pts
+            .into_iter()
+            .map(|p| {
+                let o = L::offset(p);
+                (
+                    p.to_vec(),
+                    o,
+                    L::checked_offset(p),
+                    L::coords::<N>(o).map(|c| c.to_vec()),
+                )
+            })
+            .collect(),
+        out_of_bounds: (0..N)
+            .map(|d| {
+                let mut p = [0; N];
+                p[d] = L::DIMS[d];
+                L::checked_offset(p)
+            })
+            .collect(),
+        konst: (konst.0.to_vec(), konst.1),
+    };
+    compare(f, line, text, &shape, &dims, &facts);
+}
+
+/// Compares what the type says with the runtime value.
+fn compare(f: &mut Failures, line: usize, text: &str, shape: &Shape, dims: &[usize], ty: &Facts) {
     let (sizes, tiling) = match (shape.sizes(), shape.tiling()) {
         (Ok(s), Ok(t)) => (s, t),
         (Err(e), _) | (_, Err(e)) => {
@@ -129,84 +203,75 @@ fn check<L: Layout, const N: usize>(
             )
         }
     };
-    let dims: Vec<usize> = shape
-        .dims()
-        .iter()
-        .map(|d| d.size().map_or(usize::MAX, |s| s as usize))
-        .collect();
-    f.eq(line, text, "RANK", L::RANK, shape.rank());
-    f.eq(line, text, "N", N, shape.rank());
-    f.eq(line, text, "DIMS", &L::DIMS[..L::RANK], &dims[..]);
-    f.eq(line, text, "ELEMENTS", L::ELEMENTS as u64, sizes.elements);
-    f.eq(line, text, "SLOTS", L::SLOTS as u64, sizes.slots);
-    f.eq(line, text, "BYTES", L::BYTES as u64, sizes.bytes);
+    f.eq(line, text, "RANK", ty.rank, shape.rank());
+    f.eq(line, text, "N", ty.n, shape.rank());
+    f.eq(line, text, "DIMS", &ty.dims[..], dims);
+    f.eq(line, text, "ELEMENTS", ty.elements as u64, sizes.elements);
+    f.eq(line, text, "SLOTS", ty.slots as u64, sizes.slots);
+    f.eq(line, text, "BYTES", ty.bytes as u64, sizes.bytes);
     f.eq(
         line,
         text,
         "XLA_BYTES",
-        L::XLA_BYTES as u64,
+        ty.xla_bytes as u64,
         sizes.xla_bytes,
     );
-    f.eq(line, text, "TEXT", L::TEXT.to_string(), shape.to_string());
-    if L::SHAPE != shape {
+    f.eq(line, text, "TEXT", ty.text.to_string(), shape.to_string());
+    if ty.shape != *shape {
         f.fail(
             line,
             text,
             format!(
-                "SHAPE differs from the value (they print as {} and {})",
-                L::SHAPE,
-                shape
+                "SHAPE differs from the value (they print as {} and {shape})",
+                ty.shape
             ),
         );
     }
-    if N != shape.rank() {
-        return;
-    }
-
-    let core_offset = |t: &Tiling, p: &[usize; N]| {
+    let core_offset = |p: &[usize]| {
         let c: Vec<u64> = p.iter().map(|&v| v as u64).collect();
-        t.offset(&c).map(|o| o as usize).map_err(|e| e.to_string())
+        tiling
+            .offset(&c)
+            .map(|o| o as usize)
+            .map_err(|e| e.to_string())
     };
-    for p in points::<N>(&dims, text) {
+    for (p, offset, checked, coords) in &ty.points {
         f.points += 1;
-        let ty = L::offset(p);
         f.eq(
             line,
             text,
             &format!("offset({p:?})"),
-            Ok(ty),
-            core_offset(&tiling, &p),
+            Ok(*offset),
+            core_offset(p),
         );
         f.eq(
             line,
             text,
             &format!("checked_offset({p:?})"),
-            L::checked_offset(p),
-            Some(ty),
+            *checked,
+            Some(*offset),
         );
         f.eq(
             line,
             text,
             &format!("coords(offset({p:?}))"),
-            L::coords::<N>(ty),
+            coords.as_ref(),
             Some(p),
         );
     }
+    let (p, k) = &ty.konst;
     f.eq(
         line,
         text,
-        &format!("const_offset({:?})", konst.0),
-        Ok(konst.1),
-        core_offset(&tiling, &konst.0),
+        &format!("const_offset({p:?})"),
+        Ok(*k),
+        core_offset(p),
     );
-    for d in 0..N {
-        let mut p = [0; N];
-        p[d] = dims[d];
+    for (d, got) in ty.out_of_bounds.iter().enumerate() {
         f.eq(
             line,
             text,
-            &format!("checked_offset({p:?})"),
-            L::checked_offset(p),
+            &format!("checked_offset one past the end of dim {d}"),
+            *got,
             None,
         );
     }
