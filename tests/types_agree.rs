@@ -117,12 +117,20 @@ struct Facts {
     xla_bytes: usize,
     text: &'static str,
     shape: Shape,
-    /// (point, `offset`, `checked_offset`, `coords(offset)`)
-    points: Vec<(Vec<usize>, usize, Option<usize>, Option<Vec<usize>>)>,
+    points: Vec<PointFacts>,
     /// `checked_offset` one past the end of each dim.
     out_of_bounds: Vec<Option<usize>>,
     /// A point and `const_offset` of it, evaluated in a `const`.
     konst: (Vec<usize>, usize),
+}
+
+/// A point and what the type's index functions say of it.
+struct PointFacts {
+    point: Vec<usize>,
+    offset: usize,
+    checked: Option<usize>,
+    /// `coords(offset)`
+    coords: Option<Vec<usize>>,
 }
 
 /// The runtime value of `text` and its dims.
@@ -170,13 +178,13 @@ fn check<L: Layout, const N: usize>(
         points: pts
             .into_iter()
             .map(|p| {
-                let o = L::offset(p);
-                (
-                    p.to_vec(),
-                    o,
-                    L::checked_offset(p),
-                    L::coords::<N>(o).map(|c| c.to_vec()),
-                )
+                let offset = L::offset(p);
+                PointFacts {
+                    point: p.to_vec(),
+                    offset,
+                    checked: L::checked_offset(p),
+                    coords: L::coords::<N>(offset).map(|c| c.to_vec()),
+                }
             })
             .collect(),
         out_of_bounds: (0..N)
@@ -234,27 +242,28 @@ fn compare(f: &mut Failures, line: usize, text: &str, shape: &Shape, dims: &[usi
             .map(|o| o as usize)
             .map_err(|e| e.to_string())
     };
-    for (p, offset, checked, coords) in &ty.points {
+    for pf in &ty.points {
+        let p = &pf.point;
         f.points += 1;
         f.eq(
             line,
             text,
             &format!("offset({p:?})"),
-            Ok(*offset),
+            Ok(pf.offset),
             core_offset(p),
         );
         f.eq(
             line,
             text,
             &format!("checked_offset({p:?})"),
-            *checked,
-            Some(*offset),
+            pf.checked,
+            Some(pf.offset),
         );
         f.eq(
             line,
             text,
             &format!("coords(offset({p:?}))"),
-            coords.as_ref(),
+            pf.coords.as_ref(),
             Some(p),
         );
     }
