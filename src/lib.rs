@@ -56,7 +56,7 @@
 //! |---|---|---|
 //! | `std` | yes | implies `alloc` |
 //! | `alloc` | via `std` | owned arrays and plans for runtime layouts |
-//! | `generic-array` | no | `GenericArray` storage sized by [`layout_slots!`] (typenum) |
+//! | `generic-array` | no | `GenericArray` storage sized by `layout_slots!` (typenum) |
 //!
 //! With no features the crate is `no_std` and allocation-free (checked by a
 //! `thumbv7em-none-eabihf` build in CI).
