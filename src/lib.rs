@@ -12,3 +12,8 @@ extern crate std;
 pub mod value {
     pub use tilelayout_core::*;
 }
+
+/// Storage for runtime layouts: views and owned arrays over tiled buffers,
+/// packed sub-byte elements, and relayout between strided and tiled
+/// layouts at memory speed.
+pub mod storage;

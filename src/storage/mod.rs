@@ -1,0 +1,60 @@
+//! Storage for runtime layouts: views over tiled buffers, packed sub-byte
+//! elements, and the relayout engine that moves arrays between plain
+//! (strided) buffers and tiled layouts at memory speed.
+//!
+//! # In order
+//! 1. **Elements** ([`Element`], [`Unit`]): the Rust value type of an array
+//!    (`f32`, [`half::bf16`], `i8`, [`S4`], `bool`, …) and the *unit* its
+//!    storage slice holds: the value type itself for whole-byte types, `u8`
+//!    for sub-byte ones.
+//! 2. **Packing** ([`packed`]): with `E(n)` below 8, `8/n` elements share a
+//!    byte, element `k` of a byte in bits `[n·k, n·k+n)`: little-endian
+//!    within the byte, as XLA's `PackIntN` packs (see [`packed`]).
+//! 3. **Views** ([`TiledView`], [`TiledViewMut`]) and, with `alloc`, the
+//!    owned [`TiledArray`]: get/set by logical coordinates, iteration in
+//!    logical and in memory order, padding fill.
+//! 4. **Relayout** ([`RelayoutPlan`], with `alloc`): a plan computed once
+//!    for a source and a destination [`ArrayLayout`] (a tiled
+//!    [`Shape`](crate::value::Shape) or any [`Strided`] array), executed many
+//!    times by blocked loops over the longest runs both sides share.
+//!
+//! ```
+//! use tilelayout::storage::{TiledArray, TiledView};
+//! use tilelayout::value::parse_shape;
+//! let shape = parse_shape("f32[3,5]{1,0:T(2,2)}")?;
+//! let mut a = TiledArray::<f32>::new(&shape, 0.0)?;
+//! a.set(&[2, 3], 7.5)?;
+//! assert_eq!(a.units()[17], 7.5); // element (2,3) lives in slot 17
+//! assert_eq!(a.units().len(), 24); // 24 slots, 9 of them padding
+//! let v = TiledView::<f32>::new(&shape, a.units())?;
+//! assert_eq!(v.get(&[2, 3])?, 7.5);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod element;
+mod error;
+mod iter;
+pub mod packed;
+mod view;
+
+#[cfg(feature = "alloc")]
+mod array;
+#[cfg(feature = "alloc")]
+mod kernels;
+#[cfg(feature = "alloc")]
+mod plan;
+#[cfg(feature = "alloc")]
+mod relayout;
+
+pub use element::{Element, Unit};
+pub use error::StorageError;
+pub use iter::{LogicalIter, MemoryIter};
+pub use packed::{S1, S2, S4, U1, U2, U4};
+pub use view::{TiledView, TiledViewMut};
+
+#[cfg(feature = "alloc")]
+pub use array::TiledArray;
+#[cfg(feature = "alloc")]
+pub use plan::{ArrayLayout, Strided};
+#[cfg(feature = "alloc")]
+pub use relayout::{Kernel, PlanStats, RelayoutPlan, STREAMING_THRESHOLD};
