@@ -1,1 +1,120 @@
-fn main() {}
+//! Relayout throughput against `memcpy` (`copy_from_slice` of the same byte
+//! count), measured in the same run, single thread, median of several runs.
+//!
+//! `cargo bench --bench relayout` (env `RELAYOUT_RUNS`, default 9).
+//! GB/s counts the destination bytes written per second.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use tilelayout::storage::{RelayoutPlan, Strided, Unit};
+use tilelayout::value::parse_shape;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+fn runs() -> usize {
+    std::env::var("RELAYOUT_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(9)
+}
+
+/// Median seconds of `f` over `runs()` runs (after one warm-up).
+fn time(mut f: impl FnMut()) -> f64 {
+    f();
+    median(
+        (0..runs())
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64()
+            })
+            .collect(),
+    )
+}
+
+fn memcpy_secs(bytes: usize) -> f64 {
+    let src = vec![1u8; bytes];
+    let mut dst = vec![0u8; bytes];
+    time(|| {
+        dst.copy_from_slice(black_box(&src));
+        black_box(&mut dst);
+    })
+}
+
+fn case<U: Unit>(name: &str, plan: &RelayoutPlan) {
+    let ub = std::mem::size_of::<U>();
+    let (sn, dn) = (plan.src_units(ub) as usize, plan.dst_units(ub) as usize);
+    let src: Vec<U> = (0..sn).map(|i| bytemuck::cast_slice::<u8, U>(&((i as u64).to_le_bytes()))[0]).collect();
+    let mut dst = vec![U::default(); dn];
+    let secs = time(|| {
+        plan.execute(black_box(&src), &mut dst).unwrap();
+        black_box(&mut dst);
+    });
+    drop(src);
+    drop(dst);
+    let bytes = dn * ub;
+    let mc = memcpy_secs(bytes);
+    let gbs = bytes as f64 / secs / 1e9;
+    let mgbs = bytes as f64 / mc / 1e9;
+    let st = plan.stats();
+    println!(
+        "{name:<46} {:>7.2} GB/s  memcpy {:>6.2} GB/s  ratio {:>5.2}x  [{:?} {}x{}{}]",
+        gbs,
+        mgbs,
+        mc / secs,
+        st.kernel,
+        st.block.0,
+        st.block.1,
+        if st.streaming { " nt" } else { "" }
+    );
+}
+
+fn main() {
+    let plan = |src: &str, dst: &str| {
+        let s = parse_shape(src).unwrap();
+        let d = parse_shape(dst).unwrap();
+        RelayoutPlan::new(s, d).unwrap()
+    };
+    let rows = |dims: &[u64], bits| Strided::row_major(dims, bits).unwrap();
+    let tiled = |t: &str| parse_shape(t).unwrap();
+    let only = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
+    let want = |n: &str| only.as_deref().is_none_or(|o| n.contains(o));
+    println!("runs per case: {} (median)", runs());
+
+    let n = &[4096u64, 4096];
+    let f32t = tiled("f32[4096,4096]{1,0:T(8,128)}");
+    if want("f32 rows->T") {
+        case::<f32>("f32[4096,4096] rows -> {1,0:T(8,128)}", &RelayoutPlan::new(rows(n, 32), f32t).unwrap());
+    }
+    if want("f32 T->rows") {
+        case::<f32>("f32[4096,4096] {1,0:T(8,128)} -> rows", &RelayoutPlan::new(f32t, rows(n, 32)).unwrap());
+    }
+    let bft = tiled("bf16[4096,4096]{1,0:T(8,128)(2,1)}");
+    if want("bf16 rows->T") {
+        case::<u16>("bf16[4096,4096] rows -> {1,0:T(8,128)(2,1)}", &RelayoutPlan::new(rows(n, 16), bft).unwrap());
+    }
+    if want("bf16 T->rows") {
+        case::<u16>("bf16[4096,4096] {1,0:T(8,128)(2,1)} -> rows", &RelayoutPlan::new(bft, rows(n, 16)).unwrap());
+    }
+    let s8t = tiled("s8[4096,4096]{1,0:T(8,128)(4,1)}");
+    if want("s8 rows->T") {
+        case::<i8>("s8[4096,4096] rows -> {1,0:T(8,128)(4,1)}", &RelayoutPlan::new(rows(n, 8), s8t).unwrap());
+    }
+    if want("s8 T->rows") {
+        case::<i8>("s8[4096,4096] {1,0:T(8,128)(4,1)} -> rows", &RelayoutPlan::new(s8t, rows(n, 8)).unwrap());
+    }
+    if want("f32 T->T") {
+        case::<f32>(
+            "f32[4096,4096] {1,0:T(8,128)} -> {0,1:T(8,128)}",
+            &plan("f32[4096,4096]{1,0:T(8,128)}", "f32[4096,4096]{0,1:T(8,128)}"),
+        );
+    }
+    let small = tiled("f32[1000,1000]{1,0:T(8,128)}");
+    if want("f32 1000 rows->T") {
+        case::<f32>("f32[1000,1000] rows -> {1,0:T(8,128)} (padded)", &RelayoutPlan::new(rows(&[1000, 1000], 32), small).unwrap());
+    }
+    if want("f32 1000 T->rows") {
+        case::<f32>("f32[1000,1000] {1,0:T(8,128)} -> rows (padded)", &RelayoutPlan::new(small, rows(&[1000, 1000], 32)).unwrap());
+    }
+}

@@ -111,10 +111,31 @@ fn copy_run<T: bytemuck::Pod>(src: &[T], dst: &mut [T], nt: bool) {
 #[inline]
 fn interleave<T: Copy, const K: usize>(src: &[T], s: usize, rs: usize, dst: &mut [T], d: usize, n: usize) {
     let out = &mut dst[d..d + K * n];
-    let rows: [&[T]; K] = core::array::from_fn(|k| &src[s + k * rs..s + k * rs + n]);
-    for (c, o) in out.chunks_exact_mut(K).enumerate() {
-        for k in 0..K {
-            o[k] = rows[k][c];
+    let row = |k: usize| &src[s + k * rs..s + k * rs + n];
+    // written per K so that the compiler sees K independent streams it can
+    // vectorize into unpack/shuffle sequences
+    match K {
+        2 => {
+            for ((o, &x), &y) in out.chunks_exact_mut(2).zip(row(0)).zip(row(1)) {
+                o[0] = x;
+                o[1] = y;
+            }
+        }
+        4 => {
+            let it = out.chunks_exact_mut(4).zip(row(0)).zip(row(1)).zip(row(2)).zip(row(3));
+            for ((((o, &x0), &x1), &x2), &x3) in it {
+                o[0] = x0;
+                o[1] = x1;
+                o[2] = x2;
+                o[3] = x3;
+            }
+        }
+        _ => {
+            for k in 0..K {
+                for (o, &x) in out[k..].iter_mut().step_by(K).zip(row(k)) {
+                    *o = x;
+                }
+            }
         }
     }
 }
@@ -126,8 +147,8 @@ fn deinterleave<T: Copy, const K: usize>(src: &[T], s: usize, dst: &mut [T], d: 
     let inp = &src[s..s + K * n];
     for k in 0..K {
         let row = &mut dst[d + k * rs..d + k * rs + n];
-        for (c, o) in row.iter_mut().enumerate() {
-            *o = inp[K * c + k];
+        for (o, c) in row.iter_mut().zip(inp.chunks_exact(K)) {
+            *o = c[k];
         }
     }
 }

@@ -414,43 +414,48 @@ impl Walk<'_> {
         }
     }
 
+    /// The kernel block, in bounds: rows with the same valid length go to
+    /// the mover together; what is out of bounds is padding.
     fn block<M: Mover>(&self, m: &mut M, s: usize, d: usize, e: &mut [u64]) {
         let (a, b) = (self.a, self.b);
         let na = valid(a, e, self.sizes);
-        let bump = |e: &mut [u64], i: u64, on: bool| {
-            if a.dim != FREE {
-                if on {
-                    e[a.dim as usize] += i * a.w
-                } else {
-                    e[a.dim as usize] -= i * a.w
-                }
+        let nb_at = |e: &mut [u64], i: u64| {
+            if a.dim == FREE {
+                return valid(b, e, self.sizes);
             }
+            e[a.dim as usize] += i * a.w;
+            let nb = valid(b, e, self.sizes);
+            e[a.dim as usize] -= i * a.w;
+            nb
         };
-        if na == a.n {
-            bump(e, a.n - 1, true);
-            let nb = valid(b, e, self.sizes);
-            bump(e, a.n - 1, false);
-            if nb == b.n {
-                m.block(self.kernel, a, b, s, d);
-                return;
-            }
+        // valid(b) is non-increasing in i, so the last row decides
+        if na == a.n && nb_at(e, a.n - 1) == b.n {
+            m.block(self.kernel, a, b, s, d);
+            return;
         }
-        for i in 0..a.n {
-            let (si, di) = (s + (i * a.src) as usize, d + (i * a.dst) as usize);
-            if i >= na {
-                if self.fill {
-                    self.pad_row(m, di, 0);
-                }
-                continue;
+        let mut i = 0;
+        while i < na {
+            let nb = nb_at(e, i);
+            let mut j = i + 1;
+            while j < na && nb_at(e, j) == nb {
+                j += 1;
             }
-            bump(e, i, true);
-            let nb = valid(b, e, self.sizes);
-            bump(e, i, false);
-            for j in 0..nb {
-                m.one(si + (j * b.src) as usize, di + (j * b.dst) as usize);
+            let (si, di) = (s + (i * a.src) as usize, d + (i * a.dst) as usize);
+            if nb > 0 {
+                let (aa, bb) = (Loop { n: j - i, ..*a }, Loop { n: nb, ..*b });
+                let k = if (aa.n, bb.n) == (a.n, b.n) { self.kernel } else { kernels::classify(&aa, &bb) };
+                m.block(k, &aa, &bb, si, di);
             }
             if self.fill && nb < b.n {
-                self.pad_row(m, di, nb);
+                for r in i..j {
+                    self.pad_row(m, d + (r * a.dst) as usize, nb);
+                }
+            }
+            i = j;
+        }
+        if self.fill {
+            for r in na..a.n {
+                self.pad_row(m, d + (r * a.dst) as usize, 0);
             }
         }
     }
