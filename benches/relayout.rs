@@ -1,8 +1,12 @@
 //! Relayout throughput against `memcpy` (`copy_from_slice` of the same byte
 //! count), measured in the same run, single thread, median of several runs.
 //!
-//! `cargo bench --bench relayout` (env `RELAYOUT_RUNS`, default 9).
-//! GB/s counts the destination bytes written per second.
+//! `cargo bench --bench relayout [FILTER]` (env `RELAYOUT_RUNS`, default 9;
+//! `RELAYOUT_NT=0|1` forces non-temporal stores off or on).
+//! GB/s counts the destination bytes written per second; the ratio is the
+//! median over runs of (memcpy time / relayout time), each pair timed back
+//! to back so that both see the same load on a shared machine; `best` is
+//! the ratio of the fastest runs.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -19,50 +23,51 @@ fn runs() -> usize {
     std::env::var("RELAYOUT_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(9)
 }
 
-/// Median seconds of `f` over `runs()` runs (after one warm-up).
-fn time(mut f: impl FnMut()) -> f64 {
+fn secs(f: &mut impl FnMut()) -> f64 {
+    let t = Instant::now();
     f();
-    median(
-        (0..runs())
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed().as_secs_f64()
-            })
-            .collect(),
-    )
-}
-
-fn memcpy_secs(bytes: usize) -> f64 {
-    let src = vec![1u8; bytes];
-    let mut dst = vec![0u8; bytes];
-    time(|| {
-        dst.copy_from_slice(black_box(&src));
-        black_box(&mut dst);
-    })
+    t.elapsed().as_secs_f64()
 }
 
 fn case<U: Unit>(name: &str, plan: &RelayoutPlan) {
+    // RELAYOUT_NT=0/1 forces streaming stores off/on (default: by size)
+    let nt = std::env::var("RELAYOUT_NT").ok().map(|v| v == "1");
+    let plan = &plan.clone().with_streaming(nt);
     let ub = std::mem::size_of::<U>();
     let (sn, dn) = (plan.src_units(ub) as usize, plan.dst_units(ub) as usize);
     let src: Vec<U> = (0..sn).map(|i| bytemuck::cast_slice::<u8, U>(&((i as u64).to_le_bytes()))[0]).collect();
     let mut dst = vec![U::default(); dn];
-    let secs = time(|| {
+    let bytes = dn * ub;
+    let msrc = vec![1u8; bytes];
+    let mut mdst = vec![0u8; bytes];
+    let mut relayout = || {
         plan.execute(black_box(&src), &mut dst).unwrap();
         black_box(&mut dst);
-    });
-    drop(src);
-    drop(dst);
-    let bytes = dn * ub;
-    let mc = memcpy_secs(bytes);
-    let gbs = bytes as f64 / secs / 1e9;
-    let mgbs = bytes as f64 / mc / 1e9;
+    };
+    let mut memcpy = || {
+        mdst.copy_from_slice(black_box(&msrc));
+        black_box(&mut mdst);
+    };
+    // warm-up (page faults), then alternate so both see the same machine
+    relayout();
+    memcpy();
+    let (mut ts, mut ms, mut rs) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..runs() {
+        let m = secs(&mut memcpy);
+        let t = secs(&mut relayout);
+        ts.push(t);
+        ms.push(m);
+        rs.push(m / t);
+    }
+    let best = ms.iter().cloned().fold(f64::MAX, f64::min) / ts.iter().cloned().fold(f64::MAX, f64::min);
+    let (t, m, r) = (median(ts), median(ms), median(rs));
     let st = plan.stats();
     println!(
-        "{name:<46} {:>7.2} GB/s  memcpy {:>6.2} GB/s  ratio {:>5.2}x  [{:?} {}x{}{}]",
-        gbs,
-        mgbs,
-        mc / secs,
+        "{name:<46} {:>6.2} GB/s  memcpy {:>6.2} GB/s  ratio {:>5.2}x (best {:>4.2}x)  [{:?} {}x{}{}]",
+        bytes as f64 / t / 1e9,
+        bytes as f64 / m / 1e9,
+        r,
+        best,
         st.kernel,
         st.block.0,
         st.block.1,

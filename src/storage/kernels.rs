@@ -157,26 +157,39 @@ fn deinterleave<T: Copy, const K: usize>(src: &[T], s: usize, dst: &mut [T], d: 
 mod stream {
     use core::arch::x86_64::{__m128i, _mm_sfence, _mm_stream_si128};
 
-    /// `dst.copy_from_slice(src)` with 16-byte non-temporal stores for the
-    /// aligned middle. Pre: equal lengths.
+    /// `dst.copy_from_slice(src)` with non-temporal stores for the whole
+    /// 64-byte lines of `dst`; the partial lines at both ends take plain
+    /// stores (a partial non-temporal line costs a read-modify-write in
+    /// memory). Pre: equal lengths.
     pub(super) fn copy(src: &[u8], dst: &mut [u8]) {
-        let head = dst.as_ptr().align_offset(16).min(dst.len());
+        let head = dst.as_ptr().align_offset(64).min(dst.len());
         let (dh, rest) = dst.split_at_mut(head);
         dh.copy_from_slice(&src[..head]);
         let src = &src[head..];
-        let body = rest.len() / 16 * 16;
+        let body = rest.len() / 64 * 64;
         let (db, dt) = rest.split_at_mut(body);
-        for (o, i) in db.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
-            let v: __m128i = bytemuck::pod_read_unaligned(i);
+        for (o, i) in db.chunks_exact_mut(64).zip(src.chunks_exact(64)) {
+            let v: [__m128i; 4] = [
+                bytemuck::pod_read_unaligned(&i[0..16]),
+                bytemuck::pod_read_unaligned(&i[16..32]),
+                bytemuck::pod_read_unaligned(&i[32..48]),
+                bytemuck::pod_read_unaligned(&i[48..64]),
+            ];
+            let p = o.as_mut_ptr().cast::<__m128i>();
             // SAFETY:
-            // - `o` is a live, exclusively borrowed 16-byte chunk of `dst`,
-            //   so the pointer is valid for a 16-byte write;
-            // - it is 16-byte aligned: `db` starts at `dst + head`, where
-            //   `head` is `align_offset(16)`, and chunks advance by 16 (if
-            //   `align_offset` gave up, `head == dst.len()` and `db` is
-            //   empty);
+            // - `o` is a live, exclusively borrowed 64-byte chunk of `dst`,
+            //   so `p .. p+4` (4 × 16 bytes) is valid for writes;
+            // - `p` is 64-byte (so 16-byte) aligned: `db` starts at
+            //   `dst + head` with `head = align_offset(64)`, and chunks
+            //   advance by 64 (if `align_offset` gave up, `head ==
+            //   dst.len()` and `db` is empty);
             // - SSE2 is part of the x86-64 baseline.
-            unsafe { _mm_stream_si128(o.as_mut_ptr().cast::<__m128i>(), v) };
+            unsafe {
+                _mm_stream_si128(p, v[0]);
+                _mm_stream_si128(p.add(1), v[1]);
+                _mm_stream_si128(p.add(2), v[2]);
+                _mm_stream_si128(p.add(3), v[3]);
+            }
         }
         dt.copy_from_slice(&src[body..]);
     }

@@ -165,7 +165,12 @@ impl RelayoutPlan {
             }
         }
         let b = loops.pop().unwrap_or(ONE);
-        let ai = if b.src == 1 { None } else { loops.iter().position(|l| l.src == 1) };
+        let ai = if b.src == 1 {
+            // src-next: the loop with the smallest source stride
+            (0..loops.len()).min_by_key(|&i| loops[i].src)
+        } else {
+            loops.iter().position(|l| l.src == 1)
+        };
         let a = match ai.or(loops.len().checked_sub(1)) {
             Some(i) => loops.remove(i),
             None => ONE,
