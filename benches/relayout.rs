@@ -115,6 +115,19 @@ fn main() {
             &plan("f32[4096,4096]{1,0:T(8,128)}", "f32[4096,4096]{0,1:T(8,128)}"),
         );
     }
+    // in-cache variants (L2 is 2 MiB here): what the kernels cost without
+    // the memory system
+    let m = &[1024u64, 1024];
+    let bfm = tiled("bf16[1024,1024]{1,0:T(8,128)(2,1)}");
+    if want("bf16 1024") {
+        case::<u16>("bf16[1024,1024] rows -> {1,0:T(8,128)(2,1)}", &RelayoutPlan::new(rows(m, 16), bfm).unwrap());
+        case::<u16>("bf16[1024,1024] {1,0:T(8,128)(2,1)} -> rows", &RelayoutPlan::new(bfm, rows(m, 16)).unwrap());
+    }
+    let s8m = tiled("s8[1024,1024]{1,0:T(8,128)(4,1)}");
+    if want("s8 1024") {
+        case::<i8>("s8[1024,1024] rows -> {1,0:T(8,128)(4,1)}", &RelayoutPlan::new(rows(m, 8), s8m).unwrap());
+        case::<i8>("s8[1024,1024] {1,0:T(8,128)(4,1)} -> rows", &RelayoutPlan::new(s8m, rows(m, 8)).unwrap());
+    }
     let small = tiled("f32[1000,1000]{1,0:T(8,128)}");
     if want("f32 1000 rows->T") {
         case::<f32>("f32[1000,1000] rows -> {1,0:T(8,128)} (padded)", &RelayoutPlan::new(rows(&[1000, 1000], 32), small).unwrap());

@@ -5,16 +5,24 @@
 //! The only `unsafe` is the non-temporal store in [`stream`] (x86-64),
 //! covered by `tests/relayout_miri.rs`.
 
-use core::mem::size_of_val;
+use core::mem::{size_of, size_of_val};
 
 use super::packed;
 use super::plan::Loop;
 use super::relayout::Kernel;
+use super::simd;
 
 /// Moves elements for the loop walker.
 pub(crate) trait Mover {
     /// A block of `a.n × b.n` elements, every one in bounds.
     fn block(&mut self, k: Kernel, a: &Loop, b: &Loop, s: usize, d: usize);
+    /// `c.n` blocks, `c.src`/`c.dst` apart.
+    #[inline]
+    fn block_rep(&mut self, k: Kernel, c: &Loop, a: &Loop, b: &Loop, s: usize, d: usize) {
+        for v in 0..c.n as usize {
+            self.block(k, a, b, s + v * c.src as usize, d + v * c.dst as usize);
+        }
+    }
     /// One element.
     fn one(&mut self, s: usize, d: usize);
     /// `len` contiguous destination slots of padding.
@@ -58,12 +66,23 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                     copy_run(&src[so..so + n], &mut dst[dof..dof + n], self.nt);
                 }
             }
-            Kernel::Interleave(2) => interleave::<T, 2>(src, s, b.src as usize, dst, d, a.n as usize),
-            Kernel::Interleave(4) => interleave::<T, 4>(src, s, b.src as usize, dst, d, a.n as usize),
-            Kernel::Interleave(8) => interleave::<T, 8>(src, s, b.src as usize, dst, d, a.n as usize),
-            Kernel::Deinterleave(2) => deinterleave::<T, 2>(src, s, dst, d, a.dst as usize, b.n as usize),
-            Kernel::Deinterleave(4) => deinterleave::<T, 4>(src, s, dst, d, a.dst as usize, b.n as usize),
-            Kernel::Deinterleave(8) => deinterleave::<T, 8>(src, s, dst, d, a.dst as usize, b.n as usize),
+            Kernel::Interleave(k) => {
+                let (rs, n, nt) = (b.src as usize, a.n as usize, self.nt);
+                let out = &mut dst[d..d + k as usize * n];
+                match k {
+                    2 => staged(out, nt, |o, c| zip_rows::<T, 2>(src, s + c / 2, rs, o)),
+                    4 => staged(out, nt, |o, c| zip_rows::<T, 4>(src, s + c / 4, rs, o)),
+                    _ => staged(out, nt, |o, c| zip_rows::<T, 8>(src, s + c / 8, rs, o)),
+                }
+            }
+            Kernel::Deinterleave(k) => {
+                let (rs, n) = (a.dst as usize, b.n as usize);
+                match k {
+                    2 => unzip_rows::<T, 2>(&src[s..s + 2 * n], dst, d, rs, self.nt),
+                    4 => unzip_rows::<T, 4>(&src[s..s + 4 * n], dst, d, rs, self.nt),
+                    _ => unzip_rows::<T, 8>(&src[s..s + 8 * n], dst, d, rs, self.nt),
+                }
+            }
             _ => {
                 let (as_, ad, bs, bd) = (a.src as usize, a.dst as usize, b.src as usize, b.dst as usize);
                 for i in 0..a.n as usize {
@@ -106,51 +125,101 @@ fn copy_run<T: bytemuck::Pod>(src: &[T], dst: &mut [T], nt: bool) {
     dst.copy_from_slice(src);
 }
 
-/// `K` source rows of `n` (row stride `rs`) zipped into `K·n` contiguous
-/// destination slots: `dst[d + K·c + k] = src[s + k·rs + c]`.
+/// Fills `out` by `f(chunk, first_index)`; with `nt`, chunk by chunk in a
+/// stack buffer that is then streamed out with non-temporal stores.
 #[inline]
-fn interleave<T: Copy, const K: usize>(src: &[T], s: usize, rs: usize, dst: &mut [T], d: usize, n: usize) {
-    let out = &mut dst[d..d + K * n];
-    let row = |k: usize| &src[s + k * rs..s + k * rs + n];
-    // written per K so that the compiler sees K independent streams it can
-    // vectorize into unpack/shuffle sequences
-    match K {
-        2 => {
-            for ((o, &x), &y) in out.chunks_exact_mut(2).zip(row(0)).zip(row(1)) {
-                o[0] = x;
-                o[1] = y;
-            }
+fn staged<T: bytemuck::Pod>(out: &mut [T], nt: bool, mut f: impl FnMut(&mut [T], usize)) {
+    #[cfg(target_arch = "x86_64")]
+    if nt && size_of_val(out) >= 64 {
+        let mut buf = [0u64; 128];
+        let stage: &mut [T] = bytemuck::cast_slice_mut(&mut buf);
+        let per = stage.len();
+        let mut c = 0;
+        while c < out.len() {
+            let len = per.min(out.len() - c);
+            f(&mut stage[..len], c);
+            stream::copy(bytemuck::cast_slice(&stage[..len]), bytemuck::cast_slice_mut(&mut out[c..c + len]));
+            c += len;
         }
-        4 => {
-            let it = out.chunks_exact_mut(4).zip(row(0)).zip(row(1)).zip(row(2)).zip(row(3));
-            for ((((o, &x0), &x1), &x2), &x3) in it {
-                o[0] = x0;
-                o[1] = x1;
-                o[2] = x2;
-                o[3] = x3;
-            }
+        return;
+    }
+    let _ = nt;
+    f(out, 0);
+}
+
+/// Zips `K` source rows (row stride `rs`, from slot `s`) into `out`:
+/// `out[K·c + k] = src[s + k·rs + c]`.
+#[inline]
+fn zip_rows<T: bytemuck::Pod, const K: usize>(src: &[T], s: usize, rs: usize, out: &mut [T]) {
+    let n = out.len() / K;
+    let rows: [&[T]; K] = core::array::from_fn(|k| &src[s + k * rs..s + k * rs + n]);
+    match (K, size_of::<T>()) {
+        (2, 2) => simd::zip2_u16(cast(rows[0]), cast(rows[1]), bytemuck::cast_slice_mut(out)),
+        (4, 1) => {
+            let r: [&[u8]; K] = rows.map(cast);
+            simd::zip4_u8(core::array::from_fn(|k| r.get(k).copied().unwrap_or(&[])), bytemuck::cast_slice_mut(out))
         }
-        _ => {
-            for k in 0..K {
-                for (o, &x) in out[k..].iter_mut().step_by(K).zip(row(k)) {
-                    *o = x;
-                }
-            }
-        }
+        _ => simd::zip::<T, K>(rows, out),
     }
 }
 
-/// `K·n` contiguous source slots split into `K` destination rows (row
-/// stride `rs`): `dst[d + k·rs + c] = src[s + K·c + k]`.
-#[inline]
-fn deinterleave<T: Copy, const K: usize>(src: &[T], s: usize, dst: &mut [T], d: usize, rs: usize, n: usize) {
-    let inp = &src[s..s + K * n];
-    for k in 0..K {
-        let row = &mut dst[d + k * rs..d + k * rs + n];
-        for (o, c) in row.iter_mut().zip(inp.chunks_exact(K)) {
-            *o = c[k];
+fn cast<T: bytemuck::Pod, U: bytemuck::Pod>(x: &[T]) -> &[U] {
+    bytemuck::cast_slice(x)
+}
+
+/// `K` mutable rows of `n` slots, `rs` apart from slot `d`. Pre: `rs ≥ n`.
+fn rows_mut<T, const K: usize>(dst: &mut [T], d: usize, rs: usize, n: usize) -> [&mut [T]; K] {
+    let mut rest = &mut dst[d..];
+    core::array::from_fn(|k| {
+        let (head, tail) = core::mem::take(&mut rest).split_at_mut(if k + 1 < K { rs } else { n });
+        rest = tail;
+        &mut head[..n]
+    })
+}
+
+fn unzip_into<T: bytemuck::Pod, const K: usize>(inp: &[T], rows: [&mut [T]; K]) {
+    match (K, size_of::<T>()) {
+        (2, 2) => {
+            let mut it = rows.into_iter().map(bytemuck::cast_slice_mut::<T, u16>);
+            if let (Some(a), Some(b)) = (it.next(), it.next()) {
+                simd::unzip2_u16(cast(inp), a, b);
+            }
         }
+        (4, 1) => {
+            let mut it = rows.into_iter().map(bytemuck::cast_slice_mut::<T, u8>);
+            if let (Some(a), Some(b), Some(c), Some(d)) = (it.next(), it.next(), it.next(), it.next()) {
+                simd::unzip4_u8(cast(inp), [a, b, c, d]);
+            }
+        }
+        _ => simd::unzip::<T, K>(inp, rows),
     }
+}
+
+/// Splits `inp` (`K·n` slots) into `K` destination rows `rs` apart from
+/// slot `d`: `dst[d + k·rs + c] = inp[K·c + k]`; with `nt`, through a
+/// stack buffer streamed out with non-temporal stores.
+#[inline]
+fn unzip_rows<T: bytemuck::Pod, const K: usize>(inp: &[T], dst: &mut [T], d: usize, rs: usize, nt: bool) {
+    let n = inp.len() / K;
+    #[cfg(target_arch = "x86_64")]
+    if nt && n * size_of::<T>() >= 64 {
+        let mut buf = [0u64; 128];
+        let stage: &mut [T] = bytemuck::cast_slice_mut(&mut buf);
+        let per = stage.len() / K;
+        let mut c = 0;
+        while c < n {
+            let len = per.min(n - c);
+            unzip_into::<T, K>(&inp[K * c..K * (c + len)], rows_mut::<T, K>(stage, 0, per, len));
+            for k in 0..K {
+                let o = d + k * rs + c;
+                stream::copy(cast(&stage[k * per..k * per + len]), bytemuck::cast_slice_mut(&mut dst[o..o + len]));
+            }
+            c += len;
+        }
+        return;
+    }
+    let _ = nt;
+    unzip_into::<T, K>(inp, rows_mut::<T, K>(dst, d, rs, n));
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -45,6 +45,8 @@ mod kernels;
 mod plan;
 #[cfg(feature = "alloc")]
 mod relayout;
+#[cfg(feature = "alloc")]
+mod simd;
 
 pub use element::{Element, Unit};
 pub use error::StorageError;

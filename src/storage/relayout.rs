@@ -185,7 +185,16 @@ impl RelayoutPlan {
             }
             kernel = kernels::classify(&a, &b);
         }
-        loops.sort_by(|x, y| y.src.min(y.dst).cmp(&x.src.min(x.dst)).then(y.dst.cmp(&x.dst)));
+        if kernel == Kernel::Block {
+            // cache blocking: loops that are long-strided on both sides
+            // outermost, so a block of both sides stays in cache
+            loops.sort_by(|x, y| y.src.min(y.dst).cmp(&x.src.min(x.dst)).then(y.dst.cmp(&x.dst)));
+        } else {
+            // source order: reads stream sequentially (the hardware
+            // prefetchers follow one stream, not many), while each kernel
+            // call writes whole runs of cache lines
+            loops.sort_by(|x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
+        }
         plan.mode = Mode::Loops { outer: loops, a, b, kernel, sizes };
         Ok(plan)
     }
@@ -225,7 +234,10 @@ impl RelayoutPlan {
 
     fn streams(&self) -> bool {
         let bytes = units(self.dst.slots(), self.bits, 1);
-        let kernel_ok = matches!(self.mode, Mode::Loops { kernel: Kernel::Runs, .. }) && self.bits >= 8;
+        let kernel_ok = matches!(
+            self.mode,
+            Mode::Loops { kernel: Kernel::Runs | Kernel::Interleave(_) | Kernel::Deinterleave(_), .. }
+        ) && self.bits >= 8;
         kernel_ok && cfg!(target_arch = "x86_64") && self.streaming.unwrap_or(bytes >= STREAMING_THRESHOLD as u64)
     }
 
@@ -293,7 +305,12 @@ impl RelayoutPlan {
         match &self.mode {
             Mode::Elementwise => self.elementwise(m),
             Mode::Loops { outer, a, b, kernel, sizes } => {
-                let walk = Walk { outer, a, b, kernel: *kernel, sizes, fill: self.fill == Fill::Inline };
+                let free_from = if a.dim == FREE && b.dim == FREE {
+                    outer.iter().rposition(|l| l.dim != FREE).map_or(0, |i| i + 1)
+                } else {
+                    usize::MAX
+                };
+                let walk = Walk { outer, a, b, kernel: *kernel, sizes, fill: self.fill == Fill::Inline, free_from };
                 let mut e = alloc::vec![0u64; sizes.len()];
                 if self.src.slots() > 0 || self.rank == 0 {
                     walk.walk(m, 0, 0, 0, &mut e);
@@ -368,10 +385,30 @@ struct Walk<'p> {
     kernel: Kernel,
     sizes: &'p [u64],
     fill: bool,
+    /// The first outer level from which no loop (nor the kernel's) has a
+    /// bound to check.
+    free_from: usize,
 }
 
 impl Walk<'_> {
+    /// Loops `level..` with no bounds to check: plain nested loops, the
+    /// innermost repeated inside the mover.
+    fn free<M: Mover>(&self, m: &mut M, level: usize, s: usize, d: usize) {
+        match self.outer.get(level) {
+            None => m.block(self.kernel, self.a, self.b, s, d),
+            Some(l) if level + 1 == self.outer.len() => m.block_rep(self.kernel, l, self.a, self.b, s, d),
+            Some(l) => {
+                for v in 0..l.n {
+                    self.free(m, level + 1, s + (v * l.src) as usize, d + (v * l.dst) as usize);
+                }
+            }
+        }
+    }
+
     fn walk<M: Mover>(&self, m: &mut M, level: usize, s: usize, d: usize, e: &mut [u64]) {
+        if level >= self.free_from {
+            return self.free(m, level, s, d);
+        }
         let Some(l) = self.outer.get(level) else {
             return self.block(m, s, d, e);
         };
