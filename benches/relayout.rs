@@ -20,7 +20,10 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn runs() -> usize {
-    std::env::var("RELAYOUT_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(9)
+    std::env::var("RELAYOUT_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(9)
 }
 
 fn secs(f: &mut impl FnMut()) -> f64 {
@@ -35,7 +38,9 @@ fn case<U: Unit>(name: &str, plan: &RelayoutPlan) {
     let plan = &plan.clone().with_streaming(nt);
     let ub = std::mem::size_of::<U>();
     let (sn, dn) = (plan.src_units(ub) as usize, plan.dst_units(ub) as usize);
-    let src: Vec<U> = (0..sn).map(|i| bytemuck::cast_slice::<u8, U>(&((i as u64).to_le_bytes()))[0]).collect();
+    let src: Vec<U> = (0..sn)
+        .map(|i| bytemuck::cast_slice::<u8, U>(&((i as u64).to_le_bytes()))[0])
+        .collect();
     let mut dst = vec![U::default(); dn];
     let bytes = dn * ub;
     let msrc = vec![1u8; bytes];
@@ -59,7 +64,8 @@ fn case<U: Unit>(name: &str, plan: &RelayoutPlan) {
         ms.push(m);
         rs.push(m / t);
     }
-    let best = ms.iter().cloned().fold(f64::MAX, f64::min) / ts.iter().cloned().fold(f64::MAX, f64::min);
+    let best =
+        ms.iter().cloned().fold(f64::MAX, f64::min) / ts.iter().cloned().fold(f64::MAX, f64::min);
     let (t, m, r) = (median(ts), median(ms), median(rs));
     let st = plan.stats();
     println!(
@@ -90,29 +96,50 @@ fn main() {
     let n = &[4096u64, 4096];
     let f32t = tiled("f32[4096,4096]{1,0:T(8,128)}");
     if want("f32 rows->T") {
-        case::<f32>("f32[4096,4096] rows -> {1,0:T(8,128)}", &RelayoutPlan::new(rows(n, 32), f32t).unwrap());
+        case::<f32>(
+            "f32[4096,4096] rows -> {1,0:T(8,128)}",
+            &RelayoutPlan::new(rows(n, 32), f32t).unwrap(),
+        );
     }
     if want("f32 T->rows") {
-        case::<f32>("f32[4096,4096] {1,0:T(8,128)} -> rows", &RelayoutPlan::new(f32t, rows(n, 32)).unwrap());
+        case::<f32>(
+            "f32[4096,4096] {1,0:T(8,128)} -> rows",
+            &RelayoutPlan::new(f32t, rows(n, 32)).unwrap(),
+        );
     }
     let bft = tiled("bf16[4096,4096]{1,0:T(8,128)(2,1)}");
     if want("bf16 rows->T") {
-        case::<u16>("bf16[4096,4096] rows -> {1,0:T(8,128)(2,1)}", &RelayoutPlan::new(rows(n, 16), bft).unwrap());
+        case::<u16>(
+            "bf16[4096,4096] rows -> {1,0:T(8,128)(2,1)}",
+            &RelayoutPlan::new(rows(n, 16), bft).unwrap(),
+        );
     }
     if want("bf16 T->rows") {
-        case::<u16>("bf16[4096,4096] {1,0:T(8,128)(2,1)} -> rows", &RelayoutPlan::new(bft, rows(n, 16)).unwrap());
+        case::<u16>(
+            "bf16[4096,4096] {1,0:T(8,128)(2,1)} -> rows",
+            &RelayoutPlan::new(bft, rows(n, 16)).unwrap(),
+        );
     }
     let s8t = tiled("s8[4096,4096]{1,0:T(8,128)(4,1)}");
     if want("s8 rows->T") {
-        case::<i8>("s8[4096,4096] rows -> {1,0:T(8,128)(4,1)}", &RelayoutPlan::new(rows(n, 8), s8t).unwrap());
+        case::<i8>(
+            "s8[4096,4096] rows -> {1,0:T(8,128)(4,1)}",
+            &RelayoutPlan::new(rows(n, 8), s8t).unwrap(),
+        );
     }
     if want("s8 T->rows") {
-        case::<i8>("s8[4096,4096] {1,0:T(8,128)(4,1)} -> rows", &RelayoutPlan::new(s8t, rows(n, 8)).unwrap());
+        case::<i8>(
+            "s8[4096,4096] {1,0:T(8,128)(4,1)} -> rows",
+            &RelayoutPlan::new(s8t, rows(n, 8)).unwrap(),
+        );
     }
     if want("f32 T->T") {
         case::<f32>(
             "f32[4096,4096] {1,0:T(8,128)} -> {0,1:T(8,128)}",
-            &plan("f32[4096,4096]{1,0:T(8,128)}", "f32[4096,4096]{0,1:T(8,128)}"),
+            &plan(
+                "f32[4096,4096]{1,0:T(8,128)}",
+                "f32[4096,4096]{0,1:T(8,128)}",
+            ),
         );
     }
     // in-cache variants (L2 is 2 MiB here): what the kernels cost without
@@ -120,19 +147,37 @@ fn main() {
     let m = &[1024u64, 1024];
     let bfm = tiled("bf16[1024,1024]{1,0:T(8,128)(2,1)}");
     if want("bf16 1024") {
-        case::<u16>("bf16[1024,1024] rows -> {1,0:T(8,128)(2,1)}", &RelayoutPlan::new(rows(m, 16), bfm).unwrap());
-        case::<u16>("bf16[1024,1024] {1,0:T(8,128)(2,1)} -> rows", &RelayoutPlan::new(bfm, rows(m, 16)).unwrap());
+        case::<u16>(
+            "bf16[1024,1024] rows -> {1,0:T(8,128)(2,1)}",
+            &RelayoutPlan::new(rows(m, 16), bfm).unwrap(),
+        );
+        case::<u16>(
+            "bf16[1024,1024] {1,0:T(8,128)(2,1)} -> rows",
+            &RelayoutPlan::new(bfm, rows(m, 16)).unwrap(),
+        );
     }
     let s8m = tiled("s8[1024,1024]{1,0:T(8,128)(4,1)}");
     if want("s8 1024") {
-        case::<i8>("s8[1024,1024] rows -> {1,0:T(8,128)(4,1)}", &RelayoutPlan::new(rows(m, 8), s8m).unwrap());
-        case::<i8>("s8[1024,1024] {1,0:T(8,128)(4,1)} -> rows", &RelayoutPlan::new(s8m, rows(m, 8)).unwrap());
+        case::<i8>(
+            "s8[1024,1024] rows -> {1,0:T(8,128)(4,1)}",
+            &RelayoutPlan::new(rows(m, 8), s8m).unwrap(),
+        );
+        case::<i8>(
+            "s8[1024,1024] {1,0:T(8,128)(4,1)} -> rows",
+            &RelayoutPlan::new(s8m, rows(m, 8)).unwrap(),
+        );
     }
     let small = tiled("f32[1000,1000]{1,0:T(8,128)}");
     if want("f32 1000 rows->T") {
-        case::<f32>("f32[1000,1000] rows -> {1,0:T(8,128)} (padded)", &RelayoutPlan::new(rows(&[1000, 1000], 32), small).unwrap());
+        case::<f32>(
+            "f32[1000,1000] rows -> {1,0:T(8,128)} (padded)",
+            &RelayoutPlan::new(rows(&[1000, 1000], 32), small).unwrap(),
+        );
     }
     if want("f32 1000 T->rows") {
-        case::<f32>("f32[1000,1000] {1,0:T(8,128)} -> rows (padded)", &RelayoutPlan::new(small, rows(&[1000, 1000], 32)).unwrap());
+        case::<f32>(
+            "f32[1000,1000] {1,0:T(8,128)} -> rows (padded)",
+            &RelayoutPlan::new(small, rows(&[1000, 1000], 32)).unwrap(),
+        );
     }
 }

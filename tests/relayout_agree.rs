@@ -29,7 +29,16 @@ const TILES: &[&str] = &[
     "T(2,2)L(5)",
 ];
 
-const DIMS: &[&[u64]] = &[&[5], &[4], &[3, 5], &[4, 4], &[2, 8], &[1, 3], &[2, 3, 4], &[3, 1, 2]];
+const DIMS: &[&[u64]] = &[
+    &[5],
+    &[4],
+    &[3, 5],
+    &[4, 4],
+    &[2, 8],
+    &[1, 3],
+    &[2, 3, 4],
+    &[3, 1, 2],
+];
 
 fn tiled(ty: &str, dims: &[u64], e: &str) -> Vec<ArrayLayout> {
     let mut out = Vec::new();
@@ -100,12 +109,64 @@ fn kernels_are_the_expected_ones() {
     let k = |src: ArrayLayout, dst: ArrayLayout, bits| check(src, dst, bits, None);
     let rows = |d: &[u64], bits| ArrayLayout::from(strided(d, bits)[0]);
     let t = |ty, d: &[u64], m: &[usize], a| ArrayLayout::from(shape(ty, d, m, a));
-    assert_eq!(k(rows(&[16, 256], 32), t("f32", &[16, 256], &[1, 0], "T(8,128)"), 32), Kernel::Runs);
-    assert_eq!(k(t("f32", &[16, 256], &[1, 0], "T(8,128)"), rows(&[16, 256], 32), 32), Kernel::Runs);
-    assert_eq!(k(rows(&[16, 256], 16), t("bf16", &[16, 256], &[1, 0], "T(8,128)(2,1)"), 16), Kernel::Interleave(2));
-    assert_eq!(k(t("bf16", &[16, 256], &[1, 0], "T(8,128)(2,1)"), rows(&[16, 256], 16), 16), Kernel::Deinterleave(2));
-    assert_eq!(k(rows(&[16, 256], 8), t("s8", &[16, 256], &[1, 0], "T(8,128)(4,1)"), 8), Kernel::Interleave(4));
-    assert_eq!(k(t("f32", &[16, 256], &[1, 0], "T(8,128)"), t("f32", &[16, 256], &[0, 1], "T(8,128)"), 32), Kernel::Block);
-    assert_eq!(k(rows(&[10, 300], 32), t("f32", &[10, 300], &[1, 0], "T(8,128)"), 32), Kernel::Runs);
-    assert_eq!(k(rows(&[3, 5], 32), t("f32", &[3, 5], &[1, 0], "T(*,2)"), 32), Kernel::Elementwise);
+    assert_eq!(
+        k(
+            rows(&[16, 256], 32),
+            t("f32", &[16, 256], &[1, 0], "T(8,128)"),
+            32
+        ),
+        Kernel::Runs
+    );
+    assert_eq!(
+        k(
+            t("f32", &[16, 256], &[1, 0], "T(8,128)"),
+            rows(&[16, 256], 32),
+            32
+        ),
+        Kernel::Runs
+    );
+    assert_eq!(
+        k(
+            rows(&[16, 256], 16),
+            t("bf16", &[16, 256], &[1, 0], "T(8,128)(2,1)"),
+            16
+        ),
+        Kernel::Interleave(2)
+    );
+    assert_eq!(
+        k(
+            t("bf16", &[16, 256], &[1, 0], "T(8,128)(2,1)"),
+            rows(&[16, 256], 16),
+            16
+        ),
+        Kernel::Deinterleave(2)
+    );
+    assert_eq!(
+        k(
+            rows(&[16, 256], 8),
+            t("s8", &[16, 256], &[1, 0], "T(8,128)(4,1)"),
+            8
+        ),
+        Kernel::Interleave(4)
+    );
+    assert_eq!(
+        k(
+            t("f32", &[16, 256], &[1, 0], "T(8,128)"),
+            t("f32", &[16, 256], &[0, 1], "T(8,128)"),
+            32
+        ),
+        Kernel::Block
+    );
+    assert_eq!(
+        k(
+            rows(&[10, 300], 32),
+            t("f32", &[10, 300], &[1, 0], "T(8,128)"),
+            32
+        ),
+        Kernel::Runs
+    );
+    assert_eq!(
+        k(rows(&[3, 5], 32), t("f32", &[3, 5], &[1, 0], "T(*,2)"), 32),
+        Kernel::Elementwise
+    );
 }

@@ -37,7 +37,10 @@ impl<E: Element> TiledArray<E> {
     /// As [`TiledView::new`], except that the length is the array's own.
     pub fn new(shape: &Shape, fill: E) -> Result<Self, StorageError> {
         let meta = Meta::new::<E>(shape)?;
-        let mut a = TiledArray { meta, units: vec![E::Unit::default(); meta.units] };
+        let mut a = TiledArray {
+            meta,
+            units: vec![E::Unit::default(); meta.units],
+        };
         a.view_mut().fill(fill);
         Ok(a)
     }
@@ -108,7 +111,10 @@ impl<E: Element> TiledArray<E> {
 
     /// A read-only view.
     pub fn view(&self) -> TiledView<'_, E> {
-        TiledView { meta: self.meta, units: &self.units }
+        TiledView {
+            meta: self.meta,
+            units: &self.units,
+        }
     }
 
     /// A mutable view.

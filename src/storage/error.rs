@@ -82,7 +82,10 @@ impl fmt::Display for StorageError {
                 write!(f, "a {shape} array cannot be accessed as {element}")
             }
             StorageError::ElementSize { bits } => {
-                write!(f, "storage width of {bits} bits is not supported for this element type")
+                write!(
+                    f,
+                    "storage width of {bits} bits is not supported for this element type"
+                )
             }
             StorageError::TooLarge => f.write_str("size does not fit usize on this target"),
             StorageError::DimsMismatch => f.write_str("source and destination have different dims"),

@@ -26,7 +26,12 @@ pub struct LogicalIter<'v, E: Element> {
 
 impl<'v, E: Element> LogicalIter<'v, E> {
     pub(crate) fn new(meta: &'v Meta, units: &'v [E::Unit]) -> Self {
-        LogicalIter { meta, units, coords: [0; MAX_RANK], left: meta.tiling.elements() }
+        LogicalIter {
+            meta,
+            units,
+            coords: [0; MAX_RANK],
+            left: meta.tiling.elements(),
+        }
     }
 }
 
@@ -82,7 +87,11 @@ pub struct MemoryIter<'v, E: Element> {
 
 impl<'v, E: Element> MemoryIter<'v, E> {
     pub(crate) fn new(meta: &'v Meta, units: &'v [E::Unit]) -> Self {
-        MemoryIter { meta, units, slot: 0 }
+        MemoryIter {
+            meta,
+            units,
+            slot: 0,
+        }
     }
 }
 

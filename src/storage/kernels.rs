@@ -84,7 +84,12 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                 }
             }
             _ => {
-                let (as_, ad, bs, bd) = (a.src as usize, a.dst as usize, b.src as usize, b.dst as usize);
+                let (as_, ad, bs, bd) = (
+                    a.src as usize,
+                    a.dst as usize,
+                    b.src as usize,
+                    b.dst as usize,
+                );
                 for i in 0..a.n as usize {
                     let (si, di) = (s + i * as_, d + i * ad);
                     for j in 0..b.n as usize {
@@ -138,7 +143,10 @@ fn staged<T: bytemuck::Pod>(out: &mut [T], nt: bool, mut f: impl FnMut(&mut [T],
         while c < out.len() {
             let len = per.min(out.len() - c);
             f(&mut stage[..len], c);
-            stream::copy(bytemuck::cast_slice(&stage[..len]), bytemuck::cast_slice_mut(&mut out[c..c + len]));
+            stream::copy(
+                bytemuck::cast_slice(&stage[..len]),
+                bytemuck::cast_slice_mut(&mut out[c..c + len]),
+            );
             c += len;
         }
         return;
@@ -157,7 +165,10 @@ fn zip_rows<T: bytemuck::Pod, const K: usize>(src: &[T], s: usize, rs: usize, ou
         (2, 2) => simd::zip2_u16(cast(rows[0]), cast(rows[1]), bytemuck::cast_slice_mut(out)),
         (4, 1) => {
             let r: [&[u8]; K] = rows.map(cast);
-            simd::zip4_u8(core::array::from_fn(|k| r.get(k).copied().unwrap_or(&[])), bytemuck::cast_slice_mut(out))
+            simd::zip4_u8(
+                core::array::from_fn(|k| r.get(k).copied().unwrap_or(&[])),
+                bytemuck::cast_slice_mut(out),
+            )
         }
         _ => simd::zip::<T, K>(rows, out),
     }
@@ -187,7 +198,9 @@ fn unzip_into<T: bytemuck::Pod, const K: usize>(inp: &[T], rows: [&mut [T]; K]) 
         }
         (4, 1) => {
             let mut it = rows.into_iter().map(bytemuck::cast_slice_mut::<T, u8>);
-            if let (Some(a), Some(b), Some(c), Some(d)) = (it.next(), it.next(), it.next(), it.next()) {
+            if let (Some(a), Some(b), Some(c), Some(d)) =
+                (it.next(), it.next(), it.next(), it.next())
+            {
                 simd::unzip4_u8(cast(inp), [a, b, c, d]);
             }
         }
@@ -199,7 +212,13 @@ fn unzip_into<T: bytemuck::Pod, const K: usize>(inp: &[T], rows: [&mut [T]; K]) 
 /// slot `d`: `dst[d + k·rs + c] = inp[K·c + k]`; with `nt`, through a
 /// stack buffer streamed out with non-temporal stores.
 #[inline]
-fn unzip_rows<T: bytemuck::Pod, const K: usize>(inp: &[T], dst: &mut [T], d: usize, rs: usize, nt: bool) {
+fn unzip_rows<T: bytemuck::Pod, const K: usize>(
+    inp: &[T],
+    dst: &mut [T],
+    d: usize,
+    rs: usize,
+    nt: bool,
+) {
     let n = inp.len() / K;
     #[cfg(target_arch = "x86_64")]
     if nt && n * size_of::<T>() >= 64 {
@@ -209,10 +228,16 @@ fn unzip_rows<T: bytemuck::Pod, const K: usize>(inp: &[T], dst: &mut [T], d: usi
         let mut c = 0;
         while c < n {
             let len = per.min(n - c);
-            unzip_into::<T, K>(&inp[K * c..K * (c + len)], rows_mut::<T, K>(stage, 0, per, len));
+            unzip_into::<T, K>(
+                &inp[K * c..K * (c + len)],
+                rows_mut::<T, K>(stage, 0, per, len),
+            );
             for k in 0..K {
                 let o = d + k * rs + c;
-                stream::copy(cast(&stage[k * per..k * per + len]), bytemuck::cast_slice_mut(&mut dst[o..o + len]));
+                stream::copy(
+                    cast(&stage[k * per..k * per + len]),
+                    bytemuck::cast_slice_mut(&mut dst[o..o + len]),
+                );
             }
             c += len;
         }
@@ -285,7 +310,13 @@ impl Mover for BitMover<'_> {
         let per = (8 / self.bits) as usize;
         let n = b.n as usize;
         let aligned = |x: usize| x % per == 0;
-        if k == Kernel::Runs && aligned(n) && aligned(a.src as usize) && aligned(a.dst as usize) && aligned(s) && aligned(d) {
+        if k == Kernel::Runs
+            && aligned(n)
+            && aligned(a.src as usize)
+            && aligned(a.dst as usize)
+            && aligned(s)
+            && aligned(d)
+        {
             for i in 0..a.n as usize {
                 let so = (s + i * a.src as usize) / per;
                 let dof = (d + i * a.dst as usize) / per;

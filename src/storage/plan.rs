@@ -74,7 +74,9 @@ impl Strided {
             if n == 0 {
                 s.slots = 0;
             }
-            let reach = (n.saturating_sub(1)).checked_mul(st).ok_or(StorageError::Strides)?;
+            let reach = (n.saturating_sub(1))
+                .checked_mul(st)
+                .ok_or(StorageError::Strides)?;
             last = last.checked_add(reach).ok_or(StorageError::Strides)?;
         }
         if s.slots != 0 {
@@ -96,7 +98,9 @@ impl Strided {
         let mut acc: u64 = 1;
         for d in (0..dims.len().min(MAX_RANK)).rev() {
             st[d] = acc;
-            acc = acc.checked_mul(dims[d].max(1)).ok_or(StorageError::Strides)?;
+            acc = acc
+                .checked_mul(dims[d].max(1))
+                .ok_or(StorageError::Strides)?;
         }
         Strided::new(dims, &st[..dims.len().min(MAX_RANK)], bits)
     }
@@ -110,7 +114,9 @@ impl Strided {
         let mut acc: u64 = 1;
         for d in 0..dims.len().min(MAX_RANK) {
             st[d] = acc;
-            acc = acc.checked_mul(dims[d].max(1)).ok_or(StorageError::Strides)?;
+            acc = acc
+                .checked_mul(dims[d].max(1))
+                .ok_or(StorageError::Strides)?;
         }
         Strided::new(dims, &st[..dims.len().min(MAX_RANK)], bits)
     }
@@ -139,6 +145,7 @@ impl Strided {
 /// One side of a relayout: a tiled (or plain) XLA shape, or any strided
 /// array. Typed layouts plug in by converting into one of these.
 #[derive(Clone, Copy, Debug)]
+#[allow(clippy::large_enum_variant)] // reason: `Shape` is the core's fixed-capacity value; one per plan side
 pub enum ArrayLayout {
     /// A shape with its layout (tiles, `minor_to_major`, `E(n)`, `L(n)`).
     Tiled(Shape),
@@ -166,6 +173,7 @@ impl From<Strided> for ArrayLayout {
 
 /// A side, checked and compiled.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // reason: `Tiling` is the core's fixed-capacity value; two per plan
 pub(crate) enum Side {
     Tiled { tiling: Tiling, bits: u32 },
     Strided(Strided),
@@ -190,7 +198,10 @@ impl Side {
                         crate::value::ErrorKind::NotAnArray,
                     )));
                 }
-                Ok(Side::Tiled { tiling, bits: bits as u32 })
+                Ok(Side::Tiled {
+                    tiling,
+                    bits: bits as u32,
+                })
             }
         }
     }
@@ -258,12 +269,21 @@ pub(crate) struct Digits {
 
 /// The digits of a side, or `None` if it is not a clean mixed radix
 /// (combined dims, or a split that does not divide an inner part).
-pub(crate) fn digits(side: &Side, shape_tiles: Option<&Shape>, first_pseudo: u32) -> Option<Digits> {
+pub(crate) fn digits(
+    side: &Side,
+    shape_tiles: Option<&Shape>,
+    first_pseudo: u32,
+) -> Option<Digits> {
     match side {
         Side::Strided(s) => Some(Digits {
             digits: (0..s.rank as usize)
                 .filter(|&d| s.dims[d] > 1)
-                .map(|d| Digit { dim: d as u32, w: 1, n: s.dims[d], s: s.strides[d] })
+                .map(|d| Digit {
+                    dim: d as u32,
+                    w: 1,
+                    n: s.dims[d],
+                    s: s.strides[d],
+                })
                 .collect(),
             pseudo: 0,
         }),
@@ -282,7 +302,12 @@ pub(crate) fn digits(side: &Side, shape_tiles: Option<&Shape>, first_pseudo: u32
                 .as_slice()
                 .iter()
                 .enumerate()
-                .map(|(i, &n)| Entry { dim: tiling.physical_to_logical(i) as u32, w: 1, size: n, top: true })
+                .map(|(i, &n)| Entry {
+                    dim: tiling.physical_to_logical(i) as u32,
+                    w: 1,
+                    size: n,
+                    top: true,
+                })
                 .collect();
             for tile in shape.layout().tiles() {
                 let k = tile.rank();
@@ -294,7 +319,15 @@ pub(crate) fn digits(side: &Side, shape_tiles: Option<&Shape>, first_pseudo: u32
                     }
                 }
                 while entries.len() < k {
-                    entries.insert(0, Entry { dim: first_pseudo + pseudo, w: 1, size: 1, top: true });
+                    entries.insert(
+                        0,
+                        Entry {
+                            dim: first_pseudo + pseudo,
+                            w: 1,
+                            size: 1,
+                            top: true,
+                        },
+                    );
                     pseudo += 1;
                 }
                 let base = entries.len() - k;
@@ -305,8 +338,18 @@ pub(crate) fn digits(side: &Side, shape_tiles: Option<&Shape>, first_pseudo: u32
                     if !e.top && e.size % t != 0 {
                         return None;
                     }
-                    outer.push(Entry { dim: e.dim, w: e.w * t, size: e.size.div_ceil(t), top: e.top });
-                    inner.push(Entry { dim: e.dim, w: e.w, size: t, top: false });
+                    outer.push(Entry {
+                        dim: e.dim,
+                        w: e.w * t,
+                        size: e.size.div_ceil(t),
+                        top: e.top,
+                    });
+                    inner.push(Entry {
+                        dim: e.dim,
+                        w: e.w,
+                        size: t,
+                        top: false,
+                    });
                 }
                 entries.truncate(base);
                 entries.extend(outer);
@@ -322,7 +365,12 @@ pub(crate) fn digits(side: &Side, shape_tiles: Option<&Shape>, first_pseudo: u32
                     .iter()
                     .zip(strides)
                     .filter(|(e, _)| e.size > 1)
-                    .map(|(e, &s)| Digit { dim: e.dim, w: e.w, n: e.size, s })
+                    .map(|(e, &s)| Digit {
+                        dim: e.dim,
+                        w: e.w,
+                        n: e.size,
+                        s,
+                    })
                     .collect(),
                 pseudo,
             })
@@ -347,19 +395,36 @@ pub(crate) struct Loop {
 /// The loops of the common refinement of two digit lists, or `None` if
 /// their weights do not form one divisibility chain for some dim. `sizes`
 /// gets the size of each constrained dim (pseudo dims are size 1).
-pub(crate) fn refine(rank: usize, dims: &[u64], src: &Digits, dst: &Digits, sizes: &mut Vec<u64>) -> Option<Vec<Loop>> {
+pub(crate) fn refine(
+    rank: usize,
+    dims: &[u64],
+    src: &Digits,
+    dst: &Digits,
+    sizes: &mut Vec<u64>,
+) -> Option<Vec<Loop>> {
     let src_pseudo_base = rank as u32;
     let total = rank + src.pseudo as usize + dst.pseudo as usize;
     sizes.clear();
     sizes.extend_from_slice(&dims[..rank]);
     sizes.resize(total, 1);
     // dst pseudo dims are numbered after the source's
-    let dst_dim = |d: u32| if d >= src_pseudo_base { d + src.pseudo } else { d };
+    let dst_dim = |d: u32| {
+        if d >= src_pseudo_base {
+            d + src.pseudo
+        } else {
+            d
+        }
+    };
     let mut loops = Vec::new();
     let mut weights: Vec<u64> = Vec::new();
     for d in 0..total as u32 {
         let sd: Vec<Digit> = src.digits.iter().copied().filter(|g| g.dim == d).collect();
-        let dd: Vec<Digit> = dst.digits.iter().copied().filter(|g| dst_dim(g.dim) == d).collect();
+        let dd: Vec<Digit> = dst
+            .digits
+            .iter()
+            .copied()
+            .filter(|g| dst_dim(g.dim) == d)
+            .collect();
         let size = sizes[d as usize];
         let cover = dd.iter().map(|g| g.w * g.n).max().unwrap_or(size).max(size);
         weights.clear();
@@ -385,9 +450,18 @@ pub(crate) fn refine(rank: usize, dims: &[u64], src: &Digits, dst: &Digits, size
                 continue;
             }
             let stride = |ds: &[Digit]| {
-                ds.iter().filter(|g| g.w <= w).max_by_key(|g| g.w).map_or(0, |g| g.s * (w / g.w))
+                ds.iter()
+                    .filter(|g| g.w <= w)
+                    .max_by_key(|g| g.w)
+                    .map_or(0, |g| g.s * (w / g.w))
             };
-            loops.push(Loop { n, src: stride(&sd), dst: stride(&dd), dim: d, w });
+            loops.push(Loop {
+                n,
+                src: stride(&sd),
+                dst: stride(&dd),
+                dim: d,
+                w,
+            });
         }
         let _ = top;
         if exact {

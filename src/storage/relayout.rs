@@ -54,7 +54,13 @@ enum Fill {
 
 #[derive(Clone, Debug)]
 enum Mode {
-    Loops { outer: Vec<Loop>, a: Loop, b: Loop, kernel: Kernel, sizes: Vec<u64> },
+    Loops {
+        outer: Vec<Loop>,
+        a: Loop,
+        b: Loop,
+        kernel: Kernel,
+        sizes: Vec<u64>,
+    },
     Elementwise,
 }
 
@@ -116,7 +122,13 @@ fn valid(l: &Loop, e: &[u64], sizes: &[u64]) -> u64 {
     }
 }
 
-const ONE: Loop = Loop { n: 1, src: 0, dst: 0, dim: FREE, w: 1 };
+const ONE: Loop = Loop {
+    n: 1,
+    src: 0,
+    dst: 0,
+    dim: FREE,
+    w: 1,
+};
 
 impl RelayoutPlan {
     /// Plans a relayout from `src` to `dst`.
@@ -126,7 +138,10 @@ impl RelayoutPlan {
     /// [`StorageError::ElementSize`] for a storage width other than 1, 2,
     /// 4, 8, 16, 32, 64 or 128 bits; [`StorageError::DimsMismatch`];
     /// [`StorageError::WidthMismatch`]; [`StorageError::TooLarge`].
-    pub fn new(src: impl Into<ArrayLayout>, dst: impl Into<ArrayLayout>) -> Result<Self, StorageError> {
+    pub fn new(
+        src: impl Into<ArrayLayout>,
+        dst: impl Into<ArrayLayout>,
+    ) -> Result<Self, StorageError> {
         let (sa, da) = (src.into(), dst.into());
         let (src, dst) = (Side::new(&sa)?, Side::new(&da)?);
         let (dims, rank) = src.dims();
@@ -134,7 +149,10 @@ impl RelayoutPlan {
             return Err(StorageError::DimsMismatch);
         }
         if src.bits() != dst.bits() {
-            return Err(StorageError::WidthMismatch { src: src.bits() as u64, dst: dst.bits() as u64 });
+            return Err(StorageError::WidthMismatch {
+                src: src.bits() as u64,
+                dst: dst.bits() as u64,
+            });
         }
         let bits = src.bits();
         let shape_of = |a: &ArrayLayout| match a {
@@ -143,7 +161,10 @@ impl RelayoutPlan {
         };
         let (ss, ds) = (shape_of(&sa), shape_of(&da));
         let mut sizes = Vec::new();
-        let loops = match (digits(&src, ss.as_ref(), rank as u32), digits(&dst, ds.as_ref(), rank as u32)) {
+        let loops = match (
+            digits(&src, ss.as_ref(), rank as u32),
+            digits(&dst, ds.as_ref(), rank as u32),
+        ) {
             (Some(s), Some(d)) => refine(rank, &dims, &s, &d, &mut sizes),
             _ => None,
         };
@@ -153,11 +174,17 @@ impl RelayoutPlan {
             dims,
             rank,
             bits,
-            fill: if dst.has_padding() { Fill::Prefill } else { Fill::None },
+            fill: if dst.has_padding() {
+                Fill::Prefill
+            } else {
+                Fill::None
+            },
             mode: Mode::Elementwise,
             streaming: None,
         };
-        let Some(mut loops) = loops else { return Ok(plan) };
+        let Some(mut loops) = loops else {
+            return Ok(plan);
+        };
         coalesce(&mut loops);
         if let Side::Tiled { tiling, .. } = &dst {
             if plan.fill == Fill::Prefill && dense(&loops, tiling.expanded_slots()) {
@@ -188,14 +215,25 @@ impl RelayoutPlan {
         if kernel == Kernel::Block {
             // cache blocking: loops that are long-strided on both sides
             // outermost, so a block of both sides stays in cache
-            loops.sort_by(|x, y| y.src.min(y.dst).cmp(&x.src.min(x.dst)).then(y.dst.cmp(&x.dst)));
+            loops.sort_by(|x, y| {
+                y.src
+                    .min(y.dst)
+                    .cmp(&x.src.min(x.dst))
+                    .then(y.dst.cmp(&x.dst))
+            });
         } else {
             // source order: reads stream sequentially (the hardware
             // prefetchers follow one stream, not many), while each kernel
             // call writes whole runs of cache lines
             loops.sort_by(|x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
         }
-        plan.mode = Mode::Loops { outer: loops, a, b, kernel, sizes };
+        plan.mode = Mode::Loops {
+            outer: loops,
+            a,
+            b,
+            kernel,
+            sizes,
+        };
         Ok(plan)
     }
 
@@ -210,7 +248,13 @@ impl RelayoutPlan {
     /// What the plan does.
     pub fn stats(&self) -> PlanStats {
         let (kernel, outer_loops, block) = match &self.mode {
-            Mode::Loops { outer, a, b, kernel, .. } => (*kernel, outer.len(), (a.n, b.n)),
+            Mode::Loops {
+                outer,
+                a,
+                b,
+                kernel,
+                ..
+            } => (*kernel, outer.len(), (a.n, b.n)),
             Mode::Elementwise => (Kernel::Elementwise, 0, (0, 0)),
         };
         PlanStats {
@@ -236,9 +280,16 @@ impl RelayoutPlan {
         let bytes = units(self.dst.slots(), self.bits, 1);
         let kernel_ok = matches!(
             self.mode,
-            Mode::Loops { kernel: Kernel::Runs | Kernel::Interleave(_) | Kernel::Deinterleave(_), .. }
+            Mode::Loops {
+                kernel: Kernel::Runs | Kernel::Interleave(_) | Kernel::Deinterleave(_),
+                ..
+            }
         ) && self.bits >= 8;
-        kernel_ok && cfg!(target_arch = "x86_64") && self.streaming.unwrap_or(bytes >= STREAMING_THRESHOLD as u64)
+        kernel_ok
+            && cfg!(target_arch = "x86_64")
+            && self
+                .streaming
+                .unwrap_or(bytes >= STREAMING_THRESHOLD as u64)
     }
 
     /// Copies `src` into `dst`; destination padding becomes zero bits.
@@ -259,22 +310,41 @@ impl RelayoutPlan {
     ///
     /// # Errors
     /// As [`RelayoutPlan::execute`].
-    pub fn execute_with_padding<U: Unit>(&self, src: &[U], dst: &mut [U], pad: U) -> Result<(), StorageError> {
+    pub fn execute_with_padding<U: Unit>(
+        &self,
+        src: &[U],
+        dst: &mut [U],
+        pad: U,
+    ) -> Result<(), StorageError> {
         let ub = size_of::<U>();
         let packed = self.bits < 8;
         if (packed && ub != 1) || (!packed && 8 * ub as u32 != self.bits) {
-            return Err(StorageError::ElementSize { bits: self.bits as u64 });
+            return Err(StorageError::ElementSize {
+                bits: self.bits as u64,
+            });
         }
-        for (len, need) in [(src.len(), self.src_units(ub)), (dst.len(), self.dst_units(ub))] {
+        for (len, need) in [
+            (src.len(), self.src_units(ub)),
+            (dst.len(), self.dst_units(ub)),
+        ] {
             if len as u64 != need {
-                return Err(StorageError::Length { expected: need, found: len });
+                return Err(StorageError::Length {
+                    expected: need,
+                    found: len,
+                });
             }
         }
         let nt = self.streams();
         if packed {
-            let (s, d): (&[u8], &mut [u8]) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+            let (s, d): (&[u8], &mut [u8]) =
+                (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
             let pad = bytemuck::bytes_of(&pad)[0];
-            self.run(&mut kernels::BitMover { src: s, dst: d, bits: self.bits, pad });
+            self.run(&mut kernels::BitMover {
+                src: s,
+                dst: d,
+                bits: self.bits,
+                pad,
+            });
             return Ok(());
         }
         macro_rules! go {
@@ -282,7 +352,12 @@ impl RelayoutPlan {
                 let s: &[$t] = bytemuck::cast_slice(src);
                 let d: &mut [$t] = bytemuck::cast_slice_mut(dst);
                 let p: $t = bytemuck::cast(pad);
-                self.run(&mut kernels::UnitMover { src: s, dst: d, pad: p, nt });
+                self.run(&mut kernels::UnitMover {
+                    src: s,
+                    dst: d,
+                    pad: p,
+                    nt,
+                });
             }};
         }
         match ub {
@@ -292,7 +367,12 @@ impl RelayoutPlan {
             8 => go!(u64),
             _ => {
                 let s: &[U] = src;
-                self.run(&mut kernels::UnitMover { src: s, dst, pad, nt });
+                self.run(&mut kernels::UnitMover {
+                    src: s,
+                    dst,
+                    pad,
+                    nt,
+                });
             }
         }
         Ok(())
@@ -304,13 +384,30 @@ impl RelayoutPlan {
         }
         match &self.mode {
             Mode::Elementwise => self.elementwise(m),
-            Mode::Loops { outer, a, b, kernel, sizes } => {
+            Mode::Loops {
+                outer,
+                a,
+                b,
+                kernel,
+                sizes,
+            } => {
                 let free_from = if a.dim == FREE && b.dim == FREE {
-                    outer.iter().rposition(|l| l.dim != FREE).map_or(0, |i| i + 1)
+                    outer
+                        .iter()
+                        .rposition(|l| l.dim != FREE)
+                        .map_or(0, |i| i + 1)
                 } else {
                     usize::MAX
                 };
-                let walk = Walk { outer, a, b, kernel: *kernel, sizes, fill: self.fill == Fill::Inline, free_from };
+                let walk = Walk {
+                    outer,
+                    a,
+                    b,
+                    kernel: *kernel,
+                    sizes,
+                    fill: self.fill == Fill::Inline,
+                    free_from,
+                };
                 let mut e = alloc::vec![0u64; sizes.len()];
                 if self.src.slots() > 0 || self.rank == 0 {
                     walk.walk(m, 0, 0, 0, &mut e);
@@ -333,7 +430,10 @@ impl RelayoutPlan {
         }
         let mut c = [0u64; MAX_RANK];
         loop {
-            m.one(self.src.offset(&c[..r]) as usize, self.dst.offset(&c[..r]) as usize);
+            m.one(
+                self.src.offset(&c[..r]) as usize,
+                self.dst.offset(&c[..r]) as usize,
+            );
             let mut d = r;
             loop {
                 if d == 0 {
@@ -372,7 +472,13 @@ fn split(l: &mut Loop, sizes: &mut Vec<u64>) -> Option<Loop> {
             return None;
         }
     }
-    let outer = Loop { n: l.n.div_ceil(BLOCK), src: l.src * BLOCK, dst: l.dst * BLOCK, dim: inner.dim, w: inner.w * BLOCK };
+    let outer = Loop {
+        n: l.n.div_ceil(BLOCK),
+        src: l.src * BLOCK,
+        dst: l.dst * BLOCK,
+        dim: inner.dim,
+        w: inner.w * BLOCK,
+    };
     *l = inner;
     Some(outer)
 }
@@ -396,10 +502,17 @@ impl Walk<'_> {
     fn free<M: Mover>(&self, m: &mut M, level: usize, s: usize, d: usize) {
         match self.outer.get(level) {
             None => m.block(self.kernel, self.a, self.b, s, d),
-            Some(l) if level + 1 == self.outer.len() => m.block_rep(self.kernel, l, self.a, self.b, s, d),
+            Some(l) if level + 1 == self.outer.len() => {
+                m.block_rep(self.kernel, l, self.a, self.b, s, d)
+            }
             Some(l) => {
                 for v in 0..l.n {
-                    self.free(m, level + 1, s + (v * l.src) as usize, d + (v * l.dst) as usize);
+                    self.free(
+                        m,
+                        level + 1,
+                        s + (v * l.src) as usize,
+                        d + (v * l.dst) as usize,
+                    );
                 }
             }
         }
@@ -485,7 +598,11 @@ impl Walk<'_> {
             let (si, di) = (s + (i * a.src) as usize, d + (i * a.dst) as usize);
             if nb > 0 {
                 let (aa, bb) = (Loop { n: j - i, ..*a }, Loop { n: nb, ..*b });
-                let k = if (aa.n, bb.n) == (a.n, b.n) { self.kernel } else { kernels::classify(&aa, &bb) };
+                let k = if (aa.n, bb.n) == (a.n, b.n) {
+                    self.kernel
+                } else {
+                    kernels::classify(&aa, &bb)
+                };
                 m.block(k, &aa, &bb, si, di);
             }
             if self.fill && nb < b.n {

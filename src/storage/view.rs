@@ -27,7 +27,10 @@ impl Meta {
     pub(crate) fn new<E: Element>(shape: &Shape) -> Result<Meta, StorageError> {
         let tiling = shape.tiling()?;
         if !E::accepts(shape.element_type()) {
-            return Err(StorageError::ElementType { shape: shape.element_type(), element: E::NAME });
+            return Err(StorageError::ElementType {
+                shape: shape.element_type(),
+                element: E::NAME,
+            });
         }
         let bits = shape.storage_bits();
         if !E::storage_ok(bits) {
@@ -38,12 +41,20 @@ impl Meta {
         if usize::try_from(tiling.slots()).is_err() || usize::try_from(bytes).is_err() {
             return Err(StorageError::TooLarge);
         }
-        Ok(Meta { shape: *shape, tiling, bits: bits as u32, units: units as usize })
+        Ok(Meta {
+            shape: *shape,
+            tiling,
+            bits: bits as u32,
+            units: units as usize,
+        })
     }
 
     pub(crate) fn check_len(&self, found: usize) -> Result<(), StorageError> {
         if found != self.units {
-            return Err(StorageError::Length { expected: self.units as u64, found });
+            return Err(StorageError::Length {
+                expected: self.units as u64,
+                found,
+            });
         }
         Ok(())
     }
@@ -133,7 +144,8 @@ macro_rules! read_api {
         /// The content of storage slot `slot` (padding included), or `None`
         /// past the end.
         pub fn get_slot(&self, slot: usize) -> Option<E> {
-            (slot < self.meta.tiling.slots() as usize).then(|| E::load(self.units, slot, self.meta.bits))
+            (slot < self.meta.tiling.slots() as usize)
+                .then(|| E::load(self.units, slot, self.meta.bits))
         }
 
         /// The elements in logical order (row-major over the dims as
@@ -177,18 +189,30 @@ impl<'a, E: Element> TiledViewMut<'a, E> {
     pub fn new(shape: &Shape, units: &'a mut [E::Unit]) -> Result<Self, StorageError> {
         let meta = Meta::new::<E>(shape)?;
         meta.check_len(units.len())?;
-        Ok(TiledViewMut { meta, units, _e: PhantomData })
+        Ok(TiledViewMut {
+            meta,
+            units,
+            _e: PhantomData,
+        })
     }
 
+    #[cfg(feature = "alloc")]
     pub(crate) fn from_parts(meta: Meta, units: &'a mut [E::Unit]) -> Self {
-        TiledViewMut { meta, units, _e: PhantomData }
+        TiledViewMut {
+            meta,
+            units,
+            _e: PhantomData,
+        }
     }
 
     read_api!();
 
     /// A read-only view of the same storage.
     pub fn as_view(&self) -> TiledView<'_, E> {
-        TiledView { meta: self.meta, units: self.units }
+        TiledView {
+            meta: self.meta,
+            units: self.units,
+        }
     }
 
     /// The storage, mutably.

@@ -71,16 +71,31 @@ pub fn read(bytes: &[u8], slot: usize, bits: u32) -> u64 {
 /// element slots hold the source element, padding holds `pad` bits,
 /// strided slots outside the image keep their old content. Returns the
 /// plan's kernel for reporting.
-pub fn check(src: ArrayLayout, dst: ArrayLayout, bits: u32, streaming: Option<bool>) -> tilelayout::storage::Kernel {
-    let plan = RelayoutPlan::new(src, dst).unwrap_or_else(|e| panic!("plan {src:?} -> {dst:?}: {e}"));
+pub fn check(
+    src: ArrayLayout,
+    dst: ArrayLayout,
+    bits: u32,
+    streaming: Option<bool>,
+) -> tilelayout::storage::Kernel {
+    let plan =
+        RelayoutPlan::new(src, dst).unwrap_or_else(|e| panic!("plan {src:?} -> {dst:?}: {e}"));
     let plan = plan.with_streaming(streaming);
     let ub = if bits < 8 { 1 } else { bits as usize / 8 };
     let sn = plan.src_units(ub) as usize * ub;
     let dn = plan.dst_units(ub) as usize * ub;
-    let src_bytes: Vec<u8> = (0..sn).map(|i| (i as u32).wrapping_mul(2654435761).wrapping_shr(13) as u8).collect();
+    let src_bytes: Vec<u8> = (0..sn)
+        .map(|i| (i as u32).wrapping_mul(2654435761).wrapping_shr(13) as u8)
+        .collect();
+    // (the typed runs below copy into aligned vectors, so any byte
+    // alignment of these is fine)
     let mut dst_bytes: Vec<u8> = vec![0xA5; dn];
     let before = dst_bytes.clone();
-    let pad_bits: u64 = 0x5A5A_5A5A_5A5A_5A5A & if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    let pad_bits: u64 = 0x5A5A_5A5A_5A5A_5A5A
+        & if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
     run(&plan, &src_bytes, &mut dst_bytes, bits);
     let free = unmapped(&dst);
     let tiled = matches!(dst, ArrayLayout::Tiled(_));
@@ -94,8 +109,17 @@ pub fn check(src: ArrayLayout, dst: ArrayLayout, bits: u32, streaming: Option<bo
         );
     }
     for (slot, _) in free.iter().enumerate().filter(|(_, f)| **f) {
-        let want = if tiled { pad_bits } else { read(&before, slot, bits) };
-        assert_eq!(read(&dst_bytes, slot, bits), want, "slot {slot} of {dst:?} ({:?})", plan.stats());
+        let want = if tiled {
+            pad_bits
+        } else {
+            read(&before, slot, bits)
+        };
+        assert_eq!(
+            read(&dst_bytes, slot, bits),
+            want,
+            "slot {slot} of {dst:?} ({:?})",
+            plan.stats()
+        );
     }
     plan.stats().kernel
 }
@@ -112,13 +136,15 @@ fn run(plan: &RelayoutPlan, src: &[u8], dst: &mut [u8], bits: u32) {
         32 => {
             let s: Vec<f32> = bytemuck::pod_collect_to_vec(src);
             let mut d: Vec<f32> = bytemuck::pod_collect_to_vec(dst);
-            plan.execute_with_padding(&s, &mut d, f32::from_bits(0x5A5A_5A5A)).unwrap();
+            plan.execute_with_padding(&s, &mut d, f32::from_bits(0x5A5A_5A5A))
+                .unwrap();
             dst.copy_from_slice(bytemuck::cast_slice(&d));
         }
         64 => {
             let s: Vec<u64> = bytemuck::pod_collect_to_vec(src);
             let mut d: Vec<u64> = bytemuck::pod_collect_to_vec(dst);
-            plan.execute_with_padding(&s, &mut d, 0x5A5A_5A5A_5A5A_5A5A).unwrap();
+            plan.execute_with_padding(&s, &mut d, 0x5A5A_5A5A_5A5A_5A5A)
+                .unwrap();
             dst.copy_from_slice(bytemuck::cast_slice(&d));
         }
         _ => unreachable!("width {bits}"),

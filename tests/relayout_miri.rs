@@ -1,0 +1,78 @@
+//! Small relayouts that reach every `unsafe` block of the storage module,
+//! for Miri: `cargo +nightly miri test --test relayout_miri`.
+//!
+//! - `kernels::stream::copy` (`_mm_stream_si128`, x86-64): forced
+//!   streaming on runs, and on the staged zip/unzip kernels, with
+//!   destinations at every alignment modulo 64 bytes;
+//! - `kernels::stream::fence` (`_mm_sfence`);
+//! - `simd::{zip2_u16, zip4_u8, unzip2_u16, unzip4_u8}` (SSE2 calls).
+//!
+//! The same cases run natively in `cargo test`.
+
+mod relayout_common;
+use relayout_common::{check, shape, strided};
+use tilelayout::storage::{ArrayLayout, Kernel, RelayoutPlan};
+
+fn both_ways(ty: &str, dims: &[u64], attrs: &str, bits: u32, kernels: [Kernel; 2]) {
+    let rows = ArrayLayout::from(strided(dims, bits)[0]);
+    let t = ArrayLayout::from(shape(ty, dims, &[1, 0], attrs));
+    for nt in [Some(true), Some(false)] {
+        assert_eq!(check(rows, t, bits, nt), kernels[0]);
+        assert_eq!(check(t, rows, bits, nt), kernels[1]);
+    }
+}
+
+#[test]
+fn streaming_runs_match_the_definition() {
+    both_ways(
+        "f32",
+        &[16, 32],
+        "T(8,16)",
+        32,
+        [Kernel::Runs, Kernel::Runs],
+    );
+}
+
+#[test]
+fn bf16_zip_kernels_match_the_definition() {
+    both_ways(
+        "bf16",
+        &[4, 44],
+        "T(4,44)(2,1)",
+        16,
+        [Kernel::Interleave(2), Kernel::Deinterleave(2)],
+    );
+}
+
+#[test]
+fn s8_zip_kernels_match_the_definition() {
+    both_ways(
+        "s8",
+        &[8, 72],
+        "T(8,72)(4,1)",
+        8,
+        [Kernel::Interleave(4), Kernel::Deinterleave(4)],
+    );
+}
+
+/// Streaming stores need 64-byte-aligned lines: destinations that start
+/// anywhere within a line take the plain head and tail paths.
+#[test]
+fn streaming_at_every_destination_alignment() {
+    let t = shape("f32", &[2, 48], &[1, 0], "T(1,48)");
+    let rows = strided(&[2, 48], 32)[0];
+    let plan = RelayoutPlan::new(rows, t)
+        .unwrap()
+        .with_streaming(Some(true));
+    let src: Vec<f32> = (0..96).map(|i| i as f32).collect();
+    let mut buf = vec![0f32; 96 + 16];
+    for shift in 0..16 {
+        buf.fill(-1.0);
+        plan.execute(&src, &mut buf[shift..shift + 96]).unwrap();
+        assert_eq!(&buf[shift..shift + 96], &src[..]);
+        assert!(buf[..shift]
+            .iter()
+            .chain(&buf[shift + 96..])
+            .all(|&x| x == -1.0));
+    }
+}
