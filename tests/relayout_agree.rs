@@ -159,6 +159,14 @@ fn kernels_are_the_expected_ones() {
     );
     assert_eq!(
         k(
+            t("f32", &[256, 256], &[1, 0], "T(8,128)"),
+            t("f32", &[256, 256], &[0, 1], "T(8,128)"),
+            32
+        ),
+        Kernel::Gather
+    );
+    assert_eq!(
+        k(
             rows(&[10, 300], 32),
             t("f32", &[10, 300], &[1, 0], "T(8,128)"),
             32
@@ -169,4 +177,31 @@ fn kernels_are_the_expected_ones() {
         k(rows(&[3, 5], 32), t("f32", &[3, 5], &[1, 0], "T(*,2)"), 32),
         Kernel::Elementwise
     );
+}
+
+/// Blocks longer than the cache block are split evenly (or kept whole);
+/// larger arrays with padding in every direction.
+#[test]
+fn larger_arrays_with_split_blocks_agree_with_offsets() {
+    let cases: &[(&[u64], &str)] = &[
+        (&[35, 33], "T(8,8)"),
+        (&[7, 5, 5], "T(2)"),
+        (&[70, 40], "T(8,16)"),
+        (&[40, 130], "T(8,128)"),
+        (&[64, 96], "T(8,32)(2,1)"),
+        (&[37, 41], ""),
+    ];
+    for &(dims, attrs) in cases {
+        for (ty, bits, e) in [("f32", 32, ""), ("s4", 4, "E(4)")] {
+            let rows = ArrayLayout::from(strided(dims, bits)[0]);
+            let cols = ArrayLayout::from(strided(dims, bits)[1]);
+            for m in perms(dims.len()) {
+                let t = ArrayLayout::from(shape(ty, dims, &m, &format!("{attrs}{e}")));
+                for s in [rows, cols] {
+                    check(s, t, bits, None);
+                    check(t, s, bits, None);
+                }
+            }
+        }
+    }
 }

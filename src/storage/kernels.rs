@@ -51,6 +51,8 @@ pub(crate) struct UnitMover<'a, T> {
     pub(crate) dst: &'a mut [T],
     pub(crate) pad: T,
     pub(crate) nt: bool,
+    /// The loops of a [`Kernel::Gather`] block (destination order).
+    pub(crate) gather: &'a [Loop],
 }
 
 impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
@@ -82,6 +84,18 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                     4 => unzip_rows::<T, 4>(&src[s..s + 4 * n], dst, d, rs, self.nt),
                     _ => unzip_rows::<T, 8>(&src[s..s + 8 * n], dst, d, rs, self.nt),
                 }
+            }
+            Kernel::Gather => {
+                let (g, out) = (self.gather, &mut dst[d..d + b.n as usize]);
+                #[cfg(target_arch = "x86_64")]
+                if self.nt && size_of_val(out) >= 64 && size_of_val(out) <= 8192 {
+                    let mut buf = [0u64; 1024];
+                    let stage = &mut bytemuck::cast_slice_mut::<u64, T>(&mut buf)[..out.len()];
+                    gather_block(src, s, g, stage);
+                    stream::copy(cast(stage), bytemuck::cast_slice_mut(out));
+                    return;
+                }
+                gather_block(src, s, g, out);
             }
             _ => {
                 let (as_, ad, bs, bd) = (
@@ -247,6 +261,52 @@ fn unzip_rows<T: bytemuck::Pod, const K: usize>(
     unzip_into::<T, K>(inp, rows_mut::<T, K>(dst, d, rs, n));
 }
 
+/// Visits a gather block: `f(source offset, destination offset)` for
+/// every slot, the loops in their stored (source) order, the innermost
+/// loop as one row `f(sb, db, n, si, di)`. The outer loops advance as an
+/// odometer (no division per row).
+#[inline(always)]
+fn gather_rows(loops: &[Loop], s: usize, mut row: impl FnMut(usize, usize, usize, usize, usize)) {
+    let Some((inner, rest)) = loops.split_last() else { return };
+    let (ni, si, di) = (inner.n as usize, inner.src as usize, inner.dst as usize);
+    let rest = &rest[..rest.len().min(16)];
+    let mut digit = [0usize; 16];
+    let (mut sb, mut db) = (s, 0usize);
+    loop {
+        row(sb, db, ni, si, di);
+        let mut k = rest.len();
+        loop {
+            if k == 0 {
+                return;
+            }
+            k -= 1;
+            let l = &rest[k];
+            digit[k] += 1;
+            sb += l.src as usize;
+            db += l.dst as usize;
+            if digit[k] < l.n as usize {
+                break;
+            }
+            sb -= l.n as usize * l.src as usize;
+            db -= l.n as usize * l.dst as usize;
+            digit[k] = 0;
+        }
+    }
+}
+
+/// A gather block whose source starts at `s`, into `out` (the dense
+/// destination block): the loops run in source order (the plan stores
+/// them so), so reads stream through source rows while the writes land
+/// in `out`, which stays in L1.
+#[inline]
+fn gather_block<T: Copy>(src: &[T], s: usize, loops: &[Loop], out: &mut [T]) {
+    gather_rows(loops, s, |sb, db, n, si, di| {
+        for j in 0..n {
+            out[db + j * di] = src[sb + j * si];
+        }
+    });
+}
+
 #[cfg(target_arch = "x86_64")]
 mod stream {
     use core::arch::x86_64::{__m128i, _mm_sfence, _mm_stream_si128};
@@ -270,7 +330,7 @@ mod stream {
                 bytemuck::pod_read_unaligned(&i[48..64]),
             ];
             let p = o.as_mut_ptr().cast::<__m128i>();
-            // SAFETY:
+            // SAFETY (for `p.add(k)`, k < 4, and `store`):
             // - `o` is a live, exclusively borrowed 64-byte chunk of `dst`,
             //   so `p .. p+4` (4 × 16 bytes) is valid for writes;
             // - `p` is 64-byte (so 16-byte) aligned: `db` starts at
@@ -279,21 +339,50 @@ mod stream {
             //   dst.len()` and `db` is empty);
             // - SSE2 is part of the x86-64 baseline.
             unsafe {
-                _mm_stream_si128(p, v[0]);
-                _mm_stream_si128(p.add(1), v[1]);
-                _mm_stream_si128(p.add(2), v[2]);
-                _mm_stream_si128(p.add(3), v[3]);
+                for (k, x) in v.into_iter().enumerate() {
+                    store(p.add(k), x);
+                }
             }
         }
         dt.copy_from_slice(&src[body..]);
     }
 
+    /// One non-temporal 16-byte store.
+    ///
+    /// # Safety
+    /// `p` must be valid for a 16-byte write and 16-byte aligned.
+    #[inline(always)]
+    unsafe fn store(p: *mut __m128i, v: __m128i) {
+        // Miri cannot run `movntdq` (stdarch emits it as inline assembly);
+        // there the same pointer takes an aligned plain store, so Miri still
+        // checks the bounds and alignment claimed by the callers.
+        #[cfg(not(miri))]
+        // SAFETY: forwarded from this function's contract; SSE2 is part of
+        // the x86-64 baseline.
+        unsafe {
+            _mm_stream_si128(p, v)
+        };
+        #[cfg(miri)]
+        // SAFETY: forwarded from this function's contract (`__m128i` has
+        // 16-byte alignment, so `write` checks exactly that).
+        unsafe {
+            p.write(v)
+        };
+    }
+
     /// Orders the streaming stores before any later store (they are weakly
     /// ordered).
     pub(super) fn fence() {
+        #[cfg(not(miri))]
         // SAFETY: `sfence` has no memory operands and no preconditions
         // beyond SSE, which is part of the x86-64 baseline.
-        unsafe { _mm_sfence() };
+        unsafe {
+            _mm_sfence()
+        };
+        // Miri has no `sfence` and takes plain stores in `store`; a release
+        // fence models the ordering the streaming stores need.
+        #[cfg(miri)]
+        core::sync::atomic::fence(core::sync::atomic::Ordering::Release);
     }
 }
 
@@ -303,6 +392,8 @@ pub(crate) struct BitMover<'a> {
     pub(crate) dst: &'a mut [u8],
     pub(crate) bits: u32,
     pub(crate) pad: u8,
+    /// The loops of a [`Kernel::Gather`] block (destination order).
+    pub(crate) gather: &'a [Loop],
 }
 
 impl Mover for BitMover<'_> {
@@ -322,6 +413,14 @@ impl Mover for BitMover<'_> {
                 let dof = (d + i * a.dst as usize) / per;
                 self.dst[dof..dof + n / per].copy_from_slice(&self.src[so..so + n / per]);
             }
+            return;
+        }
+        if k == Kernel::Gather {
+            gather_rows(self.gather, s, |sb, db, n, si, di| {
+                for j in 0..n {
+                    self.one(sb + j * si, d + db + j * di);
+                }
+            });
             return;
         }
         for i in 0..a.n as usize {

@@ -40,6 +40,8 @@ mod view;
 #[cfg(feature = "alloc")]
 mod array;
 #[cfg(feature = "alloc")]
+mod choose;
+#[cfg(feature = "alloc")]
 mod kernels;
 #[cfg(feature = "alloc")]
 mod plan;
@@ -47,6 +49,8 @@ mod plan;
 mod relayout;
 #[cfg(feature = "alloc")]
 mod simd;
+#[cfg(feature = "alloc")]
+mod walk;
 
 pub use element::{Element, Unit};
 pub use error::StorageError;

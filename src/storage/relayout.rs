@@ -7,7 +7,9 @@ use core::mem::size_of;
 use super::element::Unit;
 use super::error::StorageError;
 use super::kernels::{self, Mover};
-use super::plan::{coalesce, dense, digits, refine, ArrayLayout, Loop, Side, FREE};
+use super::choose::{choose, Nest};
+use super::plan::{coalesce, dense, digits, refine, ArrayLayout, Loop, Side};
+use super::walk::Walk;
 use crate::value::{bits_to_bytes, MAX_RANK};
 
 /// The inner kernel a plan runs on each block (two innermost loops).
@@ -22,8 +24,11 @@ pub enum Kernel {
     Interleave(u8),
     /// One contiguous source block split into `k` destination rows.
     Deinterleave(u8),
-    /// A small 2-D block with arbitrary strides (transposes).
+    /// A small 2-D block with arbitrary strides.
     Block,
+    /// A contiguous destination block (up to 1024 slots) filled in order
+    /// from strided source reads: transposes of tiles.
+    Gather,
     /// No loop structure was found (combined dims, or tiles that split a
     /// dim unevenly): one element at a time by the element-wise offsets.
     Elementwise,
@@ -54,13 +59,7 @@ enum Fill {
 
 #[derive(Clone, Debug)]
 enum Mode {
-    Loops {
-        outer: Vec<Loop>,
-        a: Loop,
-        b: Loop,
-        kernel: Kernel,
-        sizes: Vec<u64>,
-    },
+    Loops(Nest),
     Elementwise,
 }
 
@@ -68,10 +67,6 @@ enum Mode {
 /// (glibc's `memcpy` switches at a similar size: past the last-level
 /// cache, streaming avoids reading the destination lines first).
 pub const STREAMING_THRESHOLD: usize = 24 << 20;
-
-/// Largest block side for [`Kernel::Block`] (bigger loops are split so a
-/// block of both sides stays in L1).
-const BLOCK: u64 = 32;
 
 /// A relayout from one array layout to another with the same dims and
 /// storage width, planned once.
@@ -108,27 +103,6 @@ pub struct RelayoutPlan {
     mode: Mode,
     streaming: Option<bool>,
 }
-
-fn valid(l: &Loop, e: &[u64], sizes: &[u64]) -> u64 {
-    if l.dim == FREE {
-        return l.n;
-    }
-    let size = sizes[l.dim as usize];
-    let at = e[l.dim as usize];
-    if at >= size {
-        0
-    } else {
-        l.n.min((size - at).div_ceil(l.w))
-    }
-}
-
-const ONE: Loop = Loop {
-    n: 1,
-    src: 0,
-    dst: 0,
-    dim: FREE,
-    w: 1,
-};
 
 impl RelayoutPlan {
     /// Plans a relayout from `src` to `dst`.
@@ -191,49 +165,7 @@ impl RelayoutPlan {
                 plan.fill = Fill::Inline;
             }
         }
-        let b = loops.pop().unwrap_or(ONE);
-        let ai = if b.src == 1 {
-            // src-next: the loop with the smallest source stride
-            (0..loops.len()).min_by_key(|&i| loops[i].src)
-        } else {
-            loops.iter().position(|l| l.src == 1)
-        };
-        let a = match ai.or(loops.len().checked_sub(1)) {
-            Some(i) => loops.remove(i),
-            None => ONE,
-        };
-        let mut kernel = kernels::classify(&a, &b);
-        let (mut a, mut b) = (a, b);
-        if kernel == Kernel::Block {
-            for l in [&mut a, &mut b] {
-                if let Some(outer) = split(l, &mut sizes) {
-                    loops.push(outer);
-                }
-            }
-            kernel = kernels::classify(&a, &b);
-        }
-        if kernel == Kernel::Block {
-            // cache blocking: loops that are long-strided on both sides
-            // outermost, so a block of both sides stays in cache
-            loops.sort_by(|x, y| {
-                y.src
-                    .min(y.dst)
-                    .cmp(&x.src.min(x.dst))
-                    .then(y.dst.cmp(&x.dst))
-            });
-        } else {
-            // source order: reads stream sequentially (the hardware
-            // prefetchers follow one stream, not many), while each kernel
-            // call writes whole runs of cache lines
-            loops.sort_by(|x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
-        }
-        plan.mode = Mode::Loops {
-            outer: loops,
-            a,
-            b,
-            kernel,
-            sizes,
-        };
+        plan.mode = Mode::Loops(choose(loops, sizes));
         Ok(plan)
     }
 
@@ -248,13 +180,7 @@ impl RelayoutPlan {
     /// What the plan does.
     pub fn stats(&self) -> PlanStats {
         let (kernel, outer_loops, block) = match &self.mode {
-            Mode::Loops {
-                outer,
-                a,
-                b,
-                kernel,
-                ..
-            } => (*kernel, outer.len(), (a.n, b.n)),
+            Mode::Loops(n) => (n.kernel, n.outer.len(), (n.a.n, n.b.n)),
             Mode::Elementwise => (Kernel::Elementwise, 0, (0, 0)),
         };
         PlanStats {
@@ -278,13 +204,10 @@ impl RelayoutPlan {
 
     fn streams(&self) -> bool {
         let bytes = units(self.dst.slots(), self.bits, 1);
-        let kernel_ok = matches!(
-            self.mode,
-            Mode::Loops {
-                kernel: Kernel::Runs | Kernel::Interleave(_) | Kernel::Deinterleave(_),
-                ..
-            }
-        ) && self.bits >= 8;
+        let kernel_ok = match &self.mode {
+            Mode::Loops(n) => n.kernel != Kernel::Block && self.bits >= 8,
+            Mode::Elementwise => false,
+        };
         kernel_ok
             && cfg!(target_arch = "x86_64")
             && self
@@ -344,6 +267,7 @@ impl RelayoutPlan {
                 dst: d,
                 bits: self.bits,
                 pad,
+                gather: self.gather(),
             });
             return Ok(());
         }
@@ -357,6 +281,7 @@ impl RelayoutPlan {
                     dst: d,
                     pad: p,
                     nt,
+                    gather: self.gather(),
                 });
             }};
         }
@@ -372,10 +297,18 @@ impl RelayoutPlan {
                     dst,
                     pad,
                     nt,
+                    gather: self.gather(),
                 });
             }
         }
         Ok(())
+    }
+
+    fn gather(&self) -> &[Loop] {
+        match &self.mode {
+            Mode::Loops(n) => &n.gather,
+            Mode::Elementwise => &[],
+        }
     }
 
     fn run<M: Mover>(&self, m: &mut M) {
@@ -384,31 +317,9 @@ impl RelayoutPlan {
         }
         match &self.mode {
             Mode::Elementwise => self.elementwise(m),
-            Mode::Loops {
-                outer,
-                a,
-                b,
-                kernel,
-                sizes,
-            } => {
-                let free_from = if a.dim == FREE && b.dim == FREE {
-                    outer
-                        .iter()
-                        .rposition(|l| l.dim != FREE)
-                        .map_or(0, |i| i + 1)
-                } else {
-                    usize::MAX
-                };
-                let walk = Walk {
-                    outer,
-                    a,
-                    b,
-                    kernel: *kernel,
-                    sizes,
-                    fill: self.fill == Fill::Inline,
-                    free_from,
-                };
-                let mut e = alloc::vec![0u64; sizes.len()];
+            Mode::Loops(nest) => {
+                let walk = Walk::new(nest, self.fill == Fill::Inline);
+                let mut e = alloc::vec![0u64; nest.sizes.len()];
                 if self.src.slots() > 0 || self.rank == 0 {
                     walk.walk(m, 0, 0, 0, &mut e);
                 } else if walk.fill {
@@ -454,168 +365,3 @@ fn units(slots: u64, bits: u32, unit_bytes: usize) -> u64 {
     bits_to_bytes(slots, bits as u64).unwrap_or(u64::MAX) / unit_bytes.max(1) as u64
 }
 
-/// Splits a block loop longer than [`BLOCK`] into an inner loop of
-/// `BLOCK` and returns the outer part. An uneven split of a free loop
-/// gets a new constrained dim of the loop's size.
-fn split(l: &mut Loop, sizes: &mut Vec<u64>) -> Option<Loop> {
-    if l.n <= BLOCK {
-        return None;
-    }
-    let mut inner = Loop { n: BLOCK, ..*l };
-    if l.n % BLOCK != 0 {
-        if l.dim == FREE {
-            inner.dim = sizes.len() as u32;
-            inner.w = 1;
-            sizes.push(l.n);
-        } else {
-            // an uneven split of a constrained digit is only exact at its top
-            return None;
-        }
-    }
-    let outer = Loop {
-        n: l.n.div_ceil(BLOCK),
-        src: l.src * BLOCK,
-        dst: l.dst * BLOCK,
-        dim: inner.dim,
-        w: inner.w * BLOCK,
-    };
-    *l = inner;
-    Some(outer)
-}
-
-/// The loop walker: outer loops with bounds, then the kernel.
-struct Walk<'p> {
-    outer: &'p [Loop],
-    a: &'p Loop,
-    b: &'p Loop,
-    kernel: Kernel,
-    sizes: &'p [u64],
-    fill: bool,
-    /// The first outer level from which no loop (nor the kernel's) has a
-    /// bound to check.
-    free_from: usize,
-}
-
-impl Walk<'_> {
-    /// Loops `level..` with no bounds to check: plain nested loops, the
-    /// innermost repeated inside the mover.
-    fn free<M: Mover>(&self, m: &mut M, level: usize, s: usize, d: usize) {
-        match self.outer.get(level) {
-            None => m.block(self.kernel, self.a, self.b, s, d),
-            Some(l) if level + 1 == self.outer.len() => {
-                m.block_rep(self.kernel, l, self.a, self.b, s, d)
-            }
-            Some(l) => {
-                for v in 0..l.n {
-                    self.free(
-                        m,
-                        level + 1,
-                        s + (v * l.src) as usize,
-                        d + (v * l.dst) as usize,
-                    );
-                }
-            }
-        }
-    }
-
-    fn walk<M: Mover>(&self, m: &mut M, level: usize, s: usize, d: usize, e: &mut [u64]) {
-        if level >= self.free_from {
-            return self.free(m, level, s, d);
-        }
-        let Some(l) = self.outer.get(level) else {
-            return self.block(m, s, d, e);
-        };
-        let nv = valid(l, e, self.sizes);
-        for v in 0..nv {
-            let (so, dof) = (s + (v * l.src) as usize, d + (v * l.dst) as usize);
-            if l.dim != FREE {
-                e[l.dim as usize] += v * l.w;
-            }
-            self.walk(m, level + 1, so, dof, e);
-            if l.dim != FREE {
-                e[l.dim as usize] -= v * l.w;
-            }
-        }
-        if self.fill {
-            for v in nv..l.n {
-                self.pad_tree(m, level + 1, d + (v * l.dst) as usize);
-            }
-        }
-    }
-
-    fn pad_tree<M: Mover>(&self, m: &mut M, level: usize, d: usize) {
-        match self.outer.get(level) {
-            Some(l) => {
-                for v in 0..l.n {
-                    self.pad_tree(m, level + 1, d + (v * l.dst) as usize);
-                }
-            }
-            None => {
-                for i in 0..self.a.n {
-                    self.pad_row(m, d + (i * self.a.dst) as usize, 0);
-                }
-            }
-        }
-    }
-
-    fn pad_row<M: Mover>(&self, m: &mut M, d: usize, from: u64) {
-        let b = self.b;
-        if b.dst == 1 {
-            m.pad(d + from as usize, (b.n - from) as usize);
-        } else {
-            for j in from..b.n {
-                m.pad(d + (j * b.dst) as usize, 1);
-            }
-        }
-    }
-
-    /// The kernel block, in bounds: rows with the same valid length go to
-    /// the mover together; what is out of bounds is padding.
-    fn block<M: Mover>(&self, m: &mut M, s: usize, d: usize, e: &mut [u64]) {
-        let (a, b) = (self.a, self.b);
-        let na = valid(a, e, self.sizes);
-        let nb_at = |e: &mut [u64], i: u64| {
-            if a.dim == FREE {
-                return valid(b, e, self.sizes);
-            }
-            e[a.dim as usize] += i * a.w;
-            let nb = valid(b, e, self.sizes);
-            e[a.dim as usize] -= i * a.w;
-            nb
-        };
-        // valid(b) is non-increasing in i, so the last row decides
-        if na == a.n && nb_at(e, a.n - 1) == b.n {
-            m.block(self.kernel, a, b, s, d);
-            return;
-        }
-        let mut i = 0;
-        while i < na {
-            let nb = nb_at(e, i);
-            let mut j = i + 1;
-            while j < na && nb_at(e, j) == nb {
-                j += 1;
-            }
-            let (si, di) = (s + (i * a.src) as usize, d + (i * a.dst) as usize);
-            if nb > 0 {
-                let (aa, bb) = (Loop { n: j - i, ..*a }, Loop { n: nb, ..*b });
-                let k = if (aa.n, bb.n) == (a.n, b.n) {
-                    self.kernel
-                } else {
-                    kernels::classify(&aa, &bb)
-                };
-                m.block(k, &aa, &bb, si, di);
-            }
-            if self.fill && nb < b.n {
-                for r in i..j {
-                    self.pad_row(m, d + (r * a.dst) as usize, nb);
-                }
-            }
-            i = j;
-        }
-        if self.fill {
-            for r in na..a.n {
-                self.pad_row(m, d + (r * a.dst) as usize, 0);
-            }
-        }
-    }
-}
