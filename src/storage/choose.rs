@@ -27,6 +27,8 @@ const BLOCK: u64 = 32;
 /// most [`GATHER_MAX`]) when no kernel finds runs on both sides.
 const GATHER_MIN: u64 = 64;
 const GATHER_MAX: u64 = 1024;
+/// Most slots in a gather stage (chunks × chunk length).
+pub(crate) const STAGE_MAX: u64 = 4096;
 
 /// The loop nest of a plan.
 #[derive(Clone, Debug)]
@@ -87,7 +89,13 @@ fn block_order(loops: &mut [Loop]) {
 }
 
 /// A gather nest: the innermost destination loops that form a dense, free
-/// block of `GATHER_MIN..=GATHER_MAX` slots, filled in destination order.
+/// block of `GATHER_MIN..=GATHER_MAX` slots (a *chunk*), and, if one
+/// exists, one more free loop that continues the chunk's contiguous source
+/// run (so that whole source lines are read), repeating the chunk `a.n`
+/// times at destination stride `a.dst`. The kernel fills a stage of
+/// `a.n × b.n` slots in source order and copies the chunks out.
+///
+/// In `gather` the loops' `dst` is their stride in the stage.
 fn gather(all: &[Loop], sizes: &[u64]) -> Option<Nest> {
     let mut foot = 1u64;
     let mut k = all.len();
@@ -102,13 +110,34 @@ fn gather(all: &[Loop], sizes: &[u64]) -> Option<Nest> {
     if foot < GATHER_MIN || all.len() - k < 2 {
         return None;
     }
+    let mut g = all[k..].to_vec();
     let mut outer = all[..k].to_vec();
+    // the chunk's contiguous source run
+    let mut run = 1u64;
+    while let Some(l) = g.iter().find(|l| l.src == run) {
+        run *= l.n;
+    }
+    let mut a = ONE;
+    if let Some(i) = outer.iter().position(|l| l.src == run && l.dim == FREE) {
+        // as many chunks as fit the stage, split evenly off the loop
+        let l = outer[i];
+        let fit = (STAGE_MAX / foot).max(1);
+        if let Some(c) = (2..=fit.min(l.n)).rev().find(|c| l.n % c == 0) {
+            a = Loop { n: c, ..l };
+            if c == l.n {
+                outer.remove(i);
+            } else {
+                outer[i] = Loop { n: l.n / c, src: l.src * c, dst: l.dst * c, ..l };
+            }
+            g.push(Loop { dst: foot, ..a });
+        }
+    }
     block_order(&mut outer);
     let b = Loop { n: foot, src: 0, dst: 1, dim: FREE, w: 1 };
-    // the block is filled in source order (reads stream, writes stay in L1)
-    let mut g = all[k..].to_vec();
+    // the stage is filled in source order (reads stream, writes stay in
+    // cache)
     g.sort_by(|x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
-    Some(Nest { outer, a: ONE, b, kernel: Kernel::Gather, gather: g, sizes: sizes.to_vec() })
+    Some(Nest { outer, a, b, kernel: Kernel::Gather, gather: g, sizes: sizes.to_vec() })
 }
 
 /// Splits a block loop longer than [`BLOCK`] into an inner loop of the

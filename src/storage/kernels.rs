@@ -51,8 +51,10 @@ pub(crate) struct UnitMover<'a, T> {
     pub(crate) dst: &'a mut [T],
     pub(crate) pad: T,
     pub(crate) nt: bool,
-    /// The loops of a [`Kernel::Gather`] block (destination order).
+    /// The loops of a [`Kernel::Gather`] block (source order).
     pub(crate) gather: &'a [Loop],
+    /// Scratch for a [`Kernel::Gather`] block (`a.n × b.n` slots).
+    pub(crate) stage: alloc::vec::Vec<T>,
 }
 
 impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
@@ -86,16 +88,13 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                 }
             }
             Kernel::Gather => {
-                let (g, out) = (self.gather, &mut dst[d..d + b.n as usize]);
-                #[cfg(target_arch = "x86_64")]
-                if self.nt && size_of_val(out) >= 64 && size_of_val(out) <= 8192 {
-                    let mut buf = [0u64; 1024];
-                    let stage = &mut bytemuck::cast_slice_mut::<u64, T>(&mut buf)[..out.len()];
-                    gather_block(src, s, g, stage);
-                    stream::copy(cast(stage), bytemuck::cast_slice_mut(out));
-                    return;
+                let (foot, g) = (b.n as usize, self.gather);
+                let stage = &mut self.stage[..a.n as usize * foot];
+                gather_block(src, s, g, stage);
+                for (k, chunk) in stage.chunks_exact(foot).enumerate() {
+                    let o = d + k * a.dst as usize;
+                    copy_run(chunk, &mut dst[o..o + foot], self.nt);
                 }
-                gather_block(src, s, g, out);
             }
             _ => {
                 let (as_, ad, bs, bd) = (
@@ -294,10 +293,10 @@ fn gather_rows(loops: &[Loop], s: usize, mut row: impl FnMut(usize, usize, usize
     }
 }
 
-/// A gather block whose source starts at `s`, into `out` (the dense
-/// destination block): the loops run in source order (the plan stores
-/// them so), so reads stream through source rows while the writes land
-/// in `out`, which stays in L1.
+/// A gather block whose source starts at `s`, into the stage `out`: the
+/// loops run in source order (the plan stores them so), so reads stream
+/// through source rows while the writes land in the stage, which stays in
+/// cache.
 #[inline]
 fn gather_block<T: Copy>(src: &[T], s: usize, loops: &[Loop], out: &mut [T]) {
     gather_rows(loops, s, |sb, db, n, si, di| {
@@ -416,9 +415,12 @@ impl Mover for BitMover<'_> {
             return;
         }
         if k == Kernel::Gather {
-            gather_rows(self.gather, s, |sb, db, n, si, di| {
-                for j in 0..n {
-                    self.one(sb + j * si, d + db + j * di);
+            // stage offset q = chunk · n + offset in the chunk
+            let chunk_dst = a.dst as usize;
+            gather_rows(self.gather, s, |sb, db, len, si, di| {
+                for j in 0..len {
+                    let q = db + j * di;
+                    self.one(sb + j * si, d + (q / n) * chunk_dst + q % n);
                 }
             });
             return;

@@ -282,6 +282,7 @@ impl RelayoutPlan {
                     pad: p,
                     nt,
                     gather: self.gather(),
+                    stage: alloc::vec![p; self.stage_len()],
                 });
             }};
         }
@@ -298,10 +299,18 @@ impl RelayoutPlan {
                     pad,
                     nt,
                     gather: self.gather(),
+                    stage: alloc::vec![pad; self.stage_len()],
                 });
             }
         }
         Ok(())
+    }
+
+    fn stage_len(&self) -> usize {
+        match &self.mode {
+            Mode::Loops(n) if n.kernel == Kernel::Gather => (n.a.n * n.b.n) as usize,
+            _ => 0,
+        }
     }
 
     fn gather(&self) -> &[Loop] {
