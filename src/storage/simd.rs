@@ -7,7 +7,8 @@
 //!   unzip: the inverse
 //! ```
 //!
-//! On x86-64 the 16-bit ×2 and 8-bit ×4 cases use SSE2 unpack and pack
+//! On x86-64 the 16-bit ×2 and 8-bit ×4 cases use AVX2 when the CPU has it
+//! (detected at run time, with `std`), else SSE2 unpack and pack
 //! instructions (baseline on every x86-64 CPU); elsewhere, and for other
 //! widths, portable loops. Every function takes equal-length rows
 //! (`out.len() == K · row.len()`) and is checked against the portable loop
@@ -33,6 +34,11 @@ pub(crate) fn unzip<T: Copy, const K: usize>(inp: &[T], rows: [&mut [T]; K]) {
 
 /// Two 16-bit rows zipped.
 pub(crate) fn zip2_u16(a: &[u16], b: &[u16], out: &mut [u16]) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time just above).
+        return unsafe { avx2::zip2_u16(a, b, out) };
+    }
     #[cfg(target_arch = "x86_64")]
     {
         // SAFETY: `sse2` is part of the x86-64 baseline, so the target
@@ -45,9 +51,15 @@ pub(crate) fn zip2_u16(a: &[u16], b: &[u16], out: &mut [u16]) {
 
 /// Four 8-bit rows zipped.
 pub(crate) fn zip4_u8(r: [&[u8]; 4], out: &mut [u8]) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time just above).
+        return unsafe { avx2::zip4_u8(r, out) };
+    }
     #[cfg(target_arch = "x86_64")]
     {
-        // SAFETY: as in `zip2_u16`.
+        // SAFETY: `sse2` is part of the x86-64 baseline, so the target
+        // feature the callee is compiled for is always present.
         unsafe { sse2::zip4_u8(r, out) }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -56,9 +68,15 @@ pub(crate) fn zip4_u8(r: [&[u8]; 4], out: &mut [u8]) {
 
 /// One block of 16-bit pairs split into two rows.
 pub(crate) fn unzip2_u16(inp: &[u16], a: &mut [u16], b: &mut [u16]) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time just above).
+        return unsafe { avx2::unzip2_u16(inp, a, b) };
+    }
     #[cfg(target_arch = "x86_64")]
     {
-        // SAFETY: as in `zip2_u16`.
+        // SAFETY: `sse2` is part of the x86-64 baseline, so the target
+        // feature the callee is compiled for is always present.
         unsafe { sse2::unzip2_u16(inp, a, b) }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -67,13 +85,134 @@ pub(crate) fn unzip2_u16(inp: &[u16], a: &mut [u16], b: &mut [u16]) {
 
 /// One block of 8-bit quads split into four rows.
 pub(crate) fn unzip4_u8(inp: &[u8], r: [&mut [u8]; 4]) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time just above).
+        return unsafe { avx2::unzip4_u8(inp, r) };
+    }
     #[cfg(target_arch = "x86_64")]
     {
-        // SAFETY: as in `zip2_u16`.
+        // SAFETY: `sse2` is part of the x86-64 baseline, so the target
+        // feature the callee is compiled for is always present.
         unsafe { sse2::unzip4_u8(inp, r) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     unzip::<u8, 4>(inp, r)
+}
+
+/// Whether the CPU has AVX2 (std's detection caches the answer).
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+#[inline]
+fn avx2() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
+
+/// The same operations 32 bytes at a time; each hands its remainder to
+/// the SSE2 version.
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+mod avx2 {
+    use core::arch::x86_64::*;
+
+    #[inline(always)]
+    fn load<T: bytemuck::Pod>(s: &[T]) -> __m256i {
+        bytemuck::pod_read_unaligned(&bytemuck::cast_slice::<T, u8>(s)[..32])
+    }
+
+    #[inline(always)]
+    fn store<T: bytemuck::Pod>(d: &mut [T], v: __m256i) {
+        bytemuck::cast_slice_mut::<T, u8>(d)[..32].copy_from_slice(bytemuck::bytes_of(&v));
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn zip2_u16(a: &[u16], b: &[u16], out: &mut [u16]) {
+        let n = a.len().min(b.len()).min(out.len() / 2);
+        let body = n / 16 * 16;
+        for c in (0..body).step_by(16) {
+            let (x, y) = (load(&a[c..c + 16]), load(&b[c..c + 16]));
+            // unpack works per 128-bit lane; the permutes put lanes in order
+            let (lo, hi) = (_mm256_unpacklo_epi16(x, y), _mm256_unpackhi_epi16(x, y));
+            store(&mut out[2 * c..2 * c + 16], _mm256_permute2x128_si256::<0x20>(lo, hi));
+            store(&mut out[2 * c + 16..2 * c + 32], _mm256_permute2x128_si256::<0x31>(lo, hi));
+        }
+        // AVX2 implies SSE2
+        super::sse2::zip2_u16(&a[body..n], &b[body..n], &mut out[2 * body..2 * n])
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn zip4_u8(r: [&[u8]; 4], out: &mut [u8]) {
+        let n = r.iter().map(|x| x.len()).min().unwrap_or(0).min(out.len() / 4);
+        let body = n / 32 * 32;
+        for c in (0..body).step_by(32) {
+            let (a, b) = (load(&r[0][c..c + 32]), load(&r[1][c..c + 32]));
+            let (x, y) = (load(&r[2][c..c + 32]), load(&r[3][c..c + 32]));
+            let (ab_lo, ab_hi) = (_mm256_unpacklo_epi8(a, b), _mm256_unpackhi_epi8(a, b));
+            let (xy_lo, xy_hi) = (_mm256_unpacklo_epi8(x, y), _mm256_unpackhi_epi8(x, y));
+            // per lane: w0 columns 0-3, w1 4-7, w2 8-11, w3 12-15 (+16 in lane 1)
+            let w0 = _mm256_unpacklo_epi16(ab_lo, xy_lo);
+            let w1 = _mm256_unpackhi_epi16(ab_lo, xy_lo);
+            let w2 = _mm256_unpacklo_epi16(ab_hi, xy_hi);
+            let w3 = _mm256_unpackhi_epi16(ab_hi, xy_hi);
+            let o = &mut out[4 * c..4 * c + 128];
+            store(&mut o[0..32], _mm256_permute2x128_si256::<0x20>(w0, w1));
+            store(&mut o[32..64], _mm256_permute2x128_si256::<0x20>(w2, w3));
+            store(&mut o[64..96], _mm256_permute2x128_si256::<0x31>(w0, w1));
+            store(&mut o[96..128], _mm256_permute2x128_si256::<0x31>(w2, w3));
+        }
+        let rest = [&r[0][body..n], &r[1][body..n], &r[2][body..n], &r[3][body..n]];
+        // AVX2 implies SSE2
+        super::sse2::zip4_u8(rest, &mut out[4 * body..4 * n])
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn unzip2_u16(inp: &[u16], a: &mut [u16], b: &mut [u16]) {
+        let n = a.len().min(b.len()).min(inp.len() / 2);
+        let body = n / 16 * 16;
+        // per lane: even u16 to the low 8 bytes, odd to the high 8
+        let m = _mm256_setr_epi8(
+            0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15, //
+            0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15,
+        );
+        for c in (0..body).step_by(16) {
+            let t0 = _mm256_shuffle_epi8(load(&inp[2 * c..2 * c + 16]), m);
+            let t1 = _mm256_shuffle_epi8(load(&inp[2 * c + 16..2 * c + 32]), m);
+            // qwords (a0-3, b0-3, a4-7, b4-7) -> (a0-3, a4-7, b0-3, b4-7)
+            let p0 = _mm256_permute4x64_epi64::<0xD8>(t0);
+            let p1 = _mm256_permute4x64_epi64::<0xD8>(t1);
+            store(&mut a[c..c + 16], _mm256_permute2x128_si256::<0x20>(p0, p1));
+            store(&mut b[c..c + 16], _mm256_permute2x128_si256::<0x31>(p0, p1));
+        }
+        // AVX2 implies SSE2
+        super::sse2::unzip2_u16(&inp[2 * body..2 * n], &mut a[body..n], &mut b[body..n])
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn unzip4_u8(inp: &[u8], r: [&mut [u8]; 4]) {
+        let n = r.iter().map(|x| x.len()).min().unwrap_or(0).min(inp.len() / 4);
+        let body = n / 32 * 32;
+        let [r0, r1, r2, r3] = r;
+        // per lane: byte k of each 4-byte group to dword k
+        let m = _mm256_setr_epi8(
+            0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, //
+            0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+        );
+        let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        for c in (0..body).step_by(32) {
+            let i = &inp[4 * c..4 * c + 128];
+            // u_k: qword j = row j, columns 8k..8k+8
+            let u = |k: usize| _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(load(&i[32 * k..32 * k + 32]), m), order);
+            let (u0, u1, u2, u3) = (u(0), u(1), u(2), u(3));
+            let (lo01, hi01) = (_mm256_unpacklo_epi64(u0, u1), _mm256_unpackhi_epi64(u0, u1));
+            let (lo23, hi23) = (_mm256_unpacklo_epi64(u2, u3), _mm256_unpackhi_epi64(u2, u3));
+            store(&mut r0[c..c + 32], _mm256_permute2x128_si256::<0x20>(lo01, lo23));
+            store(&mut r1[c..c + 32], _mm256_permute2x128_si256::<0x20>(hi01, hi23));
+            store(&mut r2[c..c + 32], _mm256_permute2x128_si256::<0x31>(lo01, lo23));
+            store(&mut r3[c..c + 32], _mm256_permute2x128_si256::<0x31>(hi01, hi23));
+        }
+        let i = &inp[4 * body..4 * n];
+        let rest = [&mut r0[body..n], &mut r1[body..n], &mut r2[body..n], &mut r3[body..n]];
+        // AVX2 implies SSE2
+        super::sse2::unzip4_u8(i, rest)
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -219,7 +358,7 @@ mod tests {
 
     #[test]
     fn simd_zips_match_the_portable_loops() {
-        for n in [0usize, 1, 7, 8, 15, 16, 17, 33, 128] {
+        for n in [0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 128, 200] {
             let a: alloc::vec::Vec<u16> = (0..n as u16).collect();
             let b: alloc::vec::Vec<u16> = (0..n as u16)
                 .map(|x| x.wrapping_mul(977) ^ 0x8001)
