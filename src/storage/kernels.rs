@@ -10,7 +10,7 @@ use core::mem::{size_of, size_of_val};
 use super::packed;
 use super::plan::Loop;
 use super::relayout::Kernel;
-use super::simd;
+use super::simd::{self, Blocks};
 
 /// Moves elements for the loop walker.
 pub(crate) trait Mover {
@@ -71,21 +71,14 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                 }
             }
             Kernel::Interleave(k) => {
-                let (rs, n, nt) = (b.src as usize, a.n as usize, self.nt);
-                let out = &mut dst[d..d + k as usize * n];
-                match k {
-                    2 => staged(out, nt, |o, c| zip_rows::<T, 2>(src, s + c / 2, rs, o)),
-                    4 => staged(out, nt, |o, c| zip_rows::<T, 4>(src, s + c / 4, rs, o)),
-                    _ => staged(out, nt, |o, c| zip_rows::<T, 8>(src, s + c / 8, rs, o)),
-                }
+                let (rs, n) = (b.src as usize, a.n as usize);
+                let bl = Blocks { len: n, stride: 0 };
+                zip_blocks(k, src, s, rs, n, dst, d, bl, self.nt);
             }
             Kernel::Deinterleave(k) => {
                 let (rs, n) = (a.dst as usize, b.n as usize);
-                match k {
-                    2 => unzip_rows::<T, 2>(&src[s..s + 2 * n], dst, d, rs, self.nt),
-                    4 => unzip_rows::<T, 4>(&src[s..s + 4 * n], dst, d, rs, self.nt),
-                    _ => unzip_rows::<T, 8>(&src[s..s + 8 * n], dst, d, rs, self.nt),
-                }
+                let bl = Blocks { len: n, stride: 0 };
+                unzip_blocks(k, src, s, bl, dst, d, rs, n, self.nt);
             }
             Kernel::Gather => {
                 let (foot, g) = (b.n as usize, self.gather);
@@ -108,6 +101,29 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                     for j in 0..b.n as usize {
                         dst[di + j * bd] = src[si + j * bs];
                     }
+                }
+            }
+        }
+    }
+
+    /// Repeats whose rows continue the block's rows (the next tile along
+    /// a row) go to the zip kernels as one call with several blocks.
+    #[inline]
+    fn block_rep(&mut self, k: Kernel, c: &Loop, a: &Loop, b: &Loop, s: usize, d: usize) {
+        match k {
+            Kernel::Interleave(kk) if c.src == a.n => {
+                let bl = Blocks { len: a.n as usize, stride: c.dst as usize };
+                let n = (c.n * a.n) as usize;
+                zip_blocks(kk, self.src, s, b.src as usize, n, self.dst, d, bl, self.nt);
+            }
+            Kernel::Deinterleave(kk) if c.dst == b.n => {
+                let bl = Blocks { len: b.n as usize, stride: c.src as usize };
+                let n = (c.n * b.n) as usize;
+                unzip_blocks(kk, self.src, s, bl, self.dst, d, a.dst as usize, n, self.nt);
+            }
+            _ => {
+                for v in 0..c.n as usize {
+                    self.block(k, a, b, s + v * c.src as usize, d + v * c.dst as usize);
                 }
             }
         }
@@ -143,52 +159,115 @@ fn copy_run<T: bytemuck::Pod>(src: &[T], dst: &mut [T], nt: bool) {
     dst.copy_from_slice(src);
 }
 
-/// Fills `out` by `f(chunk, first_index)`; with `nt`, chunk by chunk in a
-/// stack buffer that is then streamed out with non-temporal stores.
+/// Zips `k` source rows of `n` slots (from slot `s`, row stride `rs`)
+/// into blocks of `k · bl.len` destination slots, block `j` at
+/// `d + j · bl.stride`: `dst[d + j·stride + k·c + r] = src[s + r·rs +
+/// j·len + c]`. With `nt`, each block goes through a stack buffer streamed
+/// out with non-temporal stores.
+#[allow(clippy::too_many_arguments)] // reason: one flat call per block run; a struct would only rename them
 #[inline]
-fn staged<T: bytemuck::Pod>(out: &mut [T], nt: bool, mut f: impl FnMut(&mut [T], usize)) {
+fn zip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, rs: usize, n: usize, dst: &mut [T], d: usize, bl: Blocks, nt: bool) {
+    let k = k as usize;
+    let blocks = n / bl.len.max(1);
     #[cfg(target_arch = "x86_64")]
-    if nt && size_of_val(out) >= 64 {
+    if nt && bl.len * k * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
         let mut buf = [0u64; 128];
-        let stage: &mut [T] = bytemuck::cast_slice_mut(&mut buf);
-        let per = stage.len();
-        let mut c = 0;
-        while c < out.len() {
-            let len = per.min(out.len() - c);
-            f(&mut stage[..len], c);
-            stream::copy(
-                bytemuck::cast_slice(&stage[..len]),
-                bytemuck::cast_slice_mut(&mut out[c..c + len]),
-            );
-            c += len;
+        let stage: &mut [T] = &mut bytemuck::cast_slice_mut(&mut buf)[..k * bl.len];
+        for j in 0..blocks {
+            zip_any(k, src, s + j * bl.len, rs, stage, Blocks { len: bl.len, stride: 0 });
+            let o = d + j * bl.stride;
+            stream::copy(cast(stage), bytemuck::cast_slice_mut(&mut dst[o..o + k * bl.len]));
         }
         return;
     }
     let _ = nt;
-    f(out, 0);
+    let end = d + (blocks.max(1) - 1) * bl.stride + k * bl.len;
+    zip_any(k, src, s, rs, &mut dst[d..end], Blocks { len: bl.len, stride: if blocks > 1 { bl.stride } else { 0 } });
+    let _ = n;
 }
 
-/// Zips `K` source rows (row stride `rs`, from slot `s`) into `out`:
-/// `out[K·c + k] = src[s + k·rs + c]`.
-#[inline]
-fn zip_rows<T: bytemuck::Pod, const K: usize>(src: &[T], s: usize, rs: usize, out: &mut [T]) {
-    let n = out.len() / K;
-    let rows: [&[T]; K] = core::array::from_fn(|k| &src[s + k * rs..s + k * rs + n]);
-    match (K, size_of::<T>()) {
-        (2, 2) => simd::zip2_u16(cast(rows[0]), cast(rows[1]), bytemuck::cast_slice_mut(out)),
-        (4, 1) => {
-            let r: [&[u8]; K] = rows.map(cast);
-            simd::zip4_u8(
-                core::array::from_fn(|k| r.get(k).copied().unwrap_or(&[])),
-                bytemuck::cast_slice_mut(out),
-            )
+/// `k` rows of `bl.len · blocks` slots from `src` zipped into `out` by
+/// blocks: SIMD for 16-bit pairs and 8-bit quads, else portable.
+fn zip_any<T: bytemuck::Pod>(k: usize, src: &[T], s: usize, rs: usize, out: &mut [T], bl: Blocks) {
+    let blocks = if bl.stride == 0 { 1 } else { (out.len() - k * bl.len) / bl.stride + 1 };
+    let n = blocks * bl.len;
+    let row = |r: usize| &src[s + r * rs..s + r * rs + n];
+    match (k, size_of::<T>()) {
+        (2, 2) => simd::zip2_u16(cast(row(0)), cast(row(1)), bytemuck::cast_slice_mut(out), bl),
+        (4, 1) => simd::zip4_u8([cast(row(0)), cast(row(1)), cast(row(2)), cast(row(3))], bytemuck::cast_slice_mut(out), bl),
+        _ => {
+            for j in 0..blocks {
+                let o = &mut out[j * bl.stride..j * bl.stride + k * bl.len];
+                for r in 0..k {
+                    let x = &row(r)[j * bl.len..(j + 1) * bl.len];
+                    for (c, &v) in x.iter().enumerate() {
+                        o[k * c + r] = v;
+                    }
+                }
+            }
         }
-        _ => simd::zip::<T, K>(rows, out),
     }
 }
 
 fn cast<T: bytemuck::Pod, U: bytemuck::Pod>(x: &[T]) -> &[U] {
     bytemuck::cast_slice(x)
+}
+
+/// Splits blocks of `k · bl.len` source slots (block `j` at
+/// `s + j · bl.stride`) into `k` destination rows of `n` slots (from slot
+/// `d`, row stride `rs`): `dst[d + r·rs + j·len + c] = src[s + j·stride +
+/// k·c + r]`. With `nt`, rows go through a stack buffer streamed out with
+/// non-temporal stores.
+#[allow(clippy::too_many_arguments)] // reason: one flat call per block run; a struct would only rename them
+#[inline]
+fn unzip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, bl: Blocks, dst: &mut [T], d: usize, rs: usize, n: usize, nt: bool) {
+    let k = k as usize;
+    let blocks = n / bl.len.max(1);
+    let stride = if blocks > 1 { bl.stride } else { 0 };
+    let inp = &src[s..s + (blocks.max(1) - 1) * stride + k * bl.len];
+    #[cfg(target_arch = "x86_64")]
+    if nt && bl.len * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
+        let mut buf = [0u64; 128];
+        let stage: &mut [T] = &mut bytemuck::cast_slice_mut(&mut buf)[..k * bl.len];
+        for j in 0..blocks {
+            let one = Blocks { len: bl.len, stride: 0 };
+            unzip_any(k, &inp[j * stride..j * stride + k * bl.len], stage, 0, bl.len, bl.len, one);
+            for r in 0..k {
+                let o = d + r * rs + j * bl.len;
+                let row = &stage[r * bl.len..(r + 1) * bl.len];
+                stream::copy(cast(row), bytemuck::cast_slice_mut(&mut dst[o..o + bl.len]));
+            }
+        }
+        return;
+    }
+    let _ = nt;
+    unzip_any(k, inp, dst, d, rs, n, Blocks { len: bl.len, stride });
+}
+
+/// Blocks of `inp` split into `k` rows of `n` in `dst` (from `d`, row
+/// stride `rs`): SIMD for 16-bit pairs and 8-bit quads, else portable.
+fn unzip_any<T: bytemuck::Pod>(k: usize, inp: &[T], dst: &mut [T], d: usize, rs: usize, n: usize, bl: Blocks) {
+    match (k, size_of::<T>()) {
+        (2, 2) => {
+            let [a, b] = rows_mut::<T, 2>(dst, d, rs, n).map(bytemuck::cast_slice_mut::<T, u16>);
+            simd::unzip2_u16(cast(inp), a, b, bl);
+        }
+        (4, 1) => {
+            let r = rows_mut::<T, 4>(dst, d, rs, n).map(bytemuck::cast_slice_mut::<T, u8>);
+            simd::unzip4_u8(cast(inp), r, bl);
+        }
+        _ => {
+            for j in 0..n / bl.len.max(1) {
+                let i = &inp[j * bl.stride..j * bl.stride + k * bl.len];
+                for r in 0..k {
+                    let o = &mut dst[d + r * rs + j * bl.len..d + r * rs + (j + 1) * bl.len];
+                    for (c, x) in o.iter_mut().enumerate() {
+                        *x = i[k * c + r];
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// `K` mutable rows of `n` slots, `rs` apart from slot `d`. Pre: `rs ≥ n`.
@@ -199,65 +278,6 @@ fn rows_mut<T, const K: usize>(dst: &mut [T], d: usize, rs: usize, n: usize) -> 
         rest = tail;
         &mut head[..n]
     })
-}
-
-fn unzip_into<T: bytemuck::Pod, const K: usize>(inp: &[T], rows: [&mut [T]; K]) {
-    match (K, size_of::<T>()) {
-        (2, 2) => {
-            let mut it = rows.into_iter().map(bytemuck::cast_slice_mut::<T, u16>);
-            if let (Some(a), Some(b)) = (it.next(), it.next()) {
-                simd::unzip2_u16(cast(inp), a, b);
-            }
-        }
-        (4, 1) => {
-            let mut it = rows.into_iter().map(bytemuck::cast_slice_mut::<T, u8>);
-            if let (Some(a), Some(b), Some(c), Some(d)) =
-                (it.next(), it.next(), it.next(), it.next())
-            {
-                simd::unzip4_u8(cast(inp), [a, b, c, d]);
-            }
-        }
-        _ => simd::unzip::<T, K>(inp, rows),
-    }
-}
-
-/// Splits `inp` (`K·n` slots) into `K` destination rows `rs` apart from
-/// slot `d`: `dst[d + k·rs + c] = inp[K·c + k]`; with `nt`, through a
-/// stack buffer streamed out with non-temporal stores.
-#[inline]
-fn unzip_rows<T: bytemuck::Pod, const K: usize>(
-    inp: &[T],
-    dst: &mut [T],
-    d: usize,
-    rs: usize,
-    nt: bool,
-) {
-    let n = inp.len() / K;
-    #[cfg(target_arch = "x86_64")]
-    if nt && n * size_of::<T>() >= 64 {
-        let mut buf = [0u64; 128];
-        let stage: &mut [T] = bytemuck::cast_slice_mut(&mut buf);
-        let per = stage.len() / K;
-        let mut c = 0;
-        while c < n {
-            let len = per.min(n - c);
-            unzip_into::<T, K>(
-                &inp[K * c..K * (c + len)],
-                rows_mut::<T, K>(stage, 0, per, len),
-            );
-            for k in 0..K {
-                let o = d + k * rs + c;
-                stream::copy(
-                    cast(&stage[k * per..k * per + len]),
-                    bytemuck::cast_slice_mut(&mut dst[o..o + len]),
-                );
-            }
-            c += len;
-        }
-        return;
-    }
-    let _ = nt;
-    unzip_into::<T, K>(inp, rows_mut::<T, K>(dst, d, rs, n));
 }
 
 /// Visits a gather block: `f(source offset, destination offset)` for

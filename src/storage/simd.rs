@@ -32,72 +32,107 @@ pub(crate) fn unzip<T: Copy, const K: usize>(inp: &[T], rows: [&mut [T]; K]) {
     }
 }
 
-/// Two 16-bit rows zipped.
-pub(crate) fn zip2_u16(a: &[u16], b: &[u16], out: &mut [u16]) {
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if avx2() {
-        // SAFETY: the CPU has AVX2 (checked at run time just above).
-        return unsafe { avx2::zip2_u16(a, b, out) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: `sse2` is part of the x86-64 baseline, so the target
-        // feature the callee is compiled for is always present.
-        unsafe { sse2::zip2_u16(a, b, out) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    zip::<u16, 2>([a, b], out)
+/// Where the blocks of a zip's output (or an unzip's input) sit: `len`
+/// columns per block, block `k` at element `k · stride` of the packed
+/// side, the rows contiguous across blocks. One block: `len` = the row
+/// length, any stride.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Blocks {
+    pub(crate) len: usize,
+    pub(crate) stride: usize,
 }
 
-/// Four 8-bit rows zipped.
-pub(crate) fn zip4_u8(r: [&[u8]; 4], out: &mut [u8]) {
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if avx2() {
-        // SAFETY: the CPU has AVX2 (checked at run time just above).
-        return unsafe { avx2::zip4_u8(r, out) };
+impl Blocks {
+    /// Blocks of `len` columns over rows of `n`.
+    fn count(self, n: usize) -> usize {
+        n.checked_div(self.len).unwrap_or(0)
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: `sse2` is part of the x86-64 baseline, so the target
-        // feature the callee is compiled for is always present.
-        unsafe { sse2::zip4_u8(r, out) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    zip::<u8, 4>(r, out)
 }
 
-/// One block of 16-bit pairs split into two rows.
-pub(crate) fn unzip2_u16(inp: &[u16], a: &mut [u16], b: &mut [u16]) {
+/// Two 16-bit rows zipped, block by block.
+pub(crate) fn zip2_u16(a: &[u16], b: &[u16], out: &mut [u16], bl: Blocks) {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked at run time just above).
-        return unsafe { avx2::unzip2_u16(inp, a, b) };
+        return unsafe { avx2::zip2_u16(a, b, out, bl) };
     }
-    #[cfg(target_arch = "x86_64")]
-    {
+    let l = bl.len;
+    for k in 0..bl.count(a.len().min(b.len())) {
+        let (x, y, o) = (&a[k * l..k * l + l], &b[k * l..k * l + l], &mut out[k * bl.stride..k * bl.stride + 2 * l]);
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: `sse2` is part of the x86-64 baseline, so the target
         // feature the callee is compiled for is always present.
-        unsafe { sse2::unzip2_u16(inp, a, b) }
+        unsafe {
+            sse2::zip2_u16(x, y, o)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        zip::<u16, 2>([x, y], o);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    unzip::<u16, 2>(inp, [a, b])
 }
 
-/// One block of 8-bit quads split into four rows.
-pub(crate) fn unzip4_u8(inp: &[u8], r: [&mut [u8]; 4]) {
+/// Four 8-bit rows zipped, block by block.
+pub(crate) fn zip4_u8(r: [&[u8]; 4], out: &mut [u8], bl: Blocks) {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked at run time just above).
-        return unsafe { avx2::unzip4_u8(inp, r) };
+        return unsafe { avx2::zip4_u8(r, out, bl) };
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: `sse2` is part of the x86-64 baseline, so the target
-        // feature the callee is compiled for is always present.
-        unsafe { sse2::unzip4_u8(inp, r) }
+    let l = bl.len;
+    for k in 0..bl.count(r.iter().map(|x| x.len()).min().unwrap_or(0)) {
+        let x = r.map(|row| &row[k * l..k * l + l]);
+        let o = &mut out[k * bl.stride..k * bl.stride + 4 * l];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `zip2_u16`.
+        unsafe {
+            sse2::zip4_u8(x, o)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        zip::<u8, 4>(x, o);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    unzip::<u8, 4>(inp, r)
+}
+
+/// Blocks of 16-bit pairs split into two rows.
+pub(crate) fn unzip2_u16(inp: &[u16], a: &mut [u16], b: &mut [u16], bl: Blocks) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time just above).
+        return unsafe { avx2::unzip2_u16(inp, a, b, bl) };
+    }
+    let l = bl.len;
+    for k in 0..bl.count(a.len().min(b.len())) {
+        let i = &inp[k * bl.stride..k * bl.stride + 2 * l];
+        let (x, y) = (&mut a[k * l..k * l + l], &mut b[k * l..k * l + l]);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `zip2_u16`.
+        unsafe {
+            sse2::unzip2_u16(i, x, y)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        unzip::<u16, 2>(i, [x, y]);
+    }
+}
+
+/// Blocks of 8-bit quads split into four rows.
+pub(crate) fn unzip4_u8(inp: &[u8], r: [&mut [u8]; 4], bl: Blocks) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time just above).
+        return unsafe { avx2::unzip4_u8(inp, r, bl) };
+    }
+    let l = bl.len;
+    let n = r.iter().map(|x| x.len()).min().unwrap_or(0);
+    let [r0, r1, r2, r3] = r;
+    for k in 0..bl.count(n) {
+        let i = &inp[k * bl.stride..k * bl.stride + 4 * l];
+        let rows = [&mut r0[k * l..k * l + l], &mut r1[k * l..k * l + l], &mut r2[k * l..k * l + l], &mut r3[k * l..k * l + l]];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `zip2_u16`.
+        unsafe {
+            sse2::unzip4_u8(i, rows)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        unzip::<u8, 4>(i, rows);
+    }
 }
 
 /// Whether the CPU has AVX2 (std's detection caches the answer).
@@ -113,6 +148,47 @@ fn avx2() -> bool {
 mod avx2 {
     use core::arch::x86_64::*;
 
+    use super::Blocks;
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn zip2_u16(a: &[u16], b: &[u16], out: &mut [u16], bl: Blocks) {
+        let l = bl.len;
+        for k in 0..bl.count(a.len().min(b.len())) {
+            let o = &mut out[k * bl.stride..k * bl.stride + 2 * l];
+            zip2_u16_one(&a[k * l..k * l + l], &b[k * l..k * l + l], o);
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn zip4_u8(r: [&[u8]; 4], out: &mut [u8], bl: Blocks) {
+        let l = bl.len;
+        for k in 0..bl.count(r.iter().map(|x| x.len()).min().unwrap_or(0)) {
+            let o = &mut out[k * bl.stride..k * bl.stride + 4 * l];
+            zip4_u8_one([&r[0][k * l..k * l + l], &r[1][k * l..k * l + l], &r[2][k * l..k * l + l], &r[3][k * l..k * l + l]], o);
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn unzip2_u16(inp: &[u16], a: &mut [u16], b: &mut [u16], bl: Blocks) {
+        let l = bl.len;
+        for k in 0..bl.count(a.len().min(b.len())) {
+            let i = &inp[k * bl.stride..k * bl.stride + 2 * l];
+            unzip2_u16_one(i, &mut a[k * l..k * l + l], &mut b[k * l..k * l + l]);
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn unzip4_u8(inp: &[u8], r: [&mut [u8]; 4], bl: Blocks) {
+        let l = bl.len;
+        let n = r.iter().map(|x| x.len()).min().unwrap_or(0);
+        let [r0, r1, r2, r3] = r;
+        for k in 0..bl.count(n) {
+            let i = &inp[k * bl.stride..k * bl.stride + 4 * l];
+            let rows = [&mut r0[k * l..k * l + l], &mut r1[k * l..k * l + l], &mut r2[k * l..k * l + l], &mut r3[k * l..k * l + l]];
+            unzip4_u8_one(i, rows);
+        }
+    }
+
     #[inline(always)]
     fn load<T: bytemuck::Pod>(s: &[T]) -> __m256i {
         bytemuck::pod_read_unaligned(&bytemuck::cast_slice::<T, u8>(s)[..32])
@@ -124,7 +200,8 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn zip2_u16(a: &[u16], b: &[u16], out: &mut [u16]) {
+    #[inline]
+    fn zip2_u16_one(a: &[u16], b: &[u16], out: &mut [u16]) {
         let n = a.len().min(b.len()).min(out.len() / 2);
         let body = n / 16 * 16;
         for c in (0..body).step_by(16) {
@@ -139,7 +216,8 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn zip4_u8(r: [&[u8]; 4], out: &mut [u8]) {
+    #[inline]
+    fn zip4_u8_one(r: [&[u8]; 4], out: &mut [u8]) {
         let n = r.iter().map(|x| x.len()).min().unwrap_or(0).min(out.len() / 4);
         let body = n / 32 * 32;
         for c in (0..body).step_by(32) {
@@ -164,7 +242,8 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn unzip2_u16(inp: &[u16], a: &mut [u16], b: &mut [u16]) {
+    #[inline]
+    fn unzip2_u16_one(inp: &[u16], a: &mut [u16], b: &mut [u16]) {
         let n = a.len().min(b.len()).min(inp.len() / 2);
         let body = n / 16 * 16;
         // per lane: even u16 to the low 8 bytes, odd to the high 8
@@ -186,7 +265,8 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn unzip4_u8(inp: &[u8], r: [&mut [u8]; 4]) {
+    #[inline]
+    fn unzip4_u8_one(inp: &[u8], r: [&mut [u8]; 4]) {
         let n = r.iter().map(|x| x.len()).min().unwrap_or(0).min(inp.len() / 4);
         let body = n / 32 * 32;
         let [r0, r1, r2, r3] = r;
@@ -364,22 +444,22 @@ mod tests {
                 .map(|x| x.wrapping_mul(977) ^ 0x8001)
                 .collect();
             let (mut o1, mut o2) = (alloc::vec![0u16; 2 * n], alloc::vec![0u16; 2 * n]);
-            zip2_u16(&a, &b, &mut o1);
+            zip2_u16(&a, &b, &mut o1, Blocks { len: n.max(1), stride: 0 });
             zip::<u16, 2>([&a, &b], &mut o2);
             assert_eq!(o1, o2);
             let (mut x, mut y) = (alloc::vec![0u16; n], alloc::vec![0u16; n]);
-            unzip2_u16(&o1, &mut x, &mut y);
+            unzip2_u16(&o1, &mut x, &mut y, Blocks { len: n.max(1), stride: 0 });
             assert_eq!((x, y), (a.clone(), b.clone()));
 
             let r: [alloc::vec::Vec<u8>; 4] =
                 core::array::from_fn(|k| (0..n).map(|i| (i * 37 + k * 101) as u8 ^ 0x80).collect());
             let (mut o1, mut o2) = (alloc::vec![0u8; 4 * n], alloc::vec![0u8; 4 * n]);
-            zip4_u8([&r[0], &r[1], &r[2], &r[3]], &mut o1);
+            zip4_u8([&r[0], &r[1], &r[2], &r[3]], &mut o1, Blocks { len: n.max(1), stride: 0 });
             zip::<u8, 4>([&r[0], &r[1], &r[2], &r[3]], &mut o2);
             assert_eq!(o1, o2);
             let mut back: [alloc::vec::Vec<u8>; 4] = core::array::from_fn(|_| alloc::vec![0u8; n]);
             let [p, q, s, t] = &mut back;
-            unzip4_u8(&o1, [p, q, s, t]);
+            unzip4_u8(&o1, [p, q, s, t], Blocks { len: n.max(1), stride: 0 });
             assert_eq!(back, r);
         }
     }
