@@ -169,12 +169,13 @@ fn copy_run<T: bytemuck::Pod>(src: &[T], dst: &mut [T], nt: bool) {
 fn zip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, rs: usize, n: usize, dst: &mut [T], d: usize, bl: Blocks, nt: bool) {
     let k = k as usize;
     let blocks = n / bl.len.max(1);
+    let direct = simd::streams_directly(k, size_of::<T>());
     #[cfg(target_arch = "x86_64")]
-    if nt && bl.len * k * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
+    if nt && !direct && bl.len * k * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
         let mut buf = [0u64; 128];
         let stage: &mut [T] = &mut bytemuck::cast_slice_mut(&mut buf)[..k * bl.len];
         for j in 0..blocks {
-            zip_any(k, src, s + j * bl.len, rs, stage, Blocks { len: bl.len, stride: 0 });
+            zip_any(k, src, s + j * bl.len, rs, stage, Blocks { len: bl.len, stride: 0 }, false);
             let o = d + j * bl.stride;
             stream::copy(cast(stage), bytemuck::cast_slice_mut(&mut dst[o..o + k * bl.len]));
         }
@@ -182,19 +183,23 @@ fn zip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, rs: usize, n: usize,
     }
     let _ = nt;
     let end = d + (blocks.max(1) - 1) * bl.stride + k * bl.len;
-    zip_any(k, src, s, rs, &mut dst[d..end], Blocks { len: bl.len, stride: if blocks > 1 { bl.stride } else { 0 } });
+    let bl = Blocks { len: bl.len, stride: if blocks > 1 { bl.stride } else { 0 } };
+    zip_any(k, src, s, rs, &mut dst[d..end], bl, nt && direct);
     let _ = n;
 }
 
 /// `k` rows of `bl.len · blocks` slots from `src` zipped into `out` by
 /// blocks: SIMD for 16-bit pairs and 8-bit quads, else portable.
-fn zip_any<T: bytemuck::Pod>(k: usize, src: &[T], s: usize, rs: usize, out: &mut [T], bl: Blocks) {
+fn zip_any<T: bytemuck::Pod>(k: usize, src: &[T], s: usize, rs: usize, out: &mut [T], bl: Blocks, nt: bool) {
     let blocks = if bl.stride == 0 { 1 } else { (out.len() - k * bl.len) / bl.stride + 1 };
     let n = blocks * bl.len;
     let row = |r: usize| &src[s + r * rs..s + r * rs + n];
     match (k, size_of::<T>()) {
-        (2, 2) => simd::zip2_u16(cast(row(0)), cast(row(1)), bytemuck::cast_slice_mut(out), bl),
-        (4, 1) => simd::zip4_u8([cast(row(0)), cast(row(1)), cast(row(2)), cast(row(3))], bytemuck::cast_slice_mut(out), bl),
+        (2, 2) => simd::zip2_u16(cast(row(0)), cast(row(1)), bytemuck::cast_slice_mut(out), bl, nt),
+        (4, 1) => {
+            let rows = [cast(row(0)), cast(row(1)), cast(row(2)), cast(row(3))];
+            simd::zip4_u8(rows, bytemuck::cast_slice_mut(out), bl, nt)
+        }
         _ => {
             for j in 0..blocks {
                 let o = &mut out[j * bl.stride..j * bl.stride + k * bl.len];
@@ -225,13 +230,14 @@ fn unzip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, bl: Blocks, dst: &
     let blocks = n / bl.len.max(1);
     let stride = if blocks > 1 { bl.stride } else { 0 };
     let inp = &src[s..s + (blocks.max(1) - 1) * stride + k * bl.len];
+    let direct = simd::streams_directly(k, size_of::<T>());
     #[cfg(target_arch = "x86_64")]
-    if nt && bl.len * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
+    if nt && !direct && bl.len * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
         let mut buf = [0u64; 128];
         let stage: &mut [T] = &mut bytemuck::cast_slice_mut(&mut buf)[..k * bl.len];
         for j in 0..blocks {
             let one = Blocks { len: bl.len, stride: 0 };
-            unzip_any(k, &inp[j * stride..j * stride + k * bl.len], stage, 0, bl.len, bl.len, one);
+            unzip_any(k, &inp[j * stride..j * stride + k * bl.len], stage, 0, bl.len, bl.len, one, false);
             for r in 0..k {
                 let o = d + r * rs + j * bl.len;
                 let row = &stage[r * bl.len..(r + 1) * bl.len];
@@ -241,20 +247,21 @@ fn unzip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, bl: Blocks, dst: &
         return;
     }
     let _ = nt;
-    unzip_any(k, inp, dst, d, rs, n, Blocks { len: bl.len, stride });
+    unzip_any(k, inp, dst, d, rs, n, Blocks { len: bl.len, stride }, nt && direct);
 }
 
 /// Blocks of `inp` split into `k` rows of `n` in `dst` (from `d`, row
 /// stride `rs`): SIMD for 16-bit pairs and 8-bit quads, else portable.
-fn unzip_any<T: bytemuck::Pod>(k: usize, inp: &[T], dst: &mut [T], d: usize, rs: usize, n: usize, bl: Blocks) {
+#[allow(clippy::too_many_arguments)] // reason: one flat call per block run; a struct would only rename them
+fn unzip_any<T: bytemuck::Pod>(k: usize, inp: &[T], dst: &mut [T], d: usize, rs: usize, n: usize, bl: Blocks, nt: bool) {
     match (k, size_of::<T>()) {
         (2, 2) => {
             let [a, b] = rows_mut::<T, 2>(dst, d, rs, n).map(bytemuck::cast_slice_mut::<T, u16>);
-            simd::unzip2_u16(cast(inp), a, b, bl);
+            simd::unzip2_u16(cast(inp), a, b, bl, nt);
         }
         (4, 1) => {
             let r = rows_mut::<T, 4>(dst, d, rs, n).map(bytemuck::cast_slice_mut::<T, u8>);
-            simd::unzip4_u8(cast(inp), r, bl);
+            simd::unzip4_u8(cast(inp), r, bl, nt);
         }
         _ => {
             for j in 0..n / bl.len.max(1) {

@@ -66,7 +66,7 @@ enum Mode {
 /// Destinations at least this large are written with non-temporal stores
 /// (glibc's `memcpy` switches at a similar size: past the last-level
 /// cache, streaming avoids reading the destination lines first).
-pub const STREAMING_THRESHOLD: usize = 24 << 20;
+pub const STREAMING_THRESHOLD: usize = 12 << 20;
 
 /// A relayout from one array layout to another with the same dims and
 /// storage width, planned once.
