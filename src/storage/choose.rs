@@ -66,17 +66,6 @@ pub(crate) fn choose(mut loops: Vec<Loop>, sizes: Vec<u64>) -> Nest {
         // one stream well, many badly) while each kernel call writes whole
         // runs of cache lines
         loops.sort_by(|x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
-        // the loop that continues the kernel's rows (the next tile along a
-        // row) goes innermost, so the mover runs it as one long zip
-        let next = match kernel {
-            Kernel::Interleave(_) => loops.iter().rposition(|l| l.src == a.n * a.src),
-            Kernel::Deinterleave(_) => loops.iter().rposition(|l| l.dst == b.n * b.dst),
-            _ => None,
-        };
-        if let Some(i) = next {
-            let l = loops.remove(i);
-            loops.push(l);
-        }
         return Nest { outer: loops, a, b, kernel, gather: Vec::new(), sizes };
     }
     if let Some(nest) = gather(&all, &sizes) {

@@ -38,7 +38,7 @@ pub(crate) fn classify(a: &Loop, b: &Loop) -> Kernel {
         Kernel::Runs
     } else if a.n > 1 && b.dst == 1 && a.src == 1 && small(b.n) && a.dst == b.n {
         Kernel::Interleave(b.n as u8)
-    } else if b.n > 1 && b.dst == 1 && a.src == 1 && small(a.n) && b.src == a.n {
+    } else if b.n > 1 && b.dst == 1 && a.src == 1 && small(a.n) && b.src == a.n && a.dst >= b.n {
         Kernel::Deinterleave(a.n as u8)
     } else {
         Kernel::Block
@@ -71,14 +71,10 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                 }
             }
             Kernel::Interleave(k) => {
-                let (rs, n) = (b.src as usize, a.n as usize);
-                let bl = Blocks { len: n, stride: 0 };
-                zip_blocks(k, src, s, rs, n, dst, d, bl, self.nt);
+                zip_blocks(k, src, s, dst, d, Blocks::one(a.n as usize, b.src as usize), self.nt);
             }
             Kernel::Deinterleave(k) => {
-                let (rs, n) = (a.dst as usize, b.n as usize);
-                let bl = Blocks { len: n, stride: 0 };
-                unzip_blocks(k, src, s, bl, dst, d, rs, n, self.nt);
+                unzip_blocks(k, src, s, dst, d, Blocks::one(b.n as usize, a.dst as usize), self.nt);
             }
             Kernel::Gather => {
                 let (foot, g) = (b.n as usize, self.gather);
@@ -106,20 +102,21 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
         }
     }
 
-    /// Repeats whose rows continue the block's rows (the next tile along
-    /// a row) go to the zip kernels as one call with several blocks.
+    /// Repeats of a zip or unzip block go to the kernel as one call with
+    /// `c.n` blocks (rows side steps `c.src` or `c.dst`, packed side the
+    /// other).
     #[inline]
     fn block_rep(&mut self, k: Kernel, c: &Loop, a: &Loop, b: &Loop, s: usize, d: usize) {
         match k {
-            Kernel::Interleave(kk) if c.src == a.n => {
-                let bl = Blocks { len: a.n as usize, stride: c.dst as usize };
-                let n = (c.n * a.n) as usize;
-                zip_blocks(kk, self.src, s, b.src as usize, n, self.dst, d, bl, self.nt);
+            Kernel::Interleave(kk) => {
+                let (len, rs) = (a.n as usize, b.src as usize);
+                let bl = Blocks { len, count: c.n as usize, rs, rstep: c.src as usize, pstep: c.dst as usize };
+                zip_blocks(kk, self.src, s, self.dst, d, bl, self.nt);
             }
-            Kernel::Deinterleave(kk) if c.dst == b.n => {
-                let bl = Blocks { len: b.n as usize, stride: c.src as usize };
-                let n = (c.n * b.n) as usize;
-                unzip_blocks(kk, self.src, s, bl, self.dst, d, a.dst as usize, n, self.nt);
+            Kernel::Deinterleave(kk) => {
+                let (len, rs) = (b.n as usize, a.dst as usize);
+                let bl = Blocks { len, count: c.n as usize, rs, rstep: c.dst as usize, pstep: c.src as usize };
+                unzip_blocks(kk, self.src, s, self.dst, d, bl, self.nt);
             }
             _ => {
                 for v in 0..c.n as usize {
@@ -159,52 +156,40 @@ fn copy_run<T: bytemuck::Pod>(src: &[T], dst: &mut [T], nt: bool) {
     dst.copy_from_slice(src);
 }
 
-/// Zips `k` source rows of `n` slots (from slot `s`, row stride `rs`)
-/// into blocks of `k · bl.len` destination slots, block `j` at
-/// `d + j · bl.stride`: `dst[d + j·stride + k·c + r] = src[s + r·rs +
-/// j·len + c]`. With `nt`, each block goes through a stack buffer streamed
-/// out with non-temporal stores.
-#[allow(clippy::too_many_arguments)] // reason: one flat call per block run; a struct would only rename them
+/// Zips the blocks `bl` of `k` source rows (rows side from slot `s`) into
+/// the destination (packed side from slot `d`). With `nt`: the AVX2
+/// kernels stream directly; otherwise each block goes through a stack
+/// buffer streamed out with non-temporal stores.
 #[inline]
-fn zip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, rs: usize, n: usize, dst: &mut [T], d: usize, bl: Blocks, nt: bool) {
+fn zip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, dst: &mut [T], d: usize, bl: Blocks, nt: bool) {
     let k = k as usize;
-    let blocks = n / bl.len.max(1);
     let direct = simd::streams_directly(k, size_of::<T>());
+    let rows = &src[s..s + bl.rows_extent(k)];
     #[cfg(target_arch = "x86_64")]
     if nt && !direct && bl.len * k * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
         let mut buf = [0u64; 128];
         let stage: &mut [T] = &mut bytemuck::cast_slice_mut(&mut buf)[..k * bl.len];
-        for j in 0..blocks {
-            zip_any(k, src, s + j * bl.len, rs, stage, Blocks { len: bl.len, stride: 0 }, false);
-            let o = d + j * bl.stride;
+        for j in 0..bl.count {
+            let one = Blocks { count: 1, ..bl };
+            zip_any(k, &rows[j * bl.rstep..], stage, one, false);
+            let o = d + j * bl.pstep;
             stream::copy(cast(stage), bytemuck::cast_slice_mut(&mut dst[o..o + k * bl.len]));
         }
         return;
     }
-    let _ = nt;
-    let end = d + (blocks.max(1) - 1) * bl.stride + k * bl.len;
-    let bl = Blocks { len: bl.len, stride: if blocks > 1 { bl.stride } else { 0 } };
-    zip_any(k, src, s, rs, &mut dst[d..end], bl, nt && direct);
-    let _ = n;
+    zip_any(k, rows, &mut dst[d..d + bl.packed_extent(k)], bl, nt && direct);
 }
 
-/// `k` rows of `bl.len · blocks` slots from `src` zipped into `out` by
-/// blocks: SIMD for 16-bit pairs and 8-bit quads, else portable.
-fn zip_any<T: bytemuck::Pod>(k: usize, src: &[T], s: usize, rs: usize, out: &mut [T], bl: Blocks, nt: bool) {
-    let blocks = if bl.stride == 0 { 1 } else { (out.len() - k * bl.len) / bl.stride + 1 };
-    let n = blocks * bl.len;
-    let row = |r: usize| &src[s + r * rs..s + r * rs + n];
+/// SIMD for 16-bit pairs and 8-bit quads, else portable.
+fn zip_any<T: bytemuck::Pod>(k: usize, rows: &[T], out: &mut [T], bl: Blocks, nt: bool) {
     match (k, size_of::<T>()) {
-        (2, 2) => simd::zip2_u16(cast(row(0)), cast(row(1)), bytemuck::cast_slice_mut(out), bl, nt),
-        (4, 1) => {
-            let rows = [cast(row(0)), cast(row(1)), cast(row(2)), cast(row(3))];
-            simd::zip4_u8(rows, bytemuck::cast_slice_mut(out), bl, nt)
-        }
+        (2, 2) => simd::zip2_u16(cast(rows), bytemuck::cast_slice_mut(out), bl, nt),
+        (4, 1) => simd::zip4_u8(cast(rows), bytemuck::cast_slice_mut(out), bl, nt),
         _ => {
-            for j in 0..blocks {
-                let o = &mut out[j * bl.stride..j * bl.stride + k * bl.len];
+            for j in 0..bl.count {
+                let o = &mut out[j * bl.pstep..j * bl.pstep + k * bl.len];
                 for r in 0..k {
-                    let x = &row(r)[j * bl.len..(j + 1) * bl.len];
+                    let x = &rows[j * bl.rstep + r * bl.rs..j * bl.rstep + r * bl.rs + bl.len];
                     for (c, &v) in x.iter().enumerate() {
                         o[k * c + r] = v;
                     }
@@ -218,73 +203,50 @@ fn cast<T: bytemuck::Pod, U: bytemuck::Pod>(x: &[T]) -> &[U] {
     bytemuck::cast_slice(x)
 }
 
-/// Splits blocks of `k · bl.len` source slots (block `j` at
-/// `s + j · bl.stride`) into `k` destination rows of `n` slots (from slot
-/// `d`, row stride `rs`): `dst[d + r·rs + j·len + c] = src[s + j·stride +
-/// k·c + r]`. With `nt`, rows go through a stack buffer streamed out with
-/// non-temporal stores.
-#[allow(clippy::too_many_arguments)] // reason: one flat call per block run; a struct would only rename them
+/// Splits the blocks `bl` of packed source slots (from slot `s`) into `k`
+/// destination rows (rows side from slot `d`). With `nt`: the AVX2
+/// kernels stream directly; otherwise rows go through a stack buffer
+/// streamed out with non-temporal stores.
 #[inline]
-fn unzip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, bl: Blocks, dst: &mut [T], d: usize, rs: usize, n: usize, nt: bool) {
+fn unzip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, dst: &mut [T], d: usize, bl: Blocks, nt: bool) {
     let k = k as usize;
-    let blocks = n / bl.len.max(1);
-    let stride = if blocks > 1 { bl.stride } else { 0 };
-    let inp = &src[s..s + (blocks.max(1) - 1) * stride + k * bl.len];
     let direct = simd::streams_directly(k, size_of::<T>());
+    let inp = &src[s..s + bl.packed_extent(k)];
     #[cfg(target_arch = "x86_64")]
     if nt && !direct && bl.len * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
         let mut buf = [0u64; 128];
         let stage: &mut [T] = &mut bytemuck::cast_slice_mut(&mut buf)[..k * bl.len];
-        for j in 0..blocks {
-            let one = Blocks { len: bl.len, stride: 0 };
-            unzip_any(k, &inp[j * stride..j * stride + k * bl.len], stage, 0, bl.len, bl.len, one, false);
+        for j in 0..bl.count {
+            let one = Blocks::one(bl.len, bl.len);
+            unzip_any(k, &inp[j * bl.pstep..j * bl.pstep + k * bl.len], stage, one, false);
             for r in 0..k {
-                let o = d + r * rs + j * bl.len;
+                let o = d + j * bl.rstep + r * bl.rs;
                 let row = &stage[r * bl.len..(r + 1) * bl.len];
                 stream::copy(cast(row), bytemuck::cast_slice_mut(&mut dst[o..o + bl.len]));
             }
         }
         return;
     }
-    let _ = nt;
-    unzip_any(k, inp, dst, d, rs, n, Blocks { len: bl.len, stride }, nt && direct);
+    unzip_any(k, inp, &mut dst[d..d + bl.rows_extent(k)], bl, nt && direct);
 }
 
-/// Blocks of `inp` split into `k` rows of `n` in `dst` (from `d`, row
-/// stride `rs`): SIMD for 16-bit pairs and 8-bit quads, else portable.
-#[allow(clippy::too_many_arguments)] // reason: one flat call per block run; a struct would only rename them
-fn unzip_any<T: bytemuck::Pod>(k: usize, inp: &[T], dst: &mut [T], d: usize, rs: usize, n: usize, bl: Blocks, nt: bool) {
+/// SIMD for 16-bit pairs and 8-bit quads, else portable.
+fn unzip_any<T: bytemuck::Pod>(k: usize, inp: &[T], rows: &mut [T], bl: Blocks, nt: bool) {
     match (k, size_of::<T>()) {
-        (2, 2) => {
-            let [a, b] = rows_mut::<T, 2>(dst, d, rs, n).map(bytemuck::cast_slice_mut::<T, u16>);
-            simd::unzip2_u16(cast(inp), a, b, bl, nt);
-        }
-        (4, 1) => {
-            let r = rows_mut::<T, 4>(dst, d, rs, n).map(bytemuck::cast_slice_mut::<T, u8>);
-            simd::unzip4_u8(cast(inp), r, bl, nt);
-        }
+        (2, 2) => simd::unzip2_u16(cast(inp), bytemuck::cast_slice_mut(rows), bl, nt),
+        (4, 1) => simd::unzip4_u8(cast(inp), bytemuck::cast_slice_mut(rows), bl, nt),
         _ => {
-            for j in 0..n / bl.len.max(1) {
-                let i = &inp[j * bl.stride..j * bl.stride + k * bl.len];
+            for j in 0..bl.count {
+                let i = &inp[j * bl.pstep..j * bl.pstep + k * bl.len];
                 for r in 0..k {
-                    let o = &mut dst[d + r * rs + j * bl.len..d + r * rs + (j + 1) * bl.len];
-                    for (c, x) in o.iter_mut().enumerate() {
+                    let o = j * bl.rstep + r * bl.rs;
+                    for (c, x) in rows[o..o + bl.len].iter_mut().enumerate() {
                         *x = i[k * c + r];
                     }
                 }
             }
         }
     }
-}
-
-/// `K` mutable rows of `n` slots, `rs` apart from slot `d`. Pre: `rs ≥ n`.
-fn rows_mut<T, const K: usize>(dst: &mut [T], d: usize, rs: usize, n: usize) -> [&mut [T]; K] {
-    let mut rest = &mut dst[d..];
-    core::array::from_fn(|k| {
-        let (head, tail) = core::mem::take(&mut rest).split_at_mut(if k + 1 < K { rs } else { n });
-        rest = tail;
-        &mut head[..n]
-    })
 }
 
 /// Visits a gather block: `f(source offset, destination offset)` for

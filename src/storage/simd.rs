@@ -32,34 +32,79 @@ pub(crate) fn unzip<T: Copy, const K: usize>(inp: &[T], rows: [&mut [T]; K]) {
     }
 }
 
-/// Where the blocks of a zip's output (or an unzip's input) sit: `len`
-/// columns per block, block `k` at element `k · stride` of the packed
-/// side, the rows contiguous across blocks. One block: `len` = the row
-/// length, any stride.
+/// Where the blocks of a zip or unzip sit. Block `j` has `K` rows of `len`
+/// slots on the rows side, row `r` at `j·rstep + r·rs`, and `K·len`
+/// packed slots on the packed side at `j·pstep`. Pre: `rs ≥ len`, and on
+/// the side written the blocks do not overlap.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Blocks {
     pub(crate) len: usize,
-    pub(crate) stride: usize,
+    pub(crate) count: usize,
+    pub(crate) rs: usize,
+    pub(crate) rstep: usize,
+    pub(crate) pstep: usize,
 }
 
 impl Blocks {
-    /// Blocks of `len` columns over rows of `n`.
-    fn count(self, n: usize) -> usize {
-        n.checked_div(self.len).unwrap_or(0)
+    /// One block.
+    pub(crate) fn one(len: usize, rs: usize) -> Blocks {
+        Blocks { len, count: 1, rs, rstep: 0, pstep: 0 }
+    }
+
+    /// Slots the rows side spans for `k` rows.
+    pub(crate) fn rows_extent(&self, k: usize) -> usize {
+        if self.count == 0 {
+            return 0;
+        }
+        (self.count - 1) * self.rstep + (k - 1) * self.rs + self.len
+    }
+
+    /// Slots the packed side spans for `k` rows.
+    pub(crate) fn packed_extent(&self, k: usize) -> usize {
+        if self.count == 0 {
+            return 0;
+        }
+        (self.count - 1) * self.pstep + k * self.len
+    }
+}
+
+/// `K` mutable rows of `n` slots, `rs` apart from slot `d`. Pre: `rs ≥ n`.
+pub(crate) fn rows_mut<T, const K: usize>(dst: &mut [T], d: usize, rs: usize, n: usize) -> [&mut [T]; K] {
+    let mut rest = &mut dst[d..];
+    core::array::from_fn(|k| {
+        let (head, tail) = core::mem::take(&mut rest).split_at_mut(if k + 1 < K { rs } else { n });
+        rest = tail;
+        &mut head[..n]
+    })
+}
+
+/// Runs `one(rows, packed)` on every block of a zip.
+#[inline(always)]
+fn each_zip<T, const K: usize>(rows: &[T], out: &mut [T], bl: Blocks, mut one: impl FnMut([&[T]; K], &mut [T])) {
+    for j in 0..bl.count {
+        let r = core::array::from_fn(|k| &rows[j * bl.rstep + k * bl.rs..j * bl.rstep + k * bl.rs + bl.len]);
+        one(r, &mut out[j * bl.pstep..j * bl.pstep + K * bl.len]);
+    }
+}
+
+/// Runs `one(packed, rows)` on every block of an unzip.
+#[inline(always)]
+fn each_unzip<T, const K: usize>(inp: &[T], rows: &mut [T], bl: Blocks, mut one: impl FnMut(&[T], [&mut [T]; K])) {
+    for j in 0..bl.count {
+        let i = &inp[j * bl.pstep..j * bl.pstep + K * bl.len];
+        one(i, rows_mut::<T, K>(rows, j * bl.rstep, bl.rs, bl.len));
     }
 }
 
 /// Two 16-bit rows zipped, block by block.
-pub(crate) fn zip2_u16(a: &[u16], b: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
+pub(crate) fn zip2_u16(rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked at run time just above).
-        return unsafe { avx2::zip2_u16(a, b, out, bl, nt) };
+        return unsafe { avx2::zip2_u16(rows, out, bl, nt) };
     }
     let _ = nt; // SSE2 and portable paths store plainly
-    let l = bl.len;
-    for k in 0..bl.count(a.len().min(b.len())) {
-        let (x, y, o) = (&a[k * l..k * l + l], &b[k * l..k * l + l], &mut out[k * bl.stride..k * bl.stride + 2 * l]);
+    each_zip::<u16, 2>(rows, out, bl, |[x, y], o| {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `sse2` is part of the x86-64 baseline, so the target
         // feature the callee is compiled for is always present.
@@ -68,43 +113,37 @@ pub(crate) fn zip2_u16(a: &[u16], b: &[u16], out: &mut [u16], bl: Blocks, nt: bo
         };
         #[cfg(not(target_arch = "x86_64"))]
         zip::<u16, 2>([x, y], o);
-    }
+    });
 }
 
 /// Four 8-bit rows zipped, block by block.
-pub(crate) fn zip4_u8(r: [&[u8]; 4], out: &mut [u8], bl: Blocks, nt: bool) {
+pub(crate) fn zip4_u8(rows: &[u8], out: &mut [u8], bl: Blocks, nt: bool) {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked at run time just above).
-        return unsafe { avx2::zip4_u8(r, out, bl, nt) };
+        return unsafe { avx2::zip4_u8(rows, out, bl, nt) };
     }
     let _ = nt;
-    let l = bl.len;
-    for k in 0..bl.count(r.iter().map(|x| x.len()).min().unwrap_or(0)) {
-        let x = r.map(|row| &row[k * l..k * l + l]);
-        let o = &mut out[k * bl.stride..k * bl.stride + 4 * l];
+    each_zip::<u8, 4>(rows, out, bl, |r, o| {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as in `zip2_u16`.
         unsafe {
-            sse2::zip4_u8(x, o)
+            sse2::zip4_u8(r, o)
         };
         #[cfg(not(target_arch = "x86_64"))]
-        zip::<u8, 4>(x, o);
-    }
+        zip::<u8, 4>(r, o);
+    });
 }
 
 /// Blocks of 16-bit pairs split into two rows.
-pub(crate) fn unzip2_u16(inp: &[u16], a: &mut [u16], b: &mut [u16], bl: Blocks, nt: bool) {
+pub(crate) fn unzip2_u16(inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked at run time just above).
-        return unsafe { avx2::unzip2_u16(inp, a, b, bl, nt) };
+        return unsafe { avx2::unzip2_u16(inp, rows, bl, nt) };
     }
     let _ = nt;
-    let l = bl.len;
-    for k in 0..bl.count(a.len().min(b.len())) {
-        let i = &inp[k * bl.stride..k * bl.stride + 2 * l];
-        let (x, y) = (&mut a[k * l..k * l + l], &mut b[k * l..k * l + l]);
+    each_unzip::<u16, 2>(inp, rows, bl, |i, [x, y]| {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as in `zip2_u16`.
         unsafe {
@@ -112,31 +151,26 @@ pub(crate) fn unzip2_u16(inp: &[u16], a: &mut [u16], b: &mut [u16], bl: Blocks, 
         };
         #[cfg(not(target_arch = "x86_64"))]
         unzip::<u16, 2>(i, [x, y]);
-    }
+    });
 }
 
 /// Blocks of 8-bit quads split into four rows.
-pub(crate) fn unzip4_u8(inp: &[u8], r: [&mut [u8]; 4], bl: Blocks, nt: bool) {
+pub(crate) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked at run time just above).
-        return unsafe { avx2::unzip4_u8(inp, r, bl, nt) };
+        return unsafe { avx2::unzip4_u8(inp, rows, bl, nt) };
     }
     let _ = nt;
-    let l = bl.len;
-    let n = r.iter().map(|x| x.len()).min().unwrap_or(0);
-    let [r0, r1, r2, r3] = r;
-    for k in 0..bl.count(n) {
-        let i = &inp[k * bl.stride..k * bl.stride + 4 * l];
-        let rows = [&mut r0[k * l..k * l + l], &mut r1[k * l..k * l + l], &mut r2[k * l..k * l + l], &mut r3[k * l..k * l + l]];
+    each_unzip::<u8, 4>(inp, rows, bl, |i, r| {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as in `zip2_u16`.
         unsafe {
-            sse2::unzip4_u8(i, rows)
+            sse2::unzip4_u8(i, r)
         };
         #[cfg(not(target_arch = "x86_64"))]
-        unzip::<u8, 4>(i, rows);
-    }
+        unzip::<u8, 4>(i, r);
+    });
 }
 
 /// Whether the zip kernels for `k` rows of `bytes`-wide elements store
@@ -163,45 +197,26 @@ fn avx2() -> bool {
 mod avx2 {
     use core::arch::x86_64::*;
 
-    use super::Blocks;
+    use super::{each_unzip, each_zip, Blocks};
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn zip2_u16(a: &[u16], b: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
-        let l = bl.len;
-        for k in 0..bl.count(a.len().min(b.len())) {
-            let o = &mut out[k * bl.stride..k * bl.stride + 2 * l];
-            zip2_u16_one(&a[k * l..k * l + l], &b[k * l..k * l + l], o, nt);
-        }
+    pub(super) fn zip2_u16(rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
+        each_zip::<u16, 2>(rows, out, bl, |[x, y], o| zip2_u16_one(x, y, o, nt));
     }
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn zip4_u8(r: [&[u8]; 4], out: &mut [u8], bl: Blocks, nt: bool) {
-        let l = bl.len;
-        for k in 0..bl.count(r.iter().map(|x| x.len()).min().unwrap_or(0)) {
-            let o = &mut out[k * bl.stride..k * bl.stride + 4 * l];
-            zip4_u8_one([&r[0][k * l..k * l + l], &r[1][k * l..k * l + l], &r[2][k * l..k * l + l], &r[3][k * l..k * l + l]], o, nt);
-        }
+    pub(super) fn zip4_u8(rows: &[u8], out: &mut [u8], bl: Blocks, nt: bool) {
+        each_zip::<u8, 4>(rows, out, bl, |r, o| zip4_u8_one(r, o, nt));
     }
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn unzip2_u16(inp: &[u16], a: &mut [u16], b: &mut [u16], bl: Blocks, nt: bool) {
-        let l = bl.len;
-        for k in 0..bl.count(a.len().min(b.len())) {
-            let i = &inp[k * bl.stride..k * bl.stride + 2 * l];
-            unzip2_u16_one(i, &mut a[k * l..k * l + l], &mut b[k * l..k * l + l], nt);
-        }
+    pub(super) fn unzip2_u16(inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
+        each_unzip::<u16, 2>(inp, rows, bl, |i, [x, y]| unzip2_u16_one(i, x, y, nt));
     }
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn unzip4_u8(inp: &[u8], r: [&mut [u8]; 4], bl: Blocks, nt: bool) {
-        let l = bl.len;
-        let n = r.iter().map(|x| x.len()).min().unwrap_or(0);
-        let [r0, r1, r2, r3] = r;
-        for k in 0..bl.count(n) {
-            let i = &inp[k * bl.stride..k * bl.stride + 4 * l];
-            let rows = [&mut r0[k * l..k * l + l], &mut r1[k * l..k * l + l], &mut r2[k * l..k * l + l], &mut r3[k * l..k * l + l]];
-            unzip4_u8_one(i, rows, nt);
-        }
+    pub(super) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
+        each_unzip::<u8, 4>(inp, rows, bl, |i, r| unzip4_u8_one(i, r, nt));
     }
 
     #[inline(always)]
@@ -508,28 +523,29 @@ mod tests {
     #[test]
     fn simd_zips_match_the_portable_loops() {
         for n in [0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 128, 200] {
-            let a: alloc::vec::Vec<u16> = (0..n as u16).collect();
-            let b: alloc::vec::Vec<u16> = (0..n as u16)
-                .map(|x| x.wrapping_mul(977) ^ 0x8001)
-                .collect();
+            // two rows of n, row stride n + 3, one block
+            let rs = n + 3;
+            let rows: alloc::vec::Vec<u16> = (0..2 * rs).map(|x| (x as u16).wrapping_mul(977) ^ 0x8001).collect();
+            let (a, b) = (&rows[..n], &rows[rs..rs + n]);
             let (mut o1, mut o2) = (alloc::vec![0u16; 2 * n], alloc::vec![0u16; 2 * n]);
-            zip2_u16(&a, &b, &mut o1, Blocks { len: n.max(1), stride: 0 }, false);
-            zip::<u16, 2>([&a, &b], &mut o2);
+            zip2_u16(&rows, &mut o1, Blocks::one(n, rs), false);
+            zip::<u16, 2>([a, b], &mut o2);
             assert_eq!(o1, o2);
-            let (mut x, mut y) = (alloc::vec![0u16; n], alloc::vec![0u16; n]);
-            unzip2_u16(&o1, &mut x, &mut y, Blocks { len: n.max(1), stride: 0 }, false);
-            assert_eq!((x, y), (a.clone(), b.clone()));
+            let mut back = alloc::vec![0u16; 2 * rs];
+            unzip2_u16(&o1, &mut back, Blocks::one(n, rs), false);
+            assert_eq!((&back[..n], &back[rs..rs + n]), (a, b));
 
-            let r: [alloc::vec::Vec<u8>; 4] =
-                core::array::from_fn(|k| (0..n).map(|i| (i * 37 + k * 101) as u8 ^ 0x80).collect());
+            let rows: alloc::vec::Vec<u8> = (0..4 * rs).map(|i| (i * 37) as u8 ^ 0x80).collect();
+            let r: [&[u8]; 4] = core::array::from_fn(|k| &rows[k * rs..k * rs + n]);
             let (mut o1, mut o2) = (alloc::vec![0u8; 4 * n], alloc::vec![0u8; 4 * n]);
-            zip4_u8([&r[0], &r[1], &r[2], &r[3]], &mut o1, Blocks { len: n.max(1), stride: 0 }, false);
-            zip::<u8, 4>([&r[0], &r[1], &r[2], &r[3]], &mut o2);
+            zip4_u8(&rows, &mut o1, Blocks::one(n, rs), false);
+            zip::<u8, 4>(r, &mut o2);
             assert_eq!(o1, o2);
-            let mut back: [alloc::vec::Vec<u8>; 4] = core::array::from_fn(|_| alloc::vec![0u8; n]);
-            let [p, q, s, t] = &mut back;
-            unzip4_u8(&o1, [p, q, s, t], Blocks { len: n.max(1), stride: 0 }, false);
-            assert_eq!(back, r);
+            let mut back = alloc::vec![0u8; 4 * rs];
+            unzip4_u8(&o1, &mut back, Blocks::one(n, rs), false);
+            for k in 0..4 {
+                assert_eq!(&back[k * rs..k * rs + n], r[k]);
+            }
         }
     }
 }
