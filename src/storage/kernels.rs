@@ -318,7 +318,7 @@ mod stream {
                 bytemuck::pod_read_unaligned(&i[48..64]),
             ];
             let p = o.as_mut_ptr().cast::<__m128i>();
-            // SAFETY (for `p.add(k)`, k < 4, and `store`):
+            // SAFETY: for `p.add(k)` (k < 4) and `store`:
             // - `o` is a live, exclusively borrowed 64-byte chunk of `dst`,
             //   so `p .. p+4` (4 × 16 bytes) is valid for writes;
             // - `p` is 64-byte (so 16-byte) aligned: `db` starts at

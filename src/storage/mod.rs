@@ -3,19 +3,19 @@
 //! (strided) buffers and tiled layouts at memory speed.
 //!
 //! # In order
-//! 1. **Elements** ([`Element`], [`Unit`]): the Rust value type of an array
-//!    (`f32`, [`half::bf16`], `i8`, [`S4`], `bool`, …) and the *unit* its
+//! 1. **Elements** ([`Element`](crate::storage::Element), [`Unit`](crate::storage::Unit)): the Rust value type of an array
+//!    (`f32`, [`half::bf16`], `i8`, [`S4`](crate::storage::S4), `bool`, …) and the *unit* its
 //!    storage slice holds: the value type itself for whole-byte types, `u8`
 //!    for sub-byte ones.
-//! 2. **Packing** ([`packed`]): with `E(n)` below 8, `8/n` elements share a
+//! 2. **Packing** ([`packed`](crate::storage::packed)): with `E(n)` below 8, `8/n` elements share a
 //!    byte, element `k` of a byte in bits `[n·k, n·k+n)`: little-endian
-//!    within the byte, as XLA's `PackIntN` packs (see [`packed`]).
-//! 3. **Views** ([`TiledView`], [`TiledViewMut`]) and, with `alloc`, the
-//!    owned [`TiledArray`]: get/set by logical coordinates, iteration in
+//!    within the byte, as XLA's `PackIntN` packs (see [`packed`](crate::storage::packed)).
+//! 3. **Views** ([`TiledView`](crate::storage::TiledView), [`TiledViewMut`](crate::storage::TiledViewMut)) and, with `alloc`, the
+//!    owned [`TiledArray`](crate::storage::TiledArray): get/set by logical coordinates, iteration in
 //!    logical and in memory order, padding fill.
-//! 4. **Relayout** ([`RelayoutPlan`], with `alloc`): a plan computed once
-//!    for a source and a destination [`ArrayLayout`] (a tiled
-//!    [`Shape`](crate::value::Shape) or any [`Strided`] array), executed many
+//! 4. **Relayout** ([`RelayoutPlan`](crate::storage::RelayoutPlan), with `alloc`): a plan computed once
+//!    for a source and a destination [`ArrayLayout`](crate::storage::ArrayLayout) (a tiled
+//!    [`Shape`](crate::value::Shape) or any [`Strided`](crate::storage::Strided) array), executed many
 //!    times by blocked loops over the longest runs both sides share.
 //!
 //! ```
