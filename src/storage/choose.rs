@@ -65,7 +65,11 @@ pub(crate) fn choose(mut loops: Vec<Loop>, sizes: Vec<u64>) -> Nest {
         // source order: reads stream sequentially (the prefetchers follow
         // one stream well, many badly) while each kernel call writes whole
         // runs of cache lines
-        loops.sort_by(|x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
+        if matches!(kernel, Kernel::Interleave(_)) {
+            loops.sort_by(|x, y| y.dst.cmp(&x.dst).then(y.src.cmp(&x.src)));
+        } else {
+            loops.sort_by(|x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
+        }
         return Nest { outer: loops, a, b, kernel, gather: Vec::new(), sizes };
     }
     if let Some(nest) = gather(&all, &sizes) {

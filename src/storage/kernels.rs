@@ -23,6 +23,14 @@ pub(crate) trait Mover {
             self.block(k, a, b, s + v * c.src as usize, d + v * c.dst as usize);
         }
     }
+    /// `c2.n × c.n` blocks (`c` inner).
+    #[allow(clippy::too_many_arguments)] // reason: the two loops and the block, flat
+    #[inline]
+    fn block_rep2(&mut self, k: Kernel, c2: &Loop, c: &Loop, a: &Loop, b: &Loop, s: usize, d: usize) {
+        for u in 0..c2.n as usize {
+            self.block_rep(k, c, a, b, s + u * c2.src as usize, d + u * c2.dst as usize);
+        }
+    }
     /// One element.
     fn one(&mut self, s: usize, d: usize);
     /// `len` contiguous destination slots of padding.
@@ -44,6 +52,9 @@ pub(crate) fn classify(a: &Loop, b: &Loop) -> Kernel {
         Kernel::Block
     }
 }
+
+/// A loop of one step (for `block_rep` as a `block_rep2`).
+const ONE_STEP: Loop = Loop { n: 1, src: 0, dst: 0, dim: super::plan::FREE, w: 1 };
 
 /// Whole-unit moves.
 pub(crate) struct UnitMover<'a, T> {
@@ -102,25 +113,37 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
         }
     }
 
-    /// Repeats of a zip or unzip block go to the kernel as one call with
-    /// `c.n` blocks (rows side steps `c.src` or `c.dst`, packed side the
-    /// other).
     #[inline]
     fn block_rep(&mut self, k: Kernel, c: &Loop, a: &Loop, b: &Loop, s: usize, d: usize) {
+        self.block_rep2(k, &ONE_STEP, c, a, b, s, d);
+    }
+
+    /// Repeats of a zip or unzip block go to the kernel as one call with
+    /// `c2.n × c.n` blocks (on the rows side the loops step their source
+    /// strides for a zip, their destination strides for an unzip; the
+    /// packed side the others).
+    #[inline]
+    fn block_rep2(&mut self, k: Kernel, c2: &Loop, c: &Loop, a: &Loop, b: &Loop, s: usize, d: usize) {
+        let (n, n2) = (c.n as usize, c2.n as usize);
         match k {
             Kernel::Interleave(kk) => {
                 let (len, rs) = (a.n as usize, b.src as usize);
-                let bl = Blocks { len, count: c.n as usize, rs, rstep: c.src as usize, pstep: c.dst as usize };
+                let (rstep, pstep, rstep2, pstep2) = (c.src as usize, c.dst as usize, c2.src as usize, c2.dst as usize);
+                let bl = Blocks { count: n, rstep, pstep, count2: n2, rstep2, pstep2, ..Blocks::one(len, rs) };
                 zip_blocks(kk, self.src, s, self.dst, d, bl, self.nt);
             }
             Kernel::Deinterleave(kk) => {
                 let (len, rs) = (b.n as usize, a.dst as usize);
-                let bl = Blocks { len, count: c.n as usize, rs, rstep: c.dst as usize, pstep: c.src as usize };
+                let (rstep, pstep, rstep2, pstep2) = (c.dst as usize, c.src as usize, c2.dst as usize, c2.src as usize);
+                let bl = Blocks { count: n, rstep, pstep, count2: n2, rstep2, pstep2, ..Blocks::one(len, rs) };
                 unzip_blocks(kk, self.src, s, self.dst, d, bl, self.nt);
             }
             _ => {
-                for v in 0..c.n as usize {
-                    self.block(k, a, b, s + v * c.src as usize, d + v * c.dst as usize);
+                for u in 0..n2 {
+                    for v in 0..n {
+                        let (so, dof) = (u * c2.src as usize + v * c.src as usize, u * c2.dst as usize + v * c.dst as usize);
+                        self.block(k, a, b, s + so, d + dof);
+                    }
                 }
             }
         }
@@ -169,10 +192,9 @@ fn zip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, dst: &mut [T], d: us
     if nt && !direct && bl.len * k * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
         let mut buf = [0u64; 128];
         let stage: &mut [T] = &mut bytemuck::cast_slice_mut(&mut buf)[..k * bl.len];
-        for j in 0..bl.count {
-            let one = Blocks { count: 1, ..bl };
-            zip_any(k, &rows[j * bl.rstep..], stage, one, false);
-            let o = d + j * bl.pstep;
+        for (ro, po) in bl.each() {
+            zip_any(k, &rows[ro..], stage, Blocks::one(bl.len, bl.rs), false);
+            let o = d + po;
             stream::copy(cast(stage), bytemuck::cast_slice_mut(&mut dst[o..o + k * bl.len]));
         }
         return;
@@ -186,10 +208,10 @@ fn zip_any<T: bytemuck::Pod>(k: usize, rows: &[T], out: &mut [T], bl: Blocks, nt
         (2, 2) => simd::zip2_u16(cast(rows), bytemuck::cast_slice_mut(out), bl, nt),
         (4, 1) => simd::zip4_u8(cast(rows), bytemuck::cast_slice_mut(out), bl, nt),
         _ => {
-            for j in 0..bl.count {
-                let o = &mut out[j * bl.pstep..j * bl.pstep + k * bl.len];
+            for (ro, po) in bl.each() {
+                let o = &mut out[po..po + k * bl.len];
                 for r in 0..k {
-                    let x = &rows[j * bl.rstep + r * bl.rs..j * bl.rstep + r * bl.rs + bl.len];
+                    let x = &rows[ro + r * bl.rs..ro + r * bl.rs + bl.len];
                     for (c, &v) in x.iter().enumerate() {
                         o[k * c + r] = v;
                     }
@@ -216,11 +238,11 @@ fn unzip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, dst: &mut [T], d: 
     if nt && !direct && bl.len * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
         let mut buf = [0u64; 128];
         let stage: &mut [T] = &mut bytemuck::cast_slice_mut(&mut buf)[..k * bl.len];
-        for j in 0..bl.count {
+        for (ro, po) in bl.each() {
             let one = Blocks::one(bl.len, bl.len);
-            unzip_any(k, &inp[j * bl.pstep..j * bl.pstep + k * bl.len], stage, one, false);
+            unzip_any(k, &inp[po..po + k * bl.len], stage, one, false);
             for r in 0..k {
-                let o = d + j * bl.rstep + r * bl.rs;
+                let o = d + ro + r * bl.rs;
                 let row = &stage[r * bl.len..(r + 1) * bl.len];
                 stream::copy(cast(row), bytemuck::cast_slice_mut(&mut dst[o..o + bl.len]));
             }
@@ -236,10 +258,10 @@ fn unzip_any<T: bytemuck::Pod>(k: usize, inp: &[T], rows: &mut [T], bl: Blocks, 
         (2, 2) => simd::unzip2_u16(cast(inp), bytemuck::cast_slice_mut(rows), bl, nt),
         (4, 1) => simd::unzip4_u8(cast(inp), bytemuck::cast_slice_mut(rows), bl, nt),
         _ => {
-            for j in 0..bl.count {
-                let i = &inp[j * bl.pstep..j * bl.pstep + k * bl.len];
+            for (ro, po) in bl.each() {
+                let i = &inp[po..po + k * bl.len];
                 for r in 0..k {
-                    let o = j * bl.rstep + r * bl.rs;
+                    let o = ro + r * bl.rs;
                     for (c, x) in rows[o..o + bl.len].iter_mut().enumerate() {
                         *x = i[k * c + r];
                     }

@@ -32,39 +32,50 @@ pub(crate) fn unzip<T: Copy, const K: usize>(inp: &[T], rows: [&mut [T]; K]) {
     }
 }
 
-/// Where the blocks of a zip or unzip sit. Block `j` has `K` rows of `len`
-/// slots on the rows side, row `r` at `j·rstep + r·rs`, and `K·len`
-/// packed slots on the packed side at `j·pstep`. Pre: `rs ≥ len`, and on
-/// the side written the blocks do not overlap.
+/// Where the blocks of a zip or unzip sit: two nested runs of blocks.
+/// Block `(i, j)` (`i < count2`, `j < count`) has `K` rows of `len` slots
+/// on the rows side, row `r` at `i·rstep2 + j·rstep + r·rs`, and `K·len`
+/// packed slots on the packed side at `i·pstep2 + j·pstep`. Pre: `rs ≥
+/// len`, and on the side written the blocks do not overlap.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Blocks {
     pub(crate) len: usize,
-    pub(crate) count: usize,
     pub(crate) rs: usize,
+    pub(crate) count: usize,
     pub(crate) rstep: usize,
     pub(crate) pstep: usize,
+    pub(crate) count2: usize,
+    pub(crate) rstep2: usize,
+    pub(crate) pstep2: usize,
 }
 
 impl Blocks {
     /// One block.
     pub(crate) fn one(len: usize, rs: usize) -> Blocks {
-        Blocks { len, count: 1, rs, rstep: 0, pstep: 0 }
+        Blocks { len, rs, count: 1, rstep: 0, pstep: 0, count2: 1, rstep2: 0, pstep2: 0 }
+    }
+
+    /// Every block as `(rows side offset, packed side offset)`.
+    pub(crate) fn each(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.count2).flat_map(move |i| {
+            (0..self.count).map(move |j| (i * self.rstep2 + j * self.rstep, i * self.pstep2 + j * self.pstep))
+        })
     }
 
     /// Slots the rows side spans for `k` rows.
     pub(crate) fn rows_extent(&self, k: usize) -> usize {
-        if self.count == 0 {
+        if self.count == 0 || self.count2 == 0 {
             return 0;
         }
-        (self.count - 1) * self.rstep + (k - 1) * self.rs + self.len
+        (self.count2 - 1) * self.rstep2 + (self.count - 1) * self.rstep + (k - 1) * self.rs + self.len
     }
 
     /// Slots the packed side spans for `k` rows.
     pub(crate) fn packed_extent(&self, k: usize) -> usize {
-        if self.count == 0 {
+        if self.count == 0 || self.count2 == 0 {
             return 0;
         }
-        (self.count - 1) * self.pstep + k * self.len
+        (self.count2 - 1) * self.pstep2 + (self.count - 1) * self.pstep + k * self.len
     }
 }
 
@@ -81,18 +92,17 @@ pub(crate) fn rows_mut<T, const K: usize>(dst: &mut [T], d: usize, rs: usize, n:
 /// Runs `one(rows, packed)` on every block of a zip.
 #[inline(always)]
 fn each_zip<T, const K: usize>(rows: &[T], out: &mut [T], bl: Blocks, mut one: impl FnMut([&[T]; K], &mut [T])) {
-    for j in 0..bl.count {
-        let r = core::array::from_fn(|k| &rows[j * bl.rstep + k * bl.rs..j * bl.rstep + k * bl.rs + bl.len]);
-        one(r, &mut out[j * bl.pstep..j * bl.pstep + K * bl.len]);
+    for (ro, po) in bl.each() {
+        let r = core::array::from_fn(|k| &rows[ro + k * bl.rs..ro + k * bl.rs + bl.len]);
+        one(r, &mut out[po..po + K * bl.len]);
     }
 }
 
 /// Runs `one(packed, rows)` on every block of an unzip.
 #[inline(always)]
 fn each_unzip<T, const K: usize>(inp: &[T], rows: &mut [T], bl: Blocks, mut one: impl FnMut(&[T], [&mut [T]; K])) {
-    for j in 0..bl.count {
-        let i = &inp[j * bl.pstep..j * bl.pstep + K * bl.len];
-        one(i, rows_mut::<T, K>(rows, j * bl.rstep, bl.rs, bl.len));
+    for (ro, po) in bl.each() {
+        one(&inp[po..po + K * bl.len], rows_mut::<T, K>(rows, ro, bl.rs, bl.len));
     }
 }
 

@@ -53,6 +53,9 @@ impl<'p> Walk<'p> {
         match n.outer.get(level) {
             None => m.block(n.kernel, &n.a, &n.b, s, d),
             Some(l) if level + 1 == n.outer.len() => m.block_rep(n.kernel, l, &n.a, &n.b, s, d),
+            Some(l) if level + 2 == n.outer.len() => {
+                m.block_rep2(n.kernel, l, &n.outer[level + 1], &n.a, &n.b, s, d)
+            }
             Some(l) => {
                 for v in 0..l.n {
                     self.free(m, level + 1, s + (v * l.src) as usize, d + (v * l.dst) as usize);
