@@ -65,6 +65,9 @@ pub(crate) fn choose(mut loops: Vec<Loop>, sizes: Vec<u64>) -> Nest {
         // source order: reads stream sequentially (the prefetchers follow
         // one stream well, many badly) while each kernel call writes whole
         // runs of cache lines
+        // measured on bf16/s8[4096,4096]: interleaves write in destination
+        // order (0.85x vs 0.6x of memcpy for bf16), the others read in
+        // source order
         if matches!(kernel, Kernel::Interleave(_)) {
             loops.sort_by(|x, y| y.dst.cmp(&x.dst).then(y.src.cmp(&x.src)));
         } else {
