@@ -5,7 +5,9 @@
 //!   streaming on runs, and on the staged zip/unzip kernels, with
 //!   destinations at every alignment modulo 64 bytes;
 //! - `kernels::stream::fence` (`_mm_sfence`);
-//! - `simd::{zip2_u16, zip4_u8, unzip2_u16, unzip4_u8}` (SSE2 calls).
+//! - `simd::{zip2_u16, zip4_u8, unzip2_u16, unzip4_u8, transpose8_u32}`:
+//!   the SSE2 calls, and with `RUSTFLAGS="-C target-feature=+avx2"` the
+//!   AVX2 ones (including their streaming stores).
 //!
 //! The same cases run natively in `cargo test`.
 
@@ -75,4 +77,13 @@ fn streaming_at_every_destination_alignment() {
             .chain(&buf[shift + 96..])
             .all(|&x| x == -1.0));
     }
+}
+
+/// Tile transposes go through the gather kernel and its 8 × 8 transposes.
+#[test]
+fn tile_transpose_matches_the_definition() {
+    let a = ArrayLayout::from(shape("f32", &[128, 256], &[1, 0], "T(8,128)"));
+    let b = ArrayLayout::from(shape("f32", &[128, 256], &[0, 1], "T(8,128)"));
+    assert_eq!(check(a, b, 32, Some(true)), Kernel::Gather);
+    assert_eq!(check(b, a, 32, Some(false)), Kernel::Gather);
 }

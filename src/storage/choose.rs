@@ -28,7 +28,7 @@ const BLOCK: u64 = 32;
 const GATHER_MIN: u64 = 64;
 const GATHER_MAX: u64 = 1024;
 /// Most slots in a gather stage (chunks × chunk length).
-pub(crate) const STAGE_MAX: u64 = 4096;
+pub(crate) const STAGE_MAX: u64 = 16384;
 
 /// The loop nest of a plan.
 #[derive(Clone, Debug)]
@@ -143,6 +143,15 @@ fn gather(all: &[Loop], sizes: &[u64]) -> Option<Nest> {
     // the stage is filled in source order (reads stream, writes stay in
     // cache)
     g.sort_by(|x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
+    // the stage-contiguous loop just outside the source-contiguous one, so
+    // the two form transposable tiles (8 × 8 for 4-byte slots)
+    if let Some(i) = g.iter().position(|l| l.dst == 1) {
+        if g.len() >= 2 && i + 1 < g.len() && g[g.len() - 1].src == 1 {
+            let l = g.remove(i);
+            let at = g.len() - 1;
+            g.insert(at, l);
+        }
+    }
     Some(Nest { outer, a, b, kernel: Kernel::Gather, gather: g, sizes: sizes.to_vec() })
 }
 

@@ -308,8 +308,22 @@ fn gather_rows(loops: &[Loop], s: usize, mut row: impl FnMut(usize, usize, usize
 /// loops run in source order (the plan stores them so), so reads stream
 /// through source rows while the writes land in the stage, which stays in
 /// cache.
+///
+/// When the two innermost loops are an 8 × 8 transpose of 4-byte slots
+/// (source-contiguous inside, stage-contiguous next), those go to
+/// [`simd::transpose8_u32`] a tile at a time.
 #[inline]
-fn gather_block<T: Copy>(src: &[T], s: usize, loops: &[Loop], out: &mut [T]) {
+fn gather_block<T: bytemuck::Pod>(src: &[T], s: usize, loops: &[Loop], out: &mut [T]) {
+    if let ([.., y, x], 4) = (loops, size_of::<T>()) {
+        if (x.n, x.src, y.n, y.dst) == (8, 1, 8, 1) {
+            let (s32, o32): (&[u32], &mut [u32]) = (cast(src), bytemuck::cast_slice_mut(out));
+            let (ss, ds) = (y.src as usize, x.dst as usize);
+            gather_rows(&loops[..loops.len() - 1], s, |sb, db, _, _, _| {
+                simd::transpose8_u32(s32, sb, ss, o32, db, ds);
+            });
+            return;
+        }
+    }
     gather_rows(loops, s, |sb, db, n, si, di| {
         for j in 0..n {
             out[db + j * di] = src[sb + j * si];

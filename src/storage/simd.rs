@@ -183,6 +183,21 @@ pub(crate) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
     });
 }
 
+/// An 8 × 8 transpose of 32-bit slots: `dst[d + c·ds + r] = src[s + r·ss +
+/// c]` for `r, c < 8`.
+pub(crate) fn transpose8_u32(src: &[u32], s: usize, ss: usize, dst: &mut [u32], d: usize, ds: usize) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time just above).
+        return unsafe { avx2::transpose8_u32(src, s, ss, dst, d, ds) };
+    }
+    for r in 0..8 {
+        for c in 0..8 {
+            dst[d + c * ds + r] = src[s + r * ss + c];
+        }
+    }
+}
+
 /// Whether the zip kernels for `k` rows of `bytes`-wide elements store
 /// non-temporally themselves (AVX2 paths), so callers need no staging.
 pub(crate) fn streams_directly(k: usize, bytes: usize) -> bool {
@@ -208,6 +223,44 @@ mod avx2 {
     use core::arch::x86_64::*;
 
     use super::{each_unzip, each_zip, Blocks};
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn transpose8_u32(src: &[u32], s: usize, ss: usize, dst: &mut [u32], d: usize, ds: usize) {
+        let r: [__m256; 8] = core::array::from_fn(|k| {
+            bytemuck::pod_read_unaligned(bytemuck::cast_slice::<u32, u8>(&src[s + k * ss..s + k * ss + 8]))
+        });
+        // pairs, then quads within 128-bit lanes, then lanes
+        let t0 = _mm256_unpacklo_ps(r[0], r[1]);
+        let t1 = _mm256_unpackhi_ps(r[0], r[1]);
+        let t2 = _mm256_unpacklo_ps(r[2], r[3]);
+        let t3 = _mm256_unpackhi_ps(r[2], r[3]);
+        let t4 = _mm256_unpacklo_ps(r[4], r[5]);
+        let t5 = _mm256_unpackhi_ps(r[4], r[5]);
+        let t6 = _mm256_unpacklo_ps(r[6], r[7]);
+        let t7 = _mm256_unpackhi_ps(r[6], r[7]);
+        let u0 = _mm256_shuffle_ps::<0x44>(t0, t2);
+        let u1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
+        let u2 = _mm256_shuffle_ps::<0x44>(t1, t3);
+        let u3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
+        let u4 = _mm256_shuffle_ps::<0x44>(t4, t6);
+        let u5 = _mm256_shuffle_ps::<0xEE>(t4, t6);
+        let u6 = _mm256_shuffle_ps::<0x44>(t5, t7);
+        let u7 = _mm256_shuffle_ps::<0xEE>(t5, t7);
+        let o = [
+            _mm256_permute2f128_ps::<0x20>(u0, u4),
+            _mm256_permute2f128_ps::<0x20>(u1, u5),
+            _mm256_permute2f128_ps::<0x20>(u2, u6),
+            _mm256_permute2f128_ps::<0x20>(u3, u7),
+            _mm256_permute2f128_ps::<0x31>(u0, u4),
+            _mm256_permute2f128_ps::<0x31>(u1, u5),
+            _mm256_permute2f128_ps::<0x31>(u2, u6),
+            _mm256_permute2f128_ps::<0x31>(u3, u7),
+        ];
+        for (c, v) in o.iter().enumerate() {
+            let row = &mut dst[d + c * ds..d + c * ds + 8];
+            bytemuck::cast_slice_mut::<u32, u8>(row).copy_from_slice(bytemuck::bytes_of(v));
+        }
+    }
 
     #[target_feature(enable = "avx2")]
     pub(super) fn zip2_u16(rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
@@ -529,6 +582,18 @@ mod sse2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn transpose8_matches_the_definition() {
+        let src: alloc::vec::Vec<u32> = (0..8 * 13).collect();
+        let mut dst = alloc::vec![0u32; 8 * 11 + 8];
+        transpose8_u32(&src, 2, 13, &mut dst, 3, 11);
+        for r in 0..8 {
+            for c in 0..8 {
+                assert_eq!(dst[3 + c * 11 + r], src[2 + r * 13 + c]);
+            }
+        }
+    }
 
     #[test]
     fn simd_zips_match_the_portable_loops() {
