@@ -41,16 +41,33 @@ fn case<U: Unit>(name: &str, plan: &RelayoutPlan) {
     // buffers start on a 64-byte line (as host buffers for devices do;
     // RELAYOUT_ALIGN=0 keeps the allocator's alignment)
     let align = std::env::var("RELAYOUT_ALIGN").map_or(true, |v| v != "0");
-    let mut src_buf: Vec<U> = (0..sn + 64).map(|i| bytemuck::cast_slice::<u8, U>(&((i as u64).to_le_bytes()))[0]).collect();
+    let mut src_buf: Vec<U> = (0..sn + 64)
+        .map(|i| bytemuck::cast_slice::<u8, U>(&((i as u64).to_le_bytes()))[0])
+        .collect();
     let mut dst_buf = vec![U::default(); dn + 64];
-    let so = if align { src_buf.as_ptr().align_offset(64) } else { 0 };
-    let dof = if align { dst_buf.as_ptr().align_offset(64) } else { 0 };
+    let so = if align {
+        src_buf.as_ptr().align_offset(64)
+    } else {
+        0
+    };
+    let dof = if align {
+        dst_buf.as_ptr().align_offset(64)
+    } else {
+        0
+    };
     let src = &mut src_buf[so..so + sn];
     let dst = &mut dst_buf[dof..dof + dn];
     let bytes = dn * ub;
     let mut m_src = vec![1u8; bytes + 64];
     let mut m_dst = vec![0u8; bytes + 64];
-    let (mo, md) = if align { (m_src.as_ptr().align_offset(64), m_dst.as_ptr().align_offset(64)) } else { (0, 0) };
+    let (mo, md) = if align {
+        (
+            m_src.as_ptr().align_offset(64),
+            m_dst.as_ptr().align_offset(64),
+        )
+    } else {
+        (0, 0)
+    };
     let msrc = &mut m_src[mo..mo + bytes];
     let mdst = &mut m_dst[md..md + bytes];
     let mut relayout = || {

@@ -17,7 +17,13 @@ use super::plan::{Loop, FREE};
 use super::relayout::Kernel;
 
 /// A loop of one step.
-pub(crate) const ONE: Loop = Loop { n: 1, src: 0, dst: 0, dim: FREE, w: 1 };
+pub(crate) const ONE: Loop = Loop {
+    n: 1,
+    src: 0,
+    dst: 0,
+    dim: FREE,
+    w: 1,
+};
 
 /// Largest block side for [`Kernel::Block`] (bigger loops are split so a
 /// block of both sides stays in L1).
@@ -72,7 +78,14 @@ pub(crate) fn choose(mut loops: Vec<Loop>, sizes: Vec<u64>) -> Nest {
         } else {
             loops.sort_by(|x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
         }
-        return Nest { outer: loops, a, b, kernel, gather: Vec::new(), sizes };
+        return Nest {
+            outer: loops,
+            a,
+            b,
+            kernel,
+            gather: Vec::new(),
+            sizes,
+        };
     }
     if let Some(nest) = gather(&all, &sizes) {
         return nest;
@@ -85,13 +98,25 @@ pub(crate) fn choose(mut loops: Vec<Loop>, sizes: Vec<u64>) -> Nest {
     }
     let kernel = classify(&a, &b);
     block_order(&mut loops);
-    Nest { outer: loops, a, b, kernel, gather: Vec::new(), sizes }
+    Nest {
+        outer: loops,
+        a,
+        b,
+        kernel,
+        gather: Vec::new(),
+        sizes,
+    }
 }
 
 /// Cache blocking: loops long-strided on both sides outermost, so that a
 /// block of both sides stays in cache.
 fn block_order(loops: &mut [Loop]) {
-    loops.sort_by(|x, y| y.src.min(y.dst).cmp(&x.src.min(x.dst)).then(y.dst.cmp(&x.dst)));
+    loops.sort_by(|x, y| {
+        y.src
+            .min(y.dst)
+            .cmp(&x.src.min(x.dst))
+            .then(y.dst.cmp(&x.dst))
+    });
 }
 
 /// A gather nest: the innermost destination loops that form a dense, free
@@ -133,13 +158,24 @@ fn gather(all: &[Loop], sizes: &[u64]) -> Option<Nest> {
             if c == l.n {
                 outer.remove(i);
             } else {
-                outer[i] = Loop { n: l.n / c, src: l.src * c, dst: l.dst * c, ..l };
+                outer[i] = Loop {
+                    n: l.n / c,
+                    src: l.src * c,
+                    dst: l.dst * c,
+                    ..l
+                };
             }
             g.push(Loop { dst: foot, ..a });
         }
     }
     block_order(&mut outer);
-    let b = Loop { n: foot, src: 0, dst: 1, dim: FREE, w: 1 };
+    let b = Loop {
+        n: foot,
+        src: 0,
+        dst: 1,
+        dim: FREE,
+        w: 1,
+    };
     // the stage is filled in source order (reads stream, writes stay in
     // cache)
     g.sort_by(|x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
@@ -152,7 +188,14 @@ fn gather(all: &[Loop], sizes: &[u64]) -> Option<Nest> {
             g.insert(at, l);
         }
     }
-    Some(Nest { outer, a, b, kernel: Kernel::Gather, gather: g, sizes: sizes.to_vec() })
+    Some(Nest {
+        outer,
+        a,
+        b,
+        kernel: Kernel::Gather,
+        gather: g,
+        sizes: sizes.to_vec(),
+    })
 }
 
 /// Splits a block loop longer than [`BLOCK`] into an inner loop of the
@@ -165,7 +208,13 @@ fn split(l: &mut Loop) -> Option<Loop> {
         return None;
     }
     let inner = (4..=BLOCK).rev().find(|d| l.n % d == 0)?;
-    let outer = Loop { n: l.n / inner, src: l.src * inner, dst: l.dst * inner, dim: l.dim, w: l.w * inner };
+    let outer = Loop {
+        n: l.n / inner,
+        src: l.src * inner,
+        dst: l.dst * inner,
+        dim: l.dim,
+        w: l.w * inner,
+    };
     l.n = inner;
     Some(outer)
 }

@@ -26,7 +26,16 @@ pub(crate) trait Mover {
     /// `c2.n × c.n` blocks (`c` inner).
     #[allow(clippy::too_many_arguments)] // reason: the two loops and the block, flat
     #[inline]
-    fn block_rep2(&mut self, k: Kernel, c2: &Loop, c: &Loop, a: &Loop, b: &Loop, s: usize, d: usize) {
+    fn block_rep2(
+        &mut self,
+        k: Kernel,
+        c2: &Loop,
+        c: &Loop,
+        a: &Loop,
+        b: &Loop,
+        s: usize,
+        d: usize,
+    ) {
         for u in 0..c2.n as usize {
             self.block_rep(k, c, a, b, s + u * c2.src as usize, d + u * c2.dst as usize);
         }
@@ -54,7 +63,13 @@ pub(crate) fn classify(a: &Loop, b: &Loop) -> Kernel {
 }
 
 /// A loop of one step (for `block_rep` as a `block_rep2`).
-const ONE_STEP: Loop = Loop { n: 1, src: 0, dst: 0, dim: super::plan::FREE, w: 1 };
+const ONE_STEP: Loop = Loop {
+    n: 1,
+    src: 0,
+    dst: 0,
+    dim: super::plan::FREE,
+    w: 1,
+};
 
 /// Whole-unit moves.
 pub(crate) struct UnitMover<'a, T> {
@@ -82,10 +97,26 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                 }
             }
             Kernel::Interleave(k) => {
-                zip_blocks(k, src, s, dst, d, Blocks::one(a.n as usize, b.src as usize), self.nt);
+                zip_blocks(
+                    k,
+                    src,
+                    s,
+                    dst,
+                    d,
+                    Blocks::one(a.n as usize, b.src as usize),
+                    self.nt,
+                );
             }
             Kernel::Deinterleave(k) => {
-                unzip_blocks(k, src, s, dst, d, Blocks::one(b.n as usize, a.dst as usize), self.nt);
+                unzip_blocks(
+                    k,
+                    src,
+                    s,
+                    dst,
+                    d,
+                    Blocks::one(b.n as usize, a.dst as usize),
+                    self.nt,
+                );
             }
             Kernel::Gather => {
                 let (foot, g) = (b.n as usize, self.gather);
@@ -123,25 +154,63 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
     /// strides for a zip, their destination strides for an unzip; the
     /// packed side the others).
     #[inline]
-    fn block_rep2(&mut self, k: Kernel, c2: &Loop, c: &Loop, a: &Loop, b: &Loop, s: usize, d: usize) {
+    fn block_rep2(
+        &mut self,
+        k: Kernel,
+        c2: &Loop,
+        c: &Loop,
+        a: &Loop,
+        b: &Loop,
+        s: usize,
+        d: usize,
+    ) {
         let (n, n2) = (c.n as usize, c2.n as usize);
         match k {
             Kernel::Interleave(kk) => {
                 let (len, rs) = (a.n as usize, b.src as usize);
-                let (rstep, pstep, rstep2, pstep2) = (c.src as usize, c.dst as usize, c2.src as usize, c2.dst as usize);
-                let bl = Blocks { count: n, rstep, pstep, count2: n2, rstep2, pstep2, ..Blocks::one(len, rs) };
+                let (rstep, pstep, rstep2, pstep2) = (
+                    c.src as usize,
+                    c.dst as usize,
+                    c2.src as usize,
+                    c2.dst as usize,
+                );
+                let bl = Blocks {
+                    count: n,
+                    rstep,
+                    pstep,
+                    count2: n2,
+                    rstep2,
+                    pstep2,
+                    ..Blocks::one(len, rs)
+                };
                 zip_blocks(kk, self.src, s, self.dst, d, bl, self.nt);
             }
             Kernel::Deinterleave(kk) => {
                 let (len, rs) = (b.n as usize, a.dst as usize);
-                let (rstep, pstep, rstep2, pstep2) = (c.dst as usize, c.src as usize, c2.dst as usize, c2.src as usize);
-                let bl = Blocks { count: n, rstep, pstep, count2: n2, rstep2, pstep2, ..Blocks::one(len, rs) };
+                let (rstep, pstep, rstep2, pstep2) = (
+                    c.dst as usize,
+                    c.src as usize,
+                    c2.dst as usize,
+                    c2.src as usize,
+                );
+                let bl = Blocks {
+                    count: n,
+                    rstep,
+                    pstep,
+                    count2: n2,
+                    rstep2,
+                    pstep2,
+                    ..Blocks::one(len, rs)
+                };
                 unzip_blocks(kk, self.src, s, self.dst, d, bl, self.nt);
             }
             _ => {
                 for u in 0..n2 {
                     for v in 0..n {
-                        let (so, dof) = (u * c2.src as usize + v * c.src as usize, u * c2.dst as usize + v * c.dst as usize);
+                        let (so, dof) = (
+                            u * c2.src as usize + v * c.src as usize,
+                            u * c2.dst as usize + v * c.dst as usize,
+                        );
                         self.block(k, a, b, s + so, d + dof);
                     }
                 }
@@ -184,7 +253,15 @@ fn copy_run<T: bytemuck::Pod>(src: &[T], dst: &mut [T], nt: bool) {
 /// kernels stream directly; otherwise each block goes through a stack
 /// buffer streamed out with non-temporal stores.
 #[inline]
-fn zip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, dst: &mut [T], d: usize, bl: Blocks, nt: bool) {
+fn zip_blocks<T: bytemuck::Pod>(
+    k: u8,
+    src: &[T],
+    s: usize,
+    dst: &mut [T],
+    d: usize,
+    bl: Blocks,
+    nt: bool,
+) {
     let k = k as usize;
     let direct = simd::streams_directly(k, size_of::<T>());
     let rows = &src[s..s + bl.rows_extent(k)];
@@ -195,11 +272,20 @@ fn zip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, dst: &mut [T], d: us
         for (ro, po) in bl.each() {
             zip_any(k, &rows[ro..], stage, Blocks::one(bl.len, bl.rs), false);
             let o = d + po;
-            stream::copy(cast(stage), bytemuck::cast_slice_mut(&mut dst[o..o + k * bl.len]));
+            stream::copy(
+                cast(stage),
+                bytemuck::cast_slice_mut(&mut dst[o..o + k * bl.len]),
+            );
         }
         return;
     }
-    zip_any(k, rows, &mut dst[d..d + bl.packed_extent(k)], bl, nt && direct);
+    zip_any(
+        k,
+        rows,
+        &mut dst[d..d + bl.packed_extent(k)],
+        bl,
+        nt && direct,
+    );
 }
 
 /// SIMD for 16-bit pairs and 8-bit quads, else portable.
@@ -230,7 +316,15 @@ fn cast<T: bytemuck::Pod, U: bytemuck::Pod>(x: &[T]) -> &[U] {
 /// kernels stream directly; otherwise rows go through a stack buffer
 /// streamed out with non-temporal stores.
 #[inline]
-fn unzip_blocks<T: bytemuck::Pod>(k: u8, src: &[T], s: usize, dst: &mut [T], d: usize, bl: Blocks, nt: bool) {
+fn unzip_blocks<T: bytemuck::Pod>(
+    k: u8,
+    src: &[T],
+    s: usize,
+    dst: &mut [T],
+    d: usize,
+    bl: Blocks,
+    nt: bool,
+) {
     let k = k as usize;
     let direct = simd::streams_directly(k, size_of::<T>());
     let inp = &src[s..s + bl.packed_extent(k)];
@@ -277,7 +371,9 @@ fn unzip_any<T: bytemuck::Pod>(k: usize, inp: &[T], rows: &mut [T], bl: Blocks, 
 /// odometer (no division per row).
 #[inline(always)]
 fn gather_rows(loops: &[Loop], s: usize, mut row: impl FnMut(usize, usize, usize, usize, usize)) {
-    let Some((inner, rest)) = loops.split_last() else { return };
+    let Some((inner, rest)) = loops.split_last() else {
+        return;
+    };
     let (ni, si, di) = (inner.n as usize, inner.src as usize, inner.dst as usize);
     let rest = &rest[..rest.len().min(16)];
     let mut digit = [0usize; 16];

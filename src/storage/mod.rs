@@ -18,6 +18,32 @@
 //!    [`Shape`](crate::value::Shape) or any [`Strided`](crate::storage::Strided) array), executed many
 //!    times by blocked loops over the longest runs both sides share.
 //!
+//! # The relayout engine
+//! [`RelayoutPlan::new`](crate::storage::RelayoutPlan::new) describes both
+//! sides as *digits* of each logical coordinate (tile splits are mixed
+//! radices), takes their common refinement and gets one loop nest in which
+//! both offsets are affine: `(count, source stride, destination stride)`
+//! per loop. Neighbouring loops that stay affine on both sides merge (a
+//! 128-element row of `T(8,128)` is one run in row-major and tiled
+//! storage). The two innermost loops pick a kernel: runs copied whole,
+//! rows zipped into packed words (`(8,128)(2,1)`, `(8,128)(4,1)`) or
+//! unzipped, 8 × 8 tile transposes into a staging block, or a small 2-D
+//! block; the outer loops are ordered for sequential reads (or writes) and
+//! the last two run inside the kernel. Large destinations are written with
+//! non-temporal stores. Layouts the digits cannot describe (combined dims
+//! `*`, a later tile that splits a tile dim unevenly) fall back to one
+//! element at a time by [`Tiling::offset`](crate::value::Tiling::offset),
+//! the definition the fast paths are tested against.
+//!
+//! `unsafe` is confined to `kernels.rs` and `simd/`: non-temporal stores
+//! (`_mm_stream_si128`, `_mm256_stream_si256`, `_mm_sfence`), calls into
+//! `#[target_feature]` functions (SSE2 is baseline; AVX2 is detected at
+//! run time with `std`) and prefetch hints. `tests/relayout_miri.rs` runs
+//! every such block under Miri (`cargo +nightly miri test --test
+//! relayout_miri`, and with `RUSTFLAGS="-C target-feature=+avx2"` for the
+//! AVX2 paths); Miri cannot execute `movntdq`, so there the same aligned
+//! pointer takes a plain store.
+//!
 //! ```
 //! use tilelayout::storage::{TiledArray, TiledView};
 //! use tilelayout::value::parse_shape;

@@ -4,10 +4,10 @@
 use alloc::vec::Vec;
 use core::mem::size_of;
 
+use super::choose::{choose, Nest};
 use super::element::Unit;
 use super::error::StorageError;
 use super::kernels::{self, Mover};
-use super::choose::{choose, Nest};
 use super::plan::{coalesce, dense, digits, refine, ArrayLayout, Loop, Side};
 use super::walk::Walk;
 use crate::value::{bits_to_bytes, MAX_RANK};
@@ -373,4 +373,3 @@ impl RelayoutPlan {
 fn units(slots: u64, bits: u32, unit_bytes: usize) -> u64 {
     bits_to_bytes(slots, bits as u64).unwrap_or(u64::MAX) / unit_bytes.max(1) as u64
 }
-

@@ -39,11 +39,18 @@ pub(crate) struct Walk<'p> {
 impl<'p> Walk<'p> {
     pub(crate) fn new(nest: &'p Nest, fill: bool) -> Self {
         let free_from = if nest.a.dim == FREE && nest.b.dim == FREE {
-            nest.outer.iter().rposition(|l| l.dim != FREE).map_or(0, |i| i + 1)
+            nest.outer
+                .iter()
+                .rposition(|l| l.dim != FREE)
+                .map_or(0, |i| i + 1)
         } else {
             usize::MAX
         };
-        Walk { nest, fill, free_from }
+        Walk {
+            nest,
+            fill,
+            free_from,
+        }
     }
 
     /// Loops `level..` with no bounds to check: plain nested loops, the
@@ -58,13 +65,25 @@ impl<'p> Walk<'p> {
             }
             Some(l) => {
                 for v in 0..l.n {
-                    self.free(m, level + 1, s + (v * l.src) as usize, d + (v * l.dst) as usize);
+                    self.free(
+                        m,
+                        level + 1,
+                        s + (v * l.src) as usize,
+                        d + (v * l.dst) as usize,
+                    );
                 }
             }
         }
     }
 
-    pub(crate) fn walk<M: Mover>(&self, m: &mut M, level: usize, s: usize, d: usize, e: &mut [u64]) {
+    pub(crate) fn walk<M: Mover>(
+        &self,
+        m: &mut M,
+        level: usize,
+        s: usize,
+        d: usize,
+        e: &mut [u64],
+    ) {
         if level >= self.free_from {
             return self.free(m, level, s, d);
         }
@@ -144,7 +163,11 @@ impl<'p> Walk<'p> {
             let (si, di) = (s + (i * a.src) as usize, d + (i * a.dst) as usize);
             if nb > 0 {
                 let (aa, bb) = (Loop { n: j - i, ..*a }, Loop { n: nb, ..*b });
-                let k = if (aa.n, bb.n) == (a.n, b.n) { self.nest.kernel } else { classify(&aa, &bb) };
+                let k = if (aa.n, bb.n) == (a.n, b.n) {
+                    self.nest.kernel
+                } else {
+                    classify(&aa, &bb)
+                };
                 m.block(k, &aa, &bb, si, di);
             }
             if self.fill && nb < b.n {

@@ -7,9 +7,18 @@ use core::arch::x86_64::*;
 use super::{each_unzip, each_zip, Blocks};
 
 #[target_feature(enable = "avx2")]
-pub(super) fn transpose8_u32(src: &[u32], s: usize, ss: usize, dst: &mut [u32], d: usize, ds: usize) {
+pub(super) fn transpose8_u32(
+    src: &[u32],
+    s: usize,
+    ss: usize,
+    dst: &mut [u32],
+    d: usize,
+    ds: usize,
+) {
     let r: [__m256; 8] = core::array::from_fn(|k| {
-        bytemuck::pod_read_unaligned(bytemuck::cast_slice::<u32, u8>(&src[s + k * ss..s + k * ss + 8]))
+        bytemuck::pod_read_unaligned(bytemuck::cast_slice::<u32, u8>(
+            &src[s + k * ss..s + k * ss + 8],
+        ))
     });
     // pairs, then quads within 128-bit lanes, then lanes
     let t0 = _mm256_unpacklo_ps(r[0], r[1]);
@@ -68,7 +77,6 @@ pub(super) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
 fn load<T: bytemuck::Pod>(s: &[T]) -> __m256i {
     bytemuck::pod_read_unaligned(&bytemuck::cast_slice::<T, u8>(s)[..32])
 }
-
 
 /// A prefetch hint for `s[i]` (past the end is fine: a hint never
 /// faults, and the pointer is never dereferenced).
@@ -129,8 +137,16 @@ fn zip2_u16_one(a: &[u16], b: &[u16], out: &mut [u16], nt: bool) {
         let (x, y) = (load(&a[c..c + 16]), load(&b[c..c + 16]));
         // unpack works per 128-bit lane; the permutes put lanes in order
         let (lo, hi) = (_mm256_unpacklo_epi16(x, y), _mm256_unpackhi_epi16(x, y));
-        put(nt, &mut out[2 * c..2 * c + 16], _mm256_permute2x128_si256::<0x20>(lo, hi));
-        put(nt, &mut out[2 * c + 16..2 * c + 32], _mm256_permute2x128_si256::<0x31>(lo, hi));
+        put(
+            nt,
+            &mut out[2 * c..2 * c + 16],
+            _mm256_permute2x128_si256::<0x20>(lo, hi),
+        );
+        put(
+            nt,
+            &mut out[2 * c + 16..2 * c + 32],
+            _mm256_permute2x128_si256::<0x31>(lo, hi),
+        );
     }
     // AVX2 implies SSE2
     super::sse2::zip2_u16(&a[body..n], &b[body..n], &mut out[2 * body..2 * n])
@@ -139,7 +155,12 @@ fn zip2_u16_one(a: &[u16], b: &[u16], out: &mut [u16], nt: bool) {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn zip4_u8_one(r: [&[u8]; 4], out: &mut [u8], nt: bool) {
-    let n = r.iter().map(|x| x.len()).min().unwrap_or(0).min(out.len() / 4);
+    let n = r
+        .iter()
+        .map(|x| x.len())
+        .min()
+        .unwrap_or(0)
+        .min(out.len() / 4);
     let body = n / 32 * 32;
     for c in (0..body).step_by(32) {
         if c % 64 == 0 {
@@ -158,11 +179,28 @@ fn zip4_u8_one(r: [&[u8]; 4], out: &mut [u8], nt: bool) {
         let w3 = _mm256_unpackhi_epi16(ab_hi, xy_hi);
         let o = &mut out[4 * c..4 * c + 128];
         put(nt, &mut o[0..32], _mm256_permute2x128_si256::<0x20>(w0, w1));
-        put(nt, &mut o[32..64], _mm256_permute2x128_si256::<0x20>(w2, w3));
-        put(nt, &mut o[64..96], _mm256_permute2x128_si256::<0x31>(w0, w1));
-        put(nt, &mut o[96..128], _mm256_permute2x128_si256::<0x31>(w2, w3));
+        put(
+            nt,
+            &mut o[32..64],
+            _mm256_permute2x128_si256::<0x20>(w2, w3),
+        );
+        put(
+            nt,
+            &mut o[64..96],
+            _mm256_permute2x128_si256::<0x31>(w0, w1),
+        );
+        put(
+            nt,
+            &mut o[96..128],
+            _mm256_permute2x128_si256::<0x31>(w2, w3),
+        );
     }
-    let rest = [&r[0][body..n], &r[1][body..n], &r[2][body..n], &r[3][body..n]];
+    let rest = [
+        &r[0][body..n],
+        &r[1][body..n],
+        &r[2][body..n],
+        &r[3][body..n],
+    ];
     // AVX2 implies SSE2
     super::sse2::zip4_u8(rest, &mut out[4 * body..4 * n])
 }
@@ -184,8 +222,16 @@ fn unzip2_u16_one(inp: &[u16], a: &mut [u16], b: &mut [u16], nt: bool) {
         // qwords (a0-3, b0-3, a4-7, b4-7) -> (a0-3, a4-7, b0-3, b4-7)
         let p0 = _mm256_permute4x64_epi64::<0xD8>(t0);
         let p1 = _mm256_permute4x64_epi64::<0xD8>(t1);
-        put(nt, &mut a[c..c + 16], _mm256_permute2x128_si256::<0x20>(p0, p1));
-        put(nt, &mut b[c..c + 16], _mm256_permute2x128_si256::<0x31>(p0, p1));
+        put(
+            nt,
+            &mut a[c..c + 16],
+            _mm256_permute2x128_si256::<0x20>(p0, p1),
+        );
+        put(
+            nt,
+            &mut b[c..c + 16],
+            _mm256_permute2x128_si256::<0x31>(p0, p1),
+        );
     }
     // AVX2 implies SSE2
     super::sse2::unzip2_u16(&inp[2 * body..2 * n], &mut a[body..n], &mut b[body..n])
@@ -194,7 +240,12 @@ fn unzip2_u16_one(inp: &[u16], a: &mut [u16], b: &mut [u16], nt: bool) {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn unzip4_u8_one(inp: &[u8], r: [&mut [u8]; 4], nt: bool) {
-    let n = r.iter().map(|x| x.len()).min().unwrap_or(0).min(inp.len() / 4);
+    let n = r
+        .iter()
+        .map(|x| x.len())
+        .min()
+        .unwrap_or(0)
+        .min(inp.len() / 4);
     let body = n / 32 * 32;
     let [r0, r1, r2, r3] = r;
     // per lane: byte k of each 4-byte group to dword k
@@ -208,17 +259,43 @@ fn unzip4_u8_one(inp: &[u8], r: [&mut [u8]; 4], nt: bool) {
         prefetch(inp, 4 * c + 2048 + 64);
         let i = &inp[4 * c..4 * c + 128];
         // u_k: qword j = row j, columns 8k..8k+8
-        let u = |k: usize| _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(load(&i[32 * k..32 * k + 32]), m), order);
+        let u = |k: usize| {
+            _mm256_permutevar8x32_epi32(
+                _mm256_shuffle_epi8(load(&i[32 * k..32 * k + 32]), m),
+                order,
+            )
+        };
         let (u0, u1, u2, u3) = (u(0), u(1), u(2), u(3));
         let (lo01, hi01) = (_mm256_unpacklo_epi64(u0, u1), _mm256_unpackhi_epi64(u0, u1));
         let (lo23, hi23) = (_mm256_unpacklo_epi64(u2, u3), _mm256_unpackhi_epi64(u2, u3));
-        put(nt, &mut r0[c..c + 32], _mm256_permute2x128_si256::<0x20>(lo01, lo23));
-        put(nt, &mut r1[c..c + 32], _mm256_permute2x128_si256::<0x20>(hi01, hi23));
-        put(nt, &mut r2[c..c + 32], _mm256_permute2x128_si256::<0x31>(lo01, lo23));
-        put(nt, &mut r3[c..c + 32], _mm256_permute2x128_si256::<0x31>(hi01, hi23));
+        put(
+            nt,
+            &mut r0[c..c + 32],
+            _mm256_permute2x128_si256::<0x20>(lo01, lo23),
+        );
+        put(
+            nt,
+            &mut r1[c..c + 32],
+            _mm256_permute2x128_si256::<0x20>(hi01, hi23),
+        );
+        put(
+            nt,
+            &mut r2[c..c + 32],
+            _mm256_permute2x128_si256::<0x31>(lo01, lo23),
+        );
+        put(
+            nt,
+            &mut r3[c..c + 32],
+            _mm256_permute2x128_si256::<0x31>(hi01, hi23),
+        );
     }
     let i = &inp[4 * body..4 * n];
-    let rest = [&mut r0[body..n], &mut r1[body..n], &mut r2[body..n], &mut r3[body..n]];
+    let rest = [
+        &mut r0[body..n],
+        &mut r1[body..n],
+        &mut r2[body..n],
+        &mut r3[body..n],
+    ];
     // AVX2 implies SSE2
     super::sse2::unzip4_u8(i, rest)
 }

@@ -52,13 +52,27 @@ pub(crate) struct Blocks {
 impl Blocks {
     /// One block.
     pub(crate) fn one(len: usize, rs: usize) -> Blocks {
-        Blocks { len, rs, count: 1, rstep: 0, pstep: 0, count2: 1, rstep2: 0, pstep2: 0 }
+        Blocks {
+            len,
+            rs,
+            count: 1,
+            rstep: 0,
+            pstep: 0,
+            count2: 1,
+            rstep2: 0,
+            pstep2: 0,
+        }
     }
 
     /// Every block as `(rows side offset, packed side offset)`.
     pub(crate) fn each(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         (0..self.count2).flat_map(move |i| {
-            (0..self.count).map(move |j| (i * self.rstep2 + j * self.rstep, i * self.pstep2 + j * self.pstep))
+            (0..self.count).map(move |j| {
+                (
+                    i * self.rstep2 + j * self.rstep,
+                    i * self.pstep2 + j * self.pstep,
+                )
+            })
         })
     }
 
@@ -67,7 +81,10 @@ impl Blocks {
         if self.count == 0 || self.count2 == 0 {
             return 0;
         }
-        (self.count2 - 1) * self.rstep2 + (self.count - 1) * self.rstep + (k - 1) * self.rs + self.len
+        (self.count2 - 1) * self.rstep2
+            + (self.count - 1) * self.rstep
+            + (k - 1) * self.rs
+            + self.len
     }
 
     /// Slots the packed side spans for `k` rows.
@@ -80,7 +97,12 @@ impl Blocks {
 }
 
 /// `K` mutable rows of `n` slots, `rs` apart from slot `d`. Pre: `rs ≥ n`.
-pub(crate) fn rows_mut<T, const K: usize>(dst: &mut [T], d: usize, rs: usize, n: usize) -> [&mut [T]; K] {
+pub(crate) fn rows_mut<T, const K: usize>(
+    dst: &mut [T],
+    d: usize,
+    rs: usize,
+    n: usize,
+) -> [&mut [T]; K] {
     let mut rest = &mut dst[d..];
     core::array::from_fn(|k| {
         let (head, tail) = core::mem::take(&mut rest).split_at_mut(if k + 1 < K { rs } else { n });
@@ -91,7 +113,12 @@ pub(crate) fn rows_mut<T, const K: usize>(dst: &mut [T], d: usize, rs: usize, n:
 
 /// Runs `one(rows, packed)` on every block of a zip.
 #[inline(always)]
-fn each_zip<T, const K: usize>(rows: &[T], out: &mut [T], bl: Blocks, mut one: impl FnMut([&[T]; K], &mut [T])) {
+fn each_zip<T, const K: usize>(
+    rows: &[T],
+    out: &mut [T],
+    bl: Blocks,
+    mut one: impl FnMut([&[T]; K], &mut [T]),
+) {
     for (ro, po) in bl.each() {
         let r = core::array::from_fn(|k| &rows[ro + k * bl.rs..ro + k * bl.rs + bl.len]);
         one(r, &mut out[po..po + K * bl.len]);
@@ -100,9 +127,17 @@ fn each_zip<T, const K: usize>(rows: &[T], out: &mut [T], bl: Blocks, mut one: i
 
 /// Runs `one(packed, rows)` on every block of an unzip.
 #[inline(always)]
-fn each_unzip<T, const K: usize>(inp: &[T], rows: &mut [T], bl: Blocks, mut one: impl FnMut(&[T], [&mut [T]; K])) {
+fn each_unzip<T, const K: usize>(
+    inp: &[T],
+    rows: &mut [T],
+    bl: Blocks,
+    mut one: impl FnMut(&[T], [&mut [T]; K]),
+) {
     for (ro, po) in bl.each() {
-        one(&inp[po..po + K * bl.len], rows_mut::<T, K>(rows, ro, bl.rs, bl.len));
+        one(
+            &inp[po..po + K * bl.len],
+            rows_mut::<T, K>(rows, ro, bl.rs, bl.len),
+        );
     }
 }
 
@@ -185,7 +220,14 @@ pub(crate) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
 
 /// An 8 × 8 transpose of 32-bit slots: `dst[d + c·ds + r] = src[s + r·ss +
 /// c]` for `r, c < 8`.
-pub(crate) fn transpose8_u32(src: &[u32], s: usize, ss: usize, dst: &mut [u32], d: usize, ds: usize) {
+pub(crate) fn transpose8_u32(
+    src: &[u32],
+    s: usize,
+    ss: usize,
+    dst: &mut [u32],
+    d: usize,
+    ds: usize,
+) {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked at run time just above).
@@ -242,10 +284,14 @@ mod tests {
 
     #[test]
     fn simd_zips_match_the_portable_loops() {
-        for n in [0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 128, 200] {
+        for n in [
+            0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 128, 200,
+        ] {
             // two rows of n, row stride n + 3, one block
             let rs = n + 3;
-            let rows: alloc::vec::Vec<u16> = (0..2 * rs).map(|x| (x as u16).wrapping_mul(977) ^ 0x8001).collect();
+            let rows: alloc::vec::Vec<u16> = (0..2 * rs)
+                .map(|x| (x as u16).wrapping_mul(977) ^ 0x8001)
+                .collect();
             let (a, b) = (&rows[..n], &rows[rs..rs + n]);
             let (mut o1, mut o2) = (alloc::vec![0u16; 2 * n], alloc::vec![0u16; 2 * n]);
             zip2_u16(&rows, &mut o1, Blocks::one(n, rs), false);
