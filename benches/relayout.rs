@@ -167,6 +167,14 @@ fn main() {
             ),
         );
     }
+    // a column-major source (gather kernel with 8 x 8 transposes)
+    if want("f32 cols->T") {
+        let cols = Strided::column_major(n, 32).unwrap();
+        case::<f32>(
+            "f32[4096,4096] cols -> {1,0:T(8,128)}",
+            &RelayoutPlan::new(cols, f32t).unwrap(),
+        );
+    }
     // in-cache variants (L2 is 2 MiB here): what the kernels cost without
     // the memory system
     let m = &[1024u64, 1024];

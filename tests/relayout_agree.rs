@@ -165,6 +165,23 @@ fn kernels_are_the_expected_ones() {
         ),
         Kernel::Gather
     );
+    let cols = |d: &[u64], bits| ArrayLayout::from(strided(d, bits)[1]);
+    assert_eq!(
+        k(
+            cols(&[128, 256], 32),
+            t("f32", &[128, 256], &[1, 0], "T(8,128)"),
+            32
+        ),
+        Kernel::Gather
+    );
+    assert_eq!(
+        k(
+            t("f32", &[128, 256], &[1, 0], "T(8,128)"),
+            cols(&[128, 256], 32),
+            32
+        ),
+        Kernel::Gather
+    );
     assert_eq!(
         k(
             rows(&[10, 300], 32),

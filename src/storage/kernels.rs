@@ -405,17 +405,23 @@ fn gather_rows(loops: &[Loop], s: usize, mut row: impl FnMut(usize, usize, usize
 /// through source rows while the writes land in the stage, which stays in
 /// cache.
 ///
-/// When the two innermost loops are an 8 × 8 transpose of 4-byte slots
-/// (source-contiguous inside, stage-contiguous next), those go to
-/// [`simd::transpose8_u32`] a tile at a time.
+/// When the two innermost loops transpose 4-byte slots (source-contiguous
+/// inside, stage-contiguous next, both counts multiples of 8), they go to
+/// [`simd::transpose8_u32`] 8 × 8 at a time.
 #[inline]
 fn gather_block<T: bytemuck::Pod>(src: &[T], s: usize, loops: &[Loop], out: &mut [T]) {
     if let ([.., y, x], 4) = (loops, size_of::<T>()) {
-        if (x.n, x.src, y.n, y.dst) == (8, 1, 8, 1) {
+        if x.src == 1 && y.dst == 1 && x.n % 8 == 0 && y.n % 8 == 0 {
             let (s32, o32): (&[u32], &mut [u32]) = (cast(src), bytemuck::cast_slice_mut(out));
             let (ss, ds) = (y.src as usize, x.dst as usize);
+            let (nr, nc) = (y.n as usize / 8, x.n as usize / 8);
             gather_rows(&loops[..loops.len() - 1], s, |sb, db, _, _, _| {
-                simd::transpose8_u32(s32, sb, ss, o32, db, ds);
+                for tr in 0..nr {
+                    for tc in 0..nc {
+                        let (so, dof) = (sb + 8 * tr * ss + 8 * tc, db + 8 * tc * ds + 8 * tr);
+                        simd::transpose8_u32(s32, so, ss, o32, dof, ds);
+                    }
+                }
             });
             return;
         }
