@@ -222,3 +222,24 @@ fn larger_arrays_with_split_blocks_agree_with_offsets() {
         }
     }
 }
+
+/// 128-bit slots (`c128`) move as `[u8; 16]` units.
+#[test]
+fn sixteen_byte_units_move_whole() {
+    let t = shape("c128", &[3, 5], &[1, 0], "T(2,2)");
+    let rows = strided(&[3, 5], 128)[0];
+    let plan = tilelayout::storage::RelayoutPlan::new(rows, t).unwrap();
+    let src: Vec<[u8; 16]> = (0..15u8).map(|i| [i; 16]).collect();
+    let mut dst = vec![[0xFFu8; 16]; 24];
+    plan.execute(&src, &mut dst).unwrap();
+    let tiling = t.tiling().unwrap();
+    for i in 0..3 {
+        for j in 0..5 {
+            assert_eq!(
+                dst[tiling.offset(&[i, j]).unwrap() as usize],
+                [(i * 5 + j) as u8; 16]
+            );
+        }
+    }
+    assert_eq!(dst[9], [0u8; 16], "padding is zero bits");
+}

@@ -13,9 +13,10 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// A storage unit: what a storage slice holds. Plain-old-data numbers,
-/// sealed (the relayout kernels move them as unsigned integers of the same
-/// size via [`bytemuck`] casts).
+/// A storage unit: what a storage slice holds. Plain-old-data numbers
+/// (and `[u8; 16]` for 128-bit slots such as `c128`), sealed: the relayout
+/// kernels move them as unsigned integers of the same size via
+/// [`bytemuck`] casts.
 pub trait Unit: bytemuck::Pod + Default + PartialEq + fmt::Debug + sealed::Sealed {}
 
 macro_rules! units {
@@ -24,7 +25,7 @@ macro_rules! units {
         impl Unit for $t {}
     )*};
 }
-units!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64, bf16, f16);
+units!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64, bf16, f16, [u8; 16]);
 
 /// The Rust type of one array element, and how it sits in storage.
 ///

@@ -26,8 +26,9 @@ pub enum Kernel {
     Deinterleave(u8),
     /// A small 2-D block with arbitrary strides.
     Block,
-    /// A contiguous destination block (up to 1024 slots) filled in order
-    /// from strided source reads: transposes of tiles.
+    /// Transposes of tiles: dense destination chunks (up to 1024 slots
+    /// each) gathered into a staging block from whole source rows (8 × 8
+    /// register transposes for 4-byte slots), then copied out.
     Gather,
     /// No loop structure was found (combined dims, or tiles that split a
     /// dim unevenly): one element at a time by the element-wise offsets.
