@@ -148,8 +148,10 @@ fn zip2_u16_one(a: &[u16], b: &[u16], out: &mut [u16], nt: bool) {
             _mm256_permute2x128_si256::<0x31>(lo, hi),
         );
     }
-    // AVX2 implies SSE2
-    super::sse2::zip2_u16(&a[body..n], &b[body..n], &mut out[2 * body..2 * n])
+    if body < n {
+        // AVX2 implies SSE2
+        super::sse2::zip2_u16(&a[body..n], &b[body..n], &mut out[2 * body..2 * n])
+    }
 }
 
 #[target_feature(enable = "avx2")]
@@ -201,8 +203,10 @@ fn zip4_u8_one(r: [&[u8]; 4], out: &mut [u8], nt: bool) {
         &r[2][body..n],
         &r[3][body..n],
     ];
-    // AVX2 implies SSE2
-    super::sse2::zip4_u8(rest, &mut out[4 * body..4 * n])
+    if body < n {
+        // AVX2 implies SSE2
+        super::sse2::zip4_u8(rest, &mut out[4 * body..4 * n])
+    }
 }
 
 #[target_feature(enable = "avx2")]
@@ -233,8 +237,10 @@ fn unzip2_u16_one(inp: &[u16], a: &mut [u16], b: &mut [u16], nt: bool) {
             _mm256_permute2x128_si256::<0x31>(p0, p1),
         );
     }
-    // AVX2 implies SSE2
-    super::sse2::unzip2_u16(&inp[2 * body..2 * n], &mut a[body..n], &mut b[body..n])
+    if body < n {
+        // AVX2 implies SSE2
+        super::sse2::unzip2_u16(&inp[2 * body..2 * n], &mut a[body..n], &mut b[body..n])
+    }
 }
 
 #[target_feature(enable = "avx2")]
@@ -296,6 +302,8 @@ fn unzip4_u8_one(inp: &[u8], r: [&mut [u8]; 4], nt: bool) {
         &mut r2[body..n],
         &mut r3[body..n],
     ];
-    // AVX2 implies SSE2
-    super::sse2::unzip4_u8(i, rest)
+    if body < n {
+        // AVX2 implies SSE2
+        super::sse2::unzip4_u8(i, rest)
+    }
 }
