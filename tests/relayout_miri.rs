@@ -87,3 +87,48 @@ fn tile_transpose_matches_the_definition() {
     assert_eq!(check(a, b, 32, Some(true)), Kernel::Gather);
     assert_eq!(check(b, a, 32, Some(false)), Kernel::Gather);
 }
+
+/// The zip kernels stream directly (AVX2) only into 32-byte aligned
+/// blocks: destinations on a 64-byte line, and one slot off it.
+#[test]
+fn zip_streaming_into_aligned_and_unaligned_destinations() {
+    for (ty, dims, attrs, bits) in [
+        ("bf16", [4u64, 64], "T(4,64)(2,1)", 16u32),
+        ("s8", [8, 128], "T(8,64)(4,1)", 8),
+    ] {
+        let t = shape(ty, &dims, &[1, 0], attrs);
+        let rows = strided(&dims, bits)[0];
+        let ub = bits as usize / 8;
+        let there = RelayoutPlan::new(rows, t)
+            .unwrap()
+            .with_streaming(Some(true));
+        let back = RelayoutPlan::new(t, rows)
+            .unwrap()
+            .with_streaming(Some(true));
+        let n = (dims[0] * dims[1]) as usize * ub;
+        // u64 storage keeps the 16-bit casts aligned
+        let words: Vec<u64> = (0..n.div_ceil(8) as u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        let src = &bytemuck::cast_slice::<u64, u8>(&words)[..n];
+        let mut buf = vec![0u8; 2 * n + 128];
+        let mut again = vec![0u8; n + 128];
+        for shift in [0, ub] {
+            let at = buf.as_ptr().align_offset(64) + shift;
+            let ag = again.as_ptr().align_offset(64) + shift;
+            let (mid, out) = (&mut buf[at..at + n], &mut again[ag..ag + n]);
+            if bits == 16 {
+                let s: &[u16] = bytemuck::cast_slice(src);
+                there
+                    .execute::<u16>(s, bytemuck::cast_slice_mut(mid))
+                    .unwrap();
+                back.execute::<u16>(bytemuck::cast_slice(mid), bytemuck::cast_slice_mut(out))
+                    .unwrap();
+            } else {
+                there.execute::<u8>(src, mid).unwrap();
+                back.execute::<u8>(mid, out).unwrap();
+            }
+            assert_eq!(&out[..], src);
+        }
+    }
+}
