@@ -2,8 +2,9 @@
 //!
 //! [`UnitMover`] moves whole units (any `Pod` of the storage width; the plan
 //! casts to `u8`/`u16`/`u32`/`u64`), [`BitMover`] packed sub-byte slots.
-//! The only `unsafe` is the non-temporal store in [`stream`] (x86-64),
-//! covered by `tests/relayout_miri.rs`.
+//! The `unsafe` here is the non-temporal store in [`stream`] (x86-64);
+//! the SIMD kernels' is in `simd/`. Both are covered by
+//! `tests/relayout_miri.rs`.
 
 use core::mem::{size_of, size_of_val};
 
