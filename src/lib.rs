@@ -82,6 +82,11 @@ pub mod tpu;
 
 pub mod gpu;
 
+/// Storage for runtime layouts: views and owned arrays over tiled buffers,
+/// packed sub-byte elements, and relayout between strided and tiled
+/// layouts at memory speed.
+pub mod storage;
+
 #[cfg(feature = "generic-array")]
 pub mod generic;
 

@@ -1,0 +1,163 @@
+//! An owned array in a runtime layout (`alloc`).
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::element::Element;
+use super::error::StorageError;
+use super::iter::{LogicalIter, MemoryIter};
+use super::view::{Meta, TiledView, TiledViewMut};
+use crate::value::{Shape, Tiling, MAX_RANK};
+
+/// An array of element type `E` that owns its storage, laid out as `shape`
+/// says (padding included).
+///
+/// # Examples
+/// Under `(8,128)(4,1)` four s8 rows share each 32-bit word:
+/// ```
+/// use tilelayout::storage::TiledArray;
+/// use tilelayout::value::parse_shape;
+/// let s = parse_shape("s8[8,128]{1,0:T(8,128)(4,1)}")?;
+/// let a = TiledArray::<i8>::from_fn(&s, |c| c[0] as i8)?;
+/// assert_eq!(&a.units()[..8], &[0, 1, 2, 3, 0, 1, 2, 3]); // column 0, then 1
+/// assert_eq!(&a.units()[512..516], &[4, 5, 6, 7]);
+/// # Ok::<(), tilelayout::storage::StorageError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct TiledArray<E: Element> {
+    meta: Meta,
+    units: Vec<E::Unit>,
+}
+
+impl<E: Element> TiledArray<E> {
+    /// An array of `shape` with every slot (padding included) set to
+    /// `fill`.
+    ///
+    /// # Errors
+    /// As [`TiledView::new`], except that the length is the array's own.
+    pub fn new(shape: &Shape, fill: E) -> Result<Self, StorageError> {
+        let meta = Meta::new::<E>(shape)?;
+        let mut a = TiledArray {
+            meta,
+            units: vec![E::Unit::default(); meta.units],
+        };
+        a.view_mut().fill(fill);
+        Ok(a)
+    }
+
+    /// An array of `shape` over `units`, which must have the layout's
+    /// storage length.
+    ///
+    /// # Errors
+    /// As [`TiledView::new`].
+    pub fn from_units(shape: &Shape, units: Vec<E::Unit>) -> Result<Self, StorageError> {
+        let meta = Meta::new::<E>(shape)?;
+        meta.check_len(units.len())?;
+        Ok(TiledArray { meta, units })
+    }
+
+    /// An array of `shape` whose element at coordinates `c` is `f(c)`;
+    /// padding holds zero units (all bits clear).
+    ///
+    /// # Errors
+    /// As [`TiledArray::new`].
+    pub fn from_fn(shape: &Shape, mut f: impl FnMut(&[u64]) -> E) -> Result<Self, StorageError> {
+        let meta = Meta::new::<E>(shape)?;
+        let mut units = vec![E::Unit::default(); meta.units];
+        let t = &meta.tiling;
+        let rank = t.rank();
+        let logical = shape.static_dims()?;
+        let mut c = [0u64; MAX_RANK];
+        for _ in 0..t.elements() {
+            let slot = t.offset_unchecked(&c[..rank]) as usize;
+            E::store(&mut units, slot, meta.bits, f(&c[..rank]));
+            let mut d = rank;
+            while d > 0 {
+                d -= 1;
+                c[d] += 1;
+                if c[d] < logical[d] {
+                    break;
+                }
+                c[d] = 0;
+            }
+        }
+        Ok(TiledArray { meta, units })
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &Shape {
+        &self.meta.shape
+    }
+
+    /// The compiled tiling.
+    pub fn tiling(&self) -> &Tiling {
+        &self.meta.tiling
+    }
+
+    /// The storage.
+    pub fn units(&self) -> &[E::Unit] {
+        &self.units
+    }
+
+    /// The storage, mutably.
+    pub fn units_mut(&mut self) -> &mut [E::Unit] {
+        &mut self.units
+    }
+
+    /// The storage, given up.
+    pub fn into_units(self) -> Vec<E::Unit> {
+        self.units
+    }
+
+    /// A read-only view.
+    pub fn view(&self) -> TiledView<'_, E> {
+        TiledView {
+            meta: self.meta,
+            units: &self.units,
+        }
+    }
+
+    /// A mutable view.
+    pub fn view_mut(&mut self) -> TiledViewMut<'_, E> {
+        TiledViewMut::from_parts(self.meta, &mut self.units)
+    }
+
+    /// The element at `index`.
+    ///
+    /// # Errors
+    /// [`StorageError::Index`].
+    pub fn get(&self, index: &[u64]) -> Result<E, StorageError> {
+        self.view().get(index)
+    }
+
+    /// Sets the element at `index`.
+    ///
+    /// # Errors
+    /// [`StorageError::Index`].
+    pub fn set(&mut self, index: &[u64], v: E) -> Result<(), StorageError> {
+        self.view_mut().set(index, v)
+    }
+
+    /// Writes `v` into every padding slot.
+    pub fn fill_padding(&mut self, v: E) {
+        self.view_mut().fill_padding(v)
+    }
+
+    /// The elements in logical order.
+    pub fn iter(&self) -> LogicalIter<'_, E> {
+        LogicalIter::new(&self.meta, &self.units)
+    }
+
+    /// `(coordinates, element)` for every non-padding slot, in memory
+    /// order.
+    pub fn iter_memory(&self) -> MemoryIter<'_, E> {
+        MemoryIter::new(&self.meta, &self.units)
+    }
+}
+
+impl<E: Element> PartialEq for TiledArray<E> {
+    /// Same shape and same storage (padding included).
+    fn eq(&self, other: &Self) -> bool {
+        self.meta.shape == other.meta.shape && self.units == other.units
+    }
+}

@@ -1,0 +1,588 @@
+//! The inner kernels of a relayout: what moves the elements of one block.
+//!
+//! [`UnitMover`] moves whole units (any `Pod` of the storage width; the plan
+//! casts to `u8`/`u16`/`u32`/`u64`), [`BitMover`] packed sub-byte slots.
+//! The `unsafe` here is the non-temporal store in [`stream`] (x86-64);
+//! the SIMD kernels' is in `simd/`. Both are covered by
+//! `tests/relayout_miri.rs`.
+
+use core::mem::{size_of, size_of_val};
+
+use super::packed;
+use super::plan::Loop;
+use super::relayout::Kernel;
+use super::simd::{self, Blocks};
+
+/// Moves elements for the loop walker.
+pub(crate) trait Mover {
+    /// A block of `a.n × b.n` elements, every one in bounds.
+    fn block(&mut self, k: Kernel, a: &Loop, b: &Loop, s: usize, d: usize);
+    /// `c.n` blocks, `c.src`/`c.dst` apart.
+    #[inline]
+    fn block_rep(&mut self, k: Kernel, c: &Loop, a: &Loop, b: &Loop, s: usize, d: usize) {
+        for v in 0..c.n as usize {
+            self.block(k, a, b, s + v * c.src as usize, d + v * c.dst as usize);
+        }
+    }
+    /// `c2.n × c.n` blocks (`c` inner).
+    #[allow(clippy::too_many_arguments)] // reason: the two loops and the block, flat
+    #[inline]
+    fn block_rep2(
+        &mut self,
+        k: Kernel,
+        c2: &Loop,
+        c: &Loop,
+        a: &Loop,
+        b: &Loop,
+        s: usize,
+        d: usize,
+    ) {
+        for u in 0..c2.n as usize {
+            self.block_rep(k, c, a, b, s + u * c2.src as usize, d + u * c2.dst as usize);
+        }
+    }
+    /// One element.
+    fn one(&mut self, s: usize, d: usize);
+    /// `len` contiguous destination slots of padding.
+    fn pad(&mut self, d: usize, len: usize);
+    /// After the last move (store fence for streaming stores).
+    fn finish(&mut self) {}
+}
+
+/// The kernel for inner loops `a` (outer) and `b` (inner).
+pub(crate) fn classify(a: &Loop, b: &Loop) -> Kernel {
+    let small = |n: u64| matches!(n, 2 | 4 | 8);
+    if b.src == 1 && b.dst == 1 {
+        Kernel::Runs
+    } else if a.n > 1 && b.dst == 1 && a.src == 1 && small(b.n) && a.dst == b.n {
+        Kernel::Interleave(b.n as u8)
+    } else if b.n > 1 && b.dst == 1 && a.src == 1 && small(a.n) && b.src == a.n && a.dst >= b.n {
+        Kernel::Deinterleave(a.n as u8)
+    } else {
+        Kernel::Block
+    }
+}
+
+/// A loop of one step (for `block_rep` as a `block_rep2`).
+const ONE_STEP: Loop = Loop {
+    n: 1,
+    src: 0,
+    dst: 0,
+    dim: super::plan::FREE,
+    w: 1,
+};
+
+/// Whole-unit moves.
+pub(crate) struct UnitMover<'a, T> {
+    pub(crate) src: &'a [T],
+    pub(crate) dst: &'a mut [T],
+    pub(crate) pad: T,
+    pub(crate) nt: bool,
+    /// The loops of a [`Kernel::Gather`] block (source order).
+    pub(crate) gather: &'a [Loop],
+    /// Scratch for a [`Kernel::Gather`] block (`a.n × b.n` slots).
+    pub(crate) stage: alloc::vec::Vec<T>,
+}
+
+impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
+    #[inline]
+    fn block(&mut self, k: Kernel, a: &Loop, b: &Loop, s: usize, d: usize) {
+        let (src, dst) = (self.src, &mut *self.dst);
+        match k {
+            Kernel::Runs => {
+                let n = b.n as usize;
+                for i in 0..a.n as usize {
+                    let so = s + i * a.src as usize;
+                    let dof = d + i * a.dst as usize;
+                    copy_run(&src[so..so + n], &mut dst[dof..dof + n], self.nt);
+                }
+            }
+            Kernel::Interleave(k) => {
+                zip_blocks(
+                    k,
+                    src,
+                    s,
+                    dst,
+                    d,
+                    Blocks::one(a.n as usize, b.src as usize),
+                    self.nt,
+                );
+            }
+            Kernel::Deinterleave(k) => {
+                unzip_blocks(
+                    k,
+                    src,
+                    s,
+                    dst,
+                    d,
+                    Blocks::one(b.n as usize, a.dst as usize),
+                    self.nt,
+                );
+            }
+            Kernel::Gather => {
+                let (foot, g) = (b.n as usize, self.gather);
+                let stage = &mut self.stage[..a.n as usize * foot];
+                gather_block(src, s, g, stage);
+                for (k, chunk) in stage.chunks_exact(foot).enumerate() {
+                    let o = d + k * a.dst as usize;
+                    copy_run(chunk, &mut dst[o..o + foot], self.nt);
+                }
+            }
+            _ => {
+                let (as_, ad, bs, bd) = (
+                    a.src as usize,
+                    a.dst as usize,
+                    b.src as usize,
+                    b.dst as usize,
+                );
+                for i in 0..a.n as usize {
+                    let (si, di) = (s + i * as_, d + i * ad);
+                    for j in 0..b.n as usize {
+                        dst[di + j * bd] = src[si + j * bs];
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn block_rep(&mut self, k: Kernel, c: &Loop, a: &Loop, b: &Loop, s: usize, d: usize) {
+        self.block_rep2(k, &ONE_STEP, c, a, b, s, d);
+    }
+
+    /// Repeats of a zip or unzip block go to the kernel as one call with
+    /// `c2.n × c.n` blocks (on the rows side the loops step their source
+    /// strides for a zip, their destination strides for an unzip; the
+    /// packed side the others).
+    #[inline]
+    fn block_rep2(
+        &mut self,
+        k: Kernel,
+        c2: &Loop,
+        c: &Loop,
+        a: &Loop,
+        b: &Loop,
+        s: usize,
+        d: usize,
+    ) {
+        let (n, n2) = (c.n as usize, c2.n as usize);
+        match k {
+            Kernel::Interleave(kk) => {
+                let (len, rs) = (a.n as usize, b.src as usize);
+                let (rstep, pstep, rstep2, pstep2) = (
+                    c.src as usize,
+                    c.dst as usize,
+                    c2.src as usize,
+                    c2.dst as usize,
+                );
+                let bl = Blocks {
+                    count: n,
+                    rstep,
+                    pstep,
+                    count2: n2,
+                    rstep2,
+                    pstep2,
+                    ..Blocks::one(len, rs)
+                };
+                zip_blocks(kk, self.src, s, self.dst, d, bl, self.nt);
+            }
+            Kernel::Deinterleave(kk) => {
+                let (len, rs) = (b.n as usize, a.dst as usize);
+                let (rstep, pstep, rstep2, pstep2) = (
+                    c.dst as usize,
+                    c.src as usize,
+                    c2.dst as usize,
+                    c2.src as usize,
+                );
+                let bl = Blocks {
+                    count: n,
+                    rstep,
+                    pstep,
+                    count2: n2,
+                    rstep2,
+                    pstep2,
+                    ..Blocks::one(len, rs)
+                };
+                unzip_blocks(kk, self.src, s, self.dst, d, bl, self.nt);
+            }
+            _ => {
+                for u in 0..n2 {
+                    for v in 0..n {
+                        let (so, dof) = (
+                            u * c2.src as usize + v * c.src as usize,
+                            u * c2.dst as usize + v * c.dst as usize,
+                        );
+                        self.block(k, a, b, s + so, d + dof);
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn one(&mut self, s: usize, d: usize) {
+        self.dst[d] = self.src[s];
+    }
+
+    fn pad(&mut self, d: usize, len: usize) {
+        self.dst[d..d + len].fill(self.pad);
+    }
+
+    fn finish(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        if self.nt {
+            stream::fence();
+        }
+    }
+}
+
+/// Copies one run, with streaming stores if `nt` and the run is long
+/// enough to write whole cache lines.
+#[inline]
+fn copy_run<T: bytemuck::Pod>(src: &[T], dst: &mut [T], nt: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if nt && size_of_val(dst) >= 64 {
+        stream::copy(bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+        return;
+    }
+    let _ = (nt, size_of_val(dst));
+    dst.copy_from_slice(src);
+}
+
+/// Zips the blocks `bl` of `k` source rows (rows side from slot `s`) into
+/// the destination (packed side from slot `d`). With `nt`: the AVX2
+/// kernels stream directly; otherwise each block goes through a stack
+/// buffer streamed out with non-temporal stores.
+#[inline]
+fn zip_blocks<T: bytemuck::Pod>(
+    k: u8,
+    src: &[T],
+    s: usize,
+    dst: &mut [T],
+    d: usize,
+    bl: Blocks,
+    nt: bool,
+) {
+    let k = k as usize;
+    let direct = simd::streams_directly(k, size_of::<T>());
+    let rows = &src[s..s + bl.rows_extent(k)];
+    #[cfg(target_arch = "x86_64")]
+    if nt && !direct && bl.len * k * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
+        let mut buf = [0u64; 128];
+        let stage: &mut [T] = &mut bytemuck::cast_slice_mut(&mut buf)[..k * bl.len];
+        for (ro, po) in bl.each() {
+            zip_any(k, &rows[ro..], stage, Blocks::one(bl.len, bl.rs), false);
+            let o = d + po;
+            stream::copy(
+                cast(stage),
+                bytemuck::cast_slice_mut(&mut dst[o..o + k * bl.len]),
+            );
+        }
+        return;
+    }
+    zip_any(
+        k,
+        rows,
+        &mut dst[d..d + bl.packed_extent(k)],
+        bl,
+        nt && direct,
+    );
+}
+
+/// SIMD for 16-bit pairs and 8-bit quads, else portable.
+fn zip_any<T: bytemuck::Pod>(k: usize, rows: &[T], out: &mut [T], bl: Blocks, nt: bool) {
+    match (k, size_of::<T>()) {
+        (2, 2) => simd::zip2_u16(cast(rows), bytemuck::cast_slice_mut(out), bl, nt),
+        (4, 1) => simd::zip4_u8(cast(rows), bytemuck::cast_slice_mut(out), bl, nt),
+        _ => {
+            for (ro, po) in bl.each() {
+                let o = &mut out[po..po + k * bl.len];
+                for r in 0..k {
+                    let x = &rows[ro + r * bl.rs..ro + r * bl.rs + bl.len];
+                    for (c, &v) in x.iter().enumerate() {
+                        o[k * c + r] = v;
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn cast<T: bytemuck::Pod, U: bytemuck::Pod>(x: &[T]) -> &[U] {
+    bytemuck::cast_slice(x)
+}
+
+/// Splits the blocks `bl` of packed source slots (from slot `s`) into `k`
+/// destination rows (rows side from slot `d`). With `nt`: the AVX2
+/// kernels stream directly; otherwise rows go through a stack buffer
+/// streamed out with non-temporal stores.
+#[inline]
+fn unzip_blocks<T: bytemuck::Pod>(
+    k: u8,
+    src: &[T],
+    s: usize,
+    dst: &mut [T],
+    d: usize,
+    bl: Blocks,
+    nt: bool,
+) {
+    let k = k as usize;
+    let direct = simd::streams_directly(k, size_of::<T>());
+    let inp = &src[s..s + bl.packed_extent(k)];
+    #[cfg(target_arch = "x86_64")]
+    if nt && !direct && bl.len * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
+        let mut buf = [0u64; 128];
+        let stage: &mut [T] = &mut bytemuck::cast_slice_mut(&mut buf)[..k * bl.len];
+        for (ro, po) in bl.each() {
+            let one = Blocks::one(bl.len, bl.len);
+            unzip_any(k, &inp[po..po + k * bl.len], stage, one, false);
+            for r in 0..k {
+                let o = d + ro + r * bl.rs;
+                let row = &stage[r * bl.len..(r + 1) * bl.len];
+                stream::copy(cast(row), bytemuck::cast_slice_mut(&mut dst[o..o + bl.len]));
+            }
+        }
+        return;
+    }
+    unzip_any(k, inp, &mut dst[d..d + bl.rows_extent(k)], bl, nt && direct);
+}
+
+/// SIMD for 16-bit pairs and 8-bit quads, else portable.
+fn unzip_any<T: bytemuck::Pod>(k: usize, inp: &[T], rows: &mut [T], bl: Blocks, nt: bool) {
+    match (k, size_of::<T>()) {
+        (2, 2) => simd::unzip2_u16(cast(inp), bytemuck::cast_slice_mut(rows), bl, nt),
+        (4, 1) => simd::unzip4_u8(cast(inp), bytemuck::cast_slice_mut(rows), bl, nt),
+        _ => {
+            for (ro, po) in bl.each() {
+                let i = &inp[po..po + k * bl.len];
+                for r in 0..k {
+                    let o = ro + r * bl.rs;
+                    for (c, x) in rows[o..o + bl.len].iter_mut().enumerate() {
+                        *x = i[k * c + r];
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Visits a gather block: `f(source offset, destination offset)` for
+/// every slot, the loops in their stored (source) order, the innermost
+/// loop as one row `f(sb, db, n, si, di)`. The outer loops advance as an
+/// odometer (no division per row).
+#[inline(always)]
+fn gather_rows(loops: &[Loop], s: usize, mut row: impl FnMut(usize, usize, usize, usize, usize)) {
+    let Some((inner, rest)) = loops.split_last() else {
+        return;
+    };
+    let (ni, si, di) = (inner.n as usize, inner.src as usize, inner.dst as usize);
+    let rest = &rest[..rest.len().min(16)];
+    let mut digit = [0usize; 16];
+    let (mut sb, mut db) = (s, 0usize);
+    loop {
+        row(sb, db, ni, si, di);
+        let mut k = rest.len();
+        loop {
+            if k == 0 {
+                return;
+            }
+            k -= 1;
+            let l = &rest[k];
+            digit[k] += 1;
+            sb += l.src as usize;
+            db += l.dst as usize;
+            if digit[k] < l.n as usize {
+                break;
+            }
+            sb -= l.n as usize * l.src as usize;
+            db -= l.n as usize * l.dst as usize;
+            digit[k] = 0;
+        }
+    }
+}
+
+/// A gather block whose source starts at `s`, into the stage `out`: the
+/// loops run in source order (the plan stores them so), so reads stream
+/// through source rows while the writes land in the stage, which stays in
+/// cache.
+///
+/// When the two innermost loops transpose 4-byte slots (source-contiguous
+/// inside, stage-contiguous next, both counts multiples of 8), they go to
+/// [`simd::transpose8_u32`] 8 × 8 at a time.
+#[inline]
+fn gather_block<T: bytemuck::Pod>(src: &[T], s: usize, loops: &[Loop], out: &mut [T]) {
+    if let ([.., y, x], 4) = (loops, size_of::<T>()) {
+        if x.src == 1 && y.dst == 1 && x.n % 8 == 0 && y.n % 8 == 0 {
+            let (s32, o32): (&[u32], &mut [u32]) = (cast(src), bytemuck::cast_slice_mut(out));
+            let (ss, ds) = (y.src as usize, x.dst as usize);
+            let (nr, nc) = (y.n as usize / 8, x.n as usize / 8);
+            gather_rows(&loops[..loops.len() - 1], s, |sb, db, _, _, _| {
+                for tr in 0..nr {
+                    for tc in 0..nc {
+                        let (so, dof) = (sb + 8 * tr * ss + 8 * tc, db + 8 * tc * ds + 8 * tr);
+                        simd::transpose8_u32(s32, so, ss, o32, dof, ds);
+                    }
+                }
+            });
+            return;
+        }
+    }
+    gather_rows(loops, s, |sb, db, n, si, di| {
+        for j in 0..n {
+            out[db + j * di] = src[sb + j * si];
+        }
+    });
+}
+
+#[cfg(target_arch = "x86_64")]
+mod stream {
+    use core::arch::x86_64::{__m128i, _mm_sfence, _mm_stream_si128};
+
+    /// `dst.copy_from_slice(src)` with non-temporal stores for the whole
+    /// 64-byte lines of `dst`; the partial lines at both ends take plain
+    /// stores (a partial non-temporal line costs a read-modify-write in
+    /// memory). Pre: equal lengths.
+    pub(super) fn copy(src: &[u8], dst: &mut [u8]) {
+        let head = dst.as_ptr().align_offset(64).min(dst.len());
+        let (dh, rest) = dst.split_at_mut(head);
+        dh.copy_from_slice(&src[..head]);
+        let src = &src[head..];
+        let body = rest.len() / 64 * 64;
+        let (db, dt) = rest.split_at_mut(body);
+        for (o, i) in db.chunks_exact_mut(64).zip(src.chunks_exact(64)) {
+            let v: [__m128i; 4] = [
+                bytemuck::pod_read_unaligned(&i[0..16]),
+                bytemuck::pod_read_unaligned(&i[16..32]),
+                bytemuck::pod_read_unaligned(&i[32..48]),
+                bytemuck::pod_read_unaligned(&i[48..64]),
+            ];
+            let p = o.as_mut_ptr().cast::<__m128i>();
+            // SAFETY: for `p.add(k)` (k < 4) and `store`:
+            // - `o` is a live, exclusively borrowed 64-byte chunk of `dst`,
+            //   so `p .. p+4` (4 × 16 bytes) is valid for writes;
+            // - `p` is 64-byte (so 16-byte) aligned: `db` starts at
+            //   `dst + head` with `head = align_offset(64)`, and chunks
+            //   advance by 64 (if `align_offset` gave up, `head ==
+            //   dst.len()` and `db` is empty);
+            // - SSE2 is part of the x86-64 baseline.
+            unsafe {
+                for (k, x) in v.into_iter().enumerate() {
+                    store(p.add(k), x);
+                }
+            }
+        }
+        dt.copy_from_slice(&src[body..]);
+    }
+
+    /// One non-temporal 16-byte store.
+    ///
+    /// # Safety
+    /// `p` must be valid for a 16-byte write and 16-byte aligned.
+    #[inline(always)]
+    unsafe fn store(p: *mut __m128i, v: __m128i) {
+        // Miri cannot run `movntdq` (stdarch emits it as inline assembly);
+        // there the same pointer takes an aligned plain store, so Miri still
+        // checks the bounds and alignment claimed by the callers.
+        #[cfg(not(miri))]
+        // SAFETY: forwarded from this function's contract; SSE2 is part of
+        // the x86-64 baseline.
+        unsafe {
+            _mm_stream_si128(p, v)
+        };
+        #[cfg(miri)]
+        // SAFETY: forwarded from this function's contract (`__m128i` has
+        // 16-byte alignment, so `write` checks exactly that).
+        unsafe {
+            p.write(v)
+        };
+    }
+
+    /// Orders the streaming stores before any later store (they are weakly
+    /// ordered).
+    pub(super) fn fence() {
+        #[cfg(not(miri))]
+        // SAFETY: `sfence` has no memory operands and no preconditions
+        // beyond SSE, which is part of the x86-64 baseline.
+        unsafe {
+            _mm_sfence()
+        };
+        // Miri has no `sfence` and takes plain stores in `store`; a release
+        // fence models the ordering the streaming stores need.
+        #[cfg(miri)]
+        core::sync::atomic::fence(core::sync::atomic::Ordering::Release);
+    }
+}
+
+/// Packed sub-byte moves (1, 2 or 4 bits per slot).
+pub(crate) struct BitMover<'a> {
+    pub(crate) src: &'a [u8],
+    pub(crate) dst: &'a mut [u8],
+    pub(crate) bits: u32,
+    pub(crate) pad: u8,
+    /// The loops of a [`Kernel::Gather`] block (destination order).
+    pub(crate) gather: &'a [Loop],
+}
+
+impl Mover for BitMover<'_> {
+    fn block(&mut self, k: Kernel, a: &Loop, b: &Loop, s: usize, d: usize) {
+        let per = (8 / self.bits) as usize;
+        let n = b.n as usize;
+        let aligned = |x: usize| x.is_multiple_of(per);
+        if k == Kernel::Runs
+            && aligned(n)
+            && aligned(a.src as usize)
+            && aligned(a.dst as usize)
+            && aligned(s)
+            && aligned(d)
+        {
+            for i in 0..a.n as usize {
+                let so = (s + i * a.src as usize) / per;
+                let dof = (d + i * a.dst as usize) / per;
+                self.dst[dof..dof + n / per].copy_from_slice(&self.src[so..so + n / per]);
+            }
+            return;
+        }
+        if k == Kernel::Gather {
+            // stage offset q = chunk · n + offset in the chunk
+            let chunk_dst = a.dst as usize;
+            gather_rows(self.gather, s, |sb, db, len, si, di| {
+                for j in 0..len {
+                    let q = db + j * di;
+                    self.one(sb + j * si, d + (q / n) * chunk_dst + q % n);
+                }
+            });
+            return;
+        }
+        for i in 0..a.n as usize {
+            let (si, di) = (s + i * a.src as usize, d + i * a.dst as usize);
+            for j in 0..n {
+                self.one(si + j * b.src as usize, di + j * b.dst as usize);
+            }
+        }
+    }
+
+    #[inline]
+    fn one(&mut self, s: usize, d: usize) {
+        packed::set(self.dst, d, self.bits, packed::get(self.src, s, self.bits));
+    }
+
+    fn pad(&mut self, d: usize, len: usize) {
+        let per = (8 / self.bits) as usize;
+        let (mut i, end) = (d, d + len);
+        while i < end && i % per != 0 {
+            packed::set(self.dst, i, self.bits, self.pad);
+            i += 1;
+        }
+        let mut byte = 0u8;
+        for k in 0..per {
+            byte |= (self.pad & packed::mask(self.bits)) << (k as u32 * self.bits);
+        }
+        let full = (end - i) / per;
+        self.dst[i / per..i / per + full].fill(byte);
+        i += full * per;
+        while i < end {
+            packed::set(self.dst, i, self.bits, self.pad);
+            i += 1;
+        }
+    }
+}

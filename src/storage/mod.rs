@@ -1,0 +1,92 @@
+//! Storage for runtime layouts: views over tiled buffers, packed sub-byte
+//! elements, and the relayout engine that moves arrays between plain
+//! (strided) buffers and tiled layouts at memory speed.
+//!
+//! # In order
+//! 1. **Elements** ([`Element`](crate::storage::Element), [`Unit`](crate::storage::Unit)): the Rust value type of an array
+//!    (`f32`, [`half::bf16`], `i8`, [`S4`](crate::storage::S4), `bool`, …) and the *unit* its
+//!    storage slice holds: the value type itself for whole-byte types, `u8`
+//!    for sub-byte ones.
+//! 2. **Packing** ([`packed`](crate::storage::packed)): with `E(n)` below 8, `8/n` elements share a
+//!    byte, element `k` of a byte in bits `[n·k, n·k+n)`: little-endian
+//!    within the byte, as XLA's `PackIntN` packs (see [`packed`](crate::storage::packed)).
+//! 3. **Views** ([`TiledView`](crate::storage::TiledView), [`TiledViewMut`](crate::storage::TiledViewMut)) and, with `alloc`, the
+//!    owned [`TiledArray`](crate::storage::TiledArray): get/set by logical coordinates, iteration in
+//!    logical and in memory order, padding fill.
+//! 4. **Relayout** ([`RelayoutPlan`](crate::storage::RelayoutPlan), with `alloc`): a plan computed once
+//!    for a source and a destination [`ArrayLayout`](crate::storage::ArrayLayout) (a tiled
+//!    [`Shape`](crate::value::Shape) or any [`Strided`](crate::storage::Strided) array), executed many
+//!    times by blocked loops over the longest runs both sides share.
+//!
+//! # The relayout engine
+//! [`RelayoutPlan::new`](crate::storage::RelayoutPlan::new) describes both
+//! sides as *digits* of each logical coordinate (tile splits are mixed
+//! radices), takes their common refinement and gets one loop nest in which
+//! both offsets are affine: `(count, source stride, destination stride)`
+//! per loop. Neighbouring loops that stay affine on both sides merge (a
+//! 128-element row of `T(8,128)` is one run in row-major and tiled
+//! storage). The two innermost loops pick a kernel: runs copied whole,
+//! rows zipped into packed words (`(8,128)(2,1)`, `(8,128)(4,1)`) or
+//! unzipped, 8 × 8 tile transposes into a staging block, or a small 2-D
+//! block; the outer loops are ordered for sequential reads (or writes) and
+//! the last two run inside the kernel. Large destinations are written with
+//! non-temporal stores. Layouts the digits cannot describe (combined dims
+//! `*`, a later tile that splits a tile dim unevenly) fall back to one
+//! element at a time by [`Tiling::offset`](crate::value::Tiling::offset),
+//! the definition the fast paths are tested against.
+//!
+//! `unsafe` is confined to `kernels.rs` and `simd/`: non-temporal stores
+//! (`_mm_stream_si128`, `_mm256_stream_si256`, `_mm_sfence`), calls into
+//! `#[target_feature]` functions (SSE2 is baseline; AVX2 is detected at
+//! run time with `std`) and prefetch hints. `tests/relayout_miri.rs` runs
+//! every such block under Miri (`cargo +nightly miri test --test
+//! relayout_miri`, and with `RUSTFLAGS="-C target-feature=+avx2"` for the
+//! AVX2 paths); Miri cannot execute `movntdq`, so there the same aligned
+//! pointer takes a plain store.
+//!
+//! ```
+//! use tilelayout::storage::{TiledArray, TiledView};
+//! use tilelayout::value::parse_shape;
+//! let shape = parse_shape("f32[3,5]{1,0:T(2,2)}")?;
+//! let mut a = TiledArray::<f32>::new(&shape, 0.0)?;
+//! a.set(&[2, 3], 7.5)?;
+//! assert_eq!(a.units()[17], 7.5); // element (2,3) lives in slot 17
+//! assert_eq!(a.units().len(), 24); // 24 slots, 9 of them padding
+//! let v = TiledView::<f32>::new(&shape, a.units())?;
+//! assert_eq!(v.get(&[2, 3])?, 7.5);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod element;
+mod error;
+mod iter;
+pub mod packed;
+mod view;
+
+#[cfg(feature = "alloc")]
+mod array;
+#[cfg(feature = "alloc")]
+mod choose;
+#[cfg(feature = "alloc")]
+mod kernels;
+#[cfg(feature = "alloc")]
+mod plan;
+#[cfg(feature = "alloc")]
+mod relayout;
+#[cfg(feature = "alloc")]
+mod simd;
+#[cfg(feature = "alloc")]
+mod walk;
+
+pub use element::{Element, Unit};
+pub use error::StorageError;
+pub use iter::{LogicalIter, MemoryIter};
+pub use packed::{S1, S2, S4, U1, U2, U4};
+pub use view::{TiledView, TiledViewMut};
+
+#[cfg(feature = "alloc")]
+pub use array::TiledArray;
+#[cfg(feature = "alloc")]
+pub use plan::{ArrayLayout, Strided};
+#[cfg(feature = "alloc")]
+pub use relayout::{Kernel, PlanStats, RelayoutPlan, STREAMING_THRESHOLD};

@@ -1,0 +1,224 @@
+//! Sub-byte elements and their bit order within a byte.
+//!
+//! With `E(n)` for `n` in 1, 2, 4, storage slot `s` of a layout lives in
+//! byte `s·n / 8` at bit offset `(s·n) mod 8`: the lower slot of a byte takes
+//! the low bits. For `E(4)`, slots `2k` and `2k+1` share byte `k`:
+//!
+//! ```text
+//!   byte k:   bit 7 6 5 4 | 3 2 1 0
+//!                slot 2k+1 | slot 2k        E(4): s4, u4
+//!   byte k:   7 6 | 5 4 | 3 2 | 1 0
+//!             4k+3  4k+2  4k+1  4k          E(2): s2, u2
+//!   byte k:   bit b holds slot 8k+b         E(1): pred
+//! ```
+//!
+//! This is XLA's order: `PackIntN` (`xla/util.h`) packs unpacked values
+//! (one per byte, value in the low bits) so that input `i` goes to byte
+//! `i / (8/n)` shifted left by `n · (i mod (8/n))`, and `UnpackIntN` reads
+//! them back the same way; the TPU and GPU runtimes and `ml_dtypes`-style
+//! packing agree (XLA packed int4 high-nibble-first until 2024 and changed
+//! to this order). Unpacked storage (no `E(n)`) holds one value per byte,
+//! sign-extended for the signed types, as XLA's literals do.
+//!
+//! ```
+//! use tilelayout::storage::{packed, S4};
+//! let mut bytes = [0u8; 2];
+//! for (slot, v) in [1i8, -2, 3, 7].into_iter().enumerate() {
+//!     packed::set(&mut bytes, slot, 4, S4::new(v).unwrap().to_bits(4));
+//! }
+//! assert_eq!(bytes, [0xE1, 0x73]); // slot 0 = 1 low, slot 1 = -2 (0xE) high
+//! assert_eq!(S4::from_bits(packed::get(&bytes, 1, 4)).get(), -2);
+//! ```
+
+use core::fmt;
+
+use super::element::Element;
+use crate::value::PrimitiveType;
+
+/// The low `bits` bits set.
+#[inline]
+pub const fn mask(bits: u32) -> u8 {
+    if bits >= 8 {
+        0xFF
+    } else {
+        (1u8 << bits) - 1
+    }
+}
+
+/// Reads slot `slot` of `bits`-wide storage (1, 2, 4 or 8) from `bytes`.
+///
+/// # Panics
+/// If the slot's byte is past the end of `bytes` (views check lengths
+/// first).
+#[inline]
+pub fn get(bytes: &[u8], slot: usize, bits: u32) -> u8 {
+    if bits >= 8 {
+        return bytes[slot];
+    }
+    let per = (8 / bits) as usize;
+    let shift = (slot % per) as u32 * bits;
+    (bytes[slot / per] >> shift) & mask(bits)
+}
+
+/// Writes the low `bits` bits of `v` into slot `slot`, leaving the other
+/// slots of the byte unchanged.
+///
+/// # Panics
+/// If the slot's byte is past the end of `bytes`.
+#[inline]
+pub fn set(bytes: &mut [u8], slot: usize, bits: u32, v: u8) {
+    if bits >= 8 {
+        bytes[slot] = v;
+        return;
+    }
+    let per = (8 / bits) as usize;
+    let shift = (slot % per) as u32 * bits;
+    let m = mask(bits) << shift;
+    let b = &mut bytes[slot / per];
+    *b = (*b & !m) | ((v << shift) & m);
+}
+
+macro_rules! sub_byte {
+    ($(#[$doc:meta])* $name:ident, $repr:ty, $bits:literal, signed: $signed:literal, $($pt:ident)|+) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+        pub struct $name($repr);
+
+        impl $name {
+            /// Bits of one value.
+            pub const BITS: u32 = $bits;
+            /// The smallest value.
+            pub const MIN: $name = $name(if $signed { (-1i8 << ($bits - 1)) as $repr } else { 0 });
+            /// The largest value.
+            pub const MAX: $name = $name(if $signed { ((1u8 << ($bits - 1)) - 1) as $repr } else { ((1u16 << $bits) - 1) as $repr });
+
+            /// The value `v`, or `None` if it does not fit in the type.
+            pub const fn new(v: $repr) -> Option<$name> {
+                if v < Self::MIN.0 || v > Self::MAX.0 {
+                    None
+                } else {
+                    Some($name(v))
+                }
+            }
+
+            /// The value, widened.
+            pub const fn get(self) -> $repr {
+                self.0
+            }
+
+            /// The value from stored bits: the low `BITS` bits of `b`
+            /// (sign-extended for signed types); higher bits are ignored.
+            pub const fn from_bits(b: u8) -> $name {
+                let low = b & mask($bits);
+                if $signed && (low >> ($bits - 1)) & 1 == 1 {
+                    $name((low | !mask($bits)) as $repr)
+                } else {
+                    $name(low as $repr)
+                }
+            }
+
+            /// The bits stored for this value in a `width`-bit slot (the
+            /// two's complement, sign-extended to `width`).
+            pub const fn to_bits(self, width: u32) -> u8 {
+                (self.0 as u8) & mask(width)
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Debug::fmt(&self.0, f)
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(&self.0, f)
+            }
+        }
+
+        impl Element for $name {
+            type Unit = u8;
+            const NAME: &'static str = stringify!($name);
+            const VALUE_BITS: u32 = $bits;
+            fn accepts(t: PrimitiveType) -> bool {
+                matches!(t, $(PrimitiveType::$pt)|+)
+            }
+            fn storage_ok(bits: u64) -> bool {
+                matches!(bits, 1 | 2 | 4 | 8) && bits >= $bits
+            }
+            #[inline]
+            fn load(units: &[u8], slot: usize, bits: u32) -> $name {
+                $name::from_bits(get(units, slot, bits))
+            }
+            #[inline]
+            fn store(units: &mut [u8], slot: usize, bits: u32, v: $name) {
+                set(units, slot, bits, v.to_bits(bits));
+            }
+        }
+    };
+}
+
+sub_byte!(
+    /// A 4-bit signed integer (`s4`), −8..=7.
+    S4, i8, 4, signed: true, S4
+);
+sub_byte!(
+    /// A 4-bit unsigned integer (`u4`), 0..=15; also raw access to
+    /// `f4e2m1fn` (ours).
+    U4, u8, 4, signed: false, U4 | F4E2M1FN
+);
+sub_byte!(
+    /// A 2-bit signed integer (`s2`), −2..=1.
+    S2, i8, 2, signed: true, S2
+);
+sub_byte!(
+    /// A 2-bit unsigned integer (`u2`), 0..=3.
+    U2, u8, 2, signed: false, U2
+);
+sub_byte!(
+    /// A 1-bit signed integer (`s1`), −1..=0.
+    S1, i8, 1, signed: true, S1
+);
+sub_byte!(
+    /// A 1-bit unsigned integer (`u1`), 0..=1.
+    U1, u8, 1, signed: false, U1
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_and_sign_extension() {
+        assert_eq!((S4::MIN.get(), S4::MAX.get()), (-8, 7));
+        assert_eq!((U4::MIN.get(), U4::MAX.get()), (0, 15));
+        assert_eq!((S2::MIN.get(), S2::MAX.get()), (-2, 1));
+        assert_eq!((S1::MIN.get(), S1::MAX.get()), (-1, 0));
+        assert_eq!(S4::new(8), None);
+        assert_eq!(S4::from_bits(0xF).get(), -1);
+        assert_eq!(S4::from_bits(0xFF).get(), -1); // unpacked, sign-extended
+        assert_eq!(S4::new(-1).unwrap().to_bits(8), 0xFF);
+        assert_eq!(S4::new(-1).unwrap().to_bits(4), 0x0F);
+        for v in -8..=7 {
+            let s = S4::new(v).unwrap();
+            assert_eq!(S4::from_bits(s.to_bits(4)), s);
+            assert_eq!(S4::from_bits(s.to_bits(8)), s);
+        }
+    }
+
+    #[test]
+    fn set_never_clobbers_neighbours() {
+        for bits in [1u32, 2, 4] {
+            let per = 8 / bits as usize;
+            for slot in 0..2 * per {
+                let mut b = [0xA5u8, 0x5A];
+                let before = b;
+                set(&mut b, slot, bits, mask(bits)); // all ones
+                for other in (0..2 * per).filter(|&o| o != slot) {
+                    assert_eq!(get(&b, other, bits), get(&before, other, bits));
+                }
+                assert_eq!(get(&b, slot, bits), mask(bits));
+            }
+        }
+    }
+}

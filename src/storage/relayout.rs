@@ -1,0 +1,376 @@
+//! [`RelayoutPlan`]: computed once for a source and a destination layout,
+//! executed many times.
+
+use alloc::vec::Vec;
+use core::mem::size_of;
+
+use super::choose::{choose, Nest};
+use super::element::Unit;
+use super::error::StorageError;
+use super::kernels::{self, Mover};
+use super::plan::{coalesce, dense, digits, refine, ArrayLayout, Loop, Side};
+use super::walk::Walk;
+use crate::value::{bits_to_bytes, MAX_RANK};
+
+/// The inner kernel a plan runs on each block (two innermost loops).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Kernel {
+    /// Runs contiguous on both sides, copied whole (`copy_from_slice`, or
+    /// non-temporal stores for large destinations).
+    Runs,
+    /// `k` source rows zipped into one contiguous destination block
+    /// (`(8,128)(2,1)`-style packing).
+    Interleave(u8),
+    /// One contiguous source block split into `k` destination rows.
+    Deinterleave(u8),
+    /// A small 2-D block with arbitrary strides.
+    Block,
+    /// Transposes of tiles: dense destination chunks (up to 1024 slots
+    /// each) gathered into a staging block from whole source rows (8 × 8
+    /// register transposes for 4-byte slots), then copied out.
+    Gather,
+    /// No loop structure was found (combined dims, or tiles that split a
+    /// dim unevenly): one element at a time by the element-wise offsets.
+    Elementwise,
+}
+
+/// What a plan does, for reports and tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlanStats {
+    /// The inner kernel.
+    pub kernel: Kernel,
+    /// Loops around it.
+    pub outer_loops: usize,
+    /// Its block: (outer count, inner count).
+    pub block: (u64, u64),
+    /// Whether destination padding is written while copying (`true`) or in
+    /// a pass before it (`false`; also when there is no padding).
+    pub inline_padding: bool,
+    /// Whether the destination is written with non-temporal stores.
+    pub streaming: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fill {
+    None,
+    Inline,
+    Prefill,
+}
+
+#[derive(Clone, Debug)]
+enum Mode {
+    Loops(Nest),
+    Elementwise,
+}
+
+/// Destinations at least this large are written with non-temporal stores
+/// (glibc's `memcpy` switches at a similar size: past the last-level
+/// cache, streaming avoids reading the destination lines first).
+pub const STREAMING_THRESHOLD: usize = 12 << 20;
+
+/// A relayout from one array layout to another with the same dims and
+/// storage width, planned once.
+///
+/// Destination padding slots are written with the padding value (zero bits
+/// by [`RelayoutPlan::execute`]); destination slots outside the image of a
+/// strided layout are left as they are.
+///
+/// # Examples
+/// ```
+/// use tilelayout::storage::{RelayoutPlan, Strided};
+/// use tilelayout::value::parse_shape;
+/// let tiled = parse_shape("f32[3,5]{1,0:T(2,2)}")?;
+/// let rows = Strided::row_major(&[3, 5], 32)?;
+/// let plan = RelayoutPlan::new(rows, tiled)?;
+/// let src: Vec<f32> = (0..15).map(|i| i as f32).collect();
+/// let mut dst = vec![0.0f32; 24];
+/// plan.execute(&src, &mut dst)?;
+/// assert_eq!(dst[17], 13.0); // element (2,3)
+/// let back = RelayoutPlan::new(tiled, rows)?;
+/// let mut again = vec![0.0f32; 15];
+/// back.execute(&dst, &mut again)?;
+/// assert_eq!(again, src);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct RelayoutPlan {
+    src: Side,
+    dst: Side,
+    dims: [u64; MAX_RANK],
+    rank: usize,
+    bits: u32,
+    fill: Fill,
+    mode: Mode,
+    streaming: Option<bool>,
+}
+
+impl RelayoutPlan {
+    /// Plans a relayout from `src` to `dst`.
+    ///
+    /// # Errors
+    /// [`StorageError::Shape`] for an invalid shape;
+    /// [`StorageError::ElementSize`] for a storage width other than 1, 2,
+    /// 4, 8, 16, 32, 64 or 128 bits; [`StorageError::DimsMismatch`];
+    /// [`StorageError::WidthMismatch`]; [`StorageError::TooLarge`].
+    pub fn new(
+        src: impl Into<ArrayLayout>,
+        dst: impl Into<ArrayLayout>,
+    ) -> Result<Self, StorageError> {
+        let (sa, da) = (src.into(), dst.into());
+        let (src, dst) = (Side::new(&sa)?, Side::new(&da)?);
+        let (dims, rank) = src.dims();
+        if dst.dims() != (dims, rank) {
+            return Err(StorageError::DimsMismatch);
+        }
+        if src.bits() != dst.bits() {
+            return Err(StorageError::WidthMismatch {
+                src: src.bits() as u64,
+                dst: dst.bits() as u64,
+            });
+        }
+        let bits = src.bits();
+        let shape_of = |a: &ArrayLayout| match a {
+            ArrayLayout::Tiled(s) => Some(*s),
+            ArrayLayout::Strided(_) => None,
+        };
+        let (ss, ds) = (shape_of(&sa), shape_of(&da));
+        let mut sizes = Vec::new();
+        let loops = match (
+            digits(&src, ss.as_ref(), rank as u32),
+            digits(&dst, ds.as_ref(), rank as u32),
+        ) {
+            (Some(s), Some(d)) => refine(rank, &dims, &s, &d, &mut sizes),
+            _ => None,
+        };
+        let mut plan = RelayoutPlan {
+            src: src.clone(),
+            dst: dst.clone(),
+            dims,
+            rank,
+            bits,
+            fill: if dst.has_padding() {
+                Fill::Prefill
+            } else {
+                Fill::None
+            },
+            mode: Mode::Elementwise,
+            streaming: None,
+        };
+        let Some(mut loops) = loops else {
+            return Ok(plan);
+        };
+        coalesce(&mut loops);
+        if let Side::Tiled { tiling, .. } = &dst {
+            if plan.fill == Fill::Prefill && dense(&loops, tiling.expanded_slots()) {
+                plan.fill = Fill::Inline;
+            }
+        }
+        plan.mode = Mode::Loops(choose(loops, sizes));
+        Ok(plan)
+    }
+
+    /// Forces non-temporal stores on (`Some(true)`) or off, or leaves the
+    /// choice to the destination size (`None`, the default: on from
+    /// [`STREAMING_THRESHOLD`] bytes, on x86-64).
+    pub fn with_streaming(mut self, on: Option<bool>) -> Self {
+        self.streaming = on;
+        self
+    }
+
+    /// What the plan does.
+    pub fn stats(&self) -> PlanStats {
+        let (kernel, outer_loops, block) = match &self.mode {
+            Mode::Loops(n) => (n.kernel, n.outer.len(), (n.a.n, n.b.n)),
+            Mode::Elementwise => (Kernel::Elementwise, 0, (0, 0)),
+        };
+        PlanStats {
+            kernel,
+            outer_loops,
+            block,
+            inline_padding: self.fill == Fill::Inline,
+            streaming: self.streams(),
+        }
+    }
+
+    /// Storage units the source needs (slots, or bytes when packed).
+    pub fn src_units(&self, unit_bytes: usize) -> u64 {
+        units(self.src.slots(), self.bits, unit_bytes)
+    }
+
+    /// Storage units the destination needs.
+    pub fn dst_units(&self, unit_bytes: usize) -> u64 {
+        units(self.dst.slots(), self.bits, unit_bytes)
+    }
+
+    fn streams(&self) -> bool {
+        let bytes = units(self.dst.slots(), self.bits, 1);
+        let kernel_ok = match &self.mode {
+            Mode::Loops(n) => n.kernel != Kernel::Block && self.bits >= 8,
+            Mode::Elementwise => false,
+        };
+        kernel_ok
+            && cfg!(target_arch = "x86_64")
+            && self
+                .streaming
+                .unwrap_or(bytes >= STREAMING_THRESHOLD as u64)
+    }
+
+    /// Copies `src` into `dst`; destination padding becomes zero bits.
+    ///
+    /// `U` is any unit of the storage width (`f32`, `u32`, `i32` for 32
+    /// bits; `u8` for packed sub-byte storage).
+    ///
+    /// # Errors
+    /// [`StorageError::ElementSize`] if `U` does not match the storage
+    /// width; [`StorageError::Length`] if a slice is not the layout's
+    /// storage length.
+    pub fn execute<U: Unit>(&self, src: &[U], dst: &mut [U]) -> Result<(), StorageError> {
+        self.execute_with_padding(src, dst, U::zeroed())
+    }
+
+    /// As [`RelayoutPlan::execute`], writing `pad` into destination padding
+    /// (for packed storage, the low bits of its first byte).
+    ///
+    /// # Errors
+    /// As [`RelayoutPlan::execute`].
+    pub fn execute_with_padding<U: Unit>(
+        &self,
+        src: &[U],
+        dst: &mut [U],
+        pad: U,
+    ) -> Result<(), StorageError> {
+        let ub = size_of::<U>();
+        let packed = self.bits < 8;
+        if (packed && ub != 1) || (!packed && 8 * ub as u32 != self.bits) {
+            return Err(StorageError::ElementSize {
+                bits: self.bits as u64,
+            });
+        }
+        for (len, need) in [
+            (src.len(), self.src_units(ub)),
+            (dst.len(), self.dst_units(ub)),
+        ] {
+            if len as u64 != need {
+                return Err(StorageError::Length {
+                    expected: need,
+                    found: len,
+                });
+            }
+        }
+        let nt = self.streams();
+        if packed {
+            let (s, d): (&[u8], &mut [u8]) =
+                (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+            let pad = bytemuck::bytes_of(&pad)[0];
+            self.run(&mut kernels::BitMover {
+                src: s,
+                dst: d,
+                bits: self.bits,
+                pad,
+                gather: self.gather(),
+            });
+            return Ok(());
+        }
+        macro_rules! go {
+            ($t:ty) => {{
+                let s: &[$t] = bytemuck::cast_slice(src);
+                let d: &mut [$t] = bytemuck::cast_slice_mut(dst);
+                let p: $t = bytemuck::cast(pad);
+                self.run(&mut kernels::UnitMover {
+                    src: s,
+                    dst: d,
+                    pad: p,
+                    nt,
+                    gather: self.gather(),
+                    stage: alloc::vec![p; self.stage_len()],
+                });
+            }};
+        }
+        match ub {
+            1 => go!(u8),
+            2 => go!(u16),
+            4 => go!(u32),
+            8 => go!(u64),
+            _ => {
+                let s: &[U] = src;
+                self.run(&mut kernels::UnitMover {
+                    src: s,
+                    dst,
+                    pad,
+                    nt,
+                    gather: self.gather(),
+                    stage: alloc::vec![pad; self.stage_len()],
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn stage_len(&self) -> usize {
+        match &self.mode {
+            Mode::Loops(n) if n.kernel == Kernel::Gather => (n.a.n * n.b.n) as usize,
+            _ => 0,
+        }
+    }
+
+    fn gather(&self) -> &[Loop] {
+        match &self.mode {
+            Mode::Loops(n) => &n.gather,
+            Mode::Elementwise => &[],
+        }
+    }
+
+    fn run<M: Mover>(&self, m: &mut M) {
+        if self.fill == Fill::Prefill {
+            m.pad(0, self.dst.slots() as usize);
+        }
+        match &self.mode {
+            Mode::Elementwise => self.elementwise(m),
+            Mode::Loops(nest) => {
+                let walk = Walk::new(nest, self.fill == Fill::Inline);
+                let mut e = alloc::vec![0u64; nest.sizes.len()];
+                if self.src.slots() > 0 || self.rank == 0 {
+                    walk.walk(m, 0, 0, 0, &mut e);
+                } else if walk.fill {
+                    walk.pad_tree(m, 0, 0);
+                }
+                if let (Side::Tiled { tiling, .. }, true) = (&self.dst, walk.fill) {
+                    let tail = tiling.expanded_slots() as usize;
+                    m.pad(tail, tiling.slots() as usize - tail);
+                }
+            }
+        }
+        m.finish();
+    }
+
+    fn elementwise<M: Mover>(&self, m: &mut M) {
+        let r = self.rank;
+        if self.dims[..r].contains(&0) {
+            return;
+        }
+        let mut c = [0u64; MAX_RANK];
+        loop {
+            m.one(
+                self.src.offset(&c[..r]) as usize,
+                self.dst.offset(&c[..r]) as usize,
+            );
+            let mut d = r;
+            loop {
+                if d == 0 {
+                    return;
+                }
+                d -= 1;
+                c[d] += 1;
+                if c[d] < self.dims[d] {
+                    break;
+                }
+                c[d] = 0;
+            }
+        }
+    }
+}
+
+fn units(slots: u64, bits: u32, unit_bytes: usize) -> u64 {
+    bits_to_bytes(slots, bits as u64).unwrap_or(u64::MAX) / unit_bytes.max(1) as u64
+}

@@ -1,0 +1,317 @@
+//! Zip and unzip of rows: the register-level interleave behind the
+//! `(8,128)(2,1)` (bf16) and `(8,128)(4,1)` (s8) packings.
+//!
+//! ```text
+//!   zip2:  a0 a1 a2 …  +  b0 b1 b2 …   →  a0 b0 a1 b1 a2 b2 …
+//!   zip4:  a, b, c, d                  →  a0 b0 c0 d0 a1 b1 c1 d1 …
+//!   unzip: the inverse
+//! ```
+//!
+//! On x86-64 the 16-bit ×2 and 8-bit ×4 cases use AVX2 when the CPU has it
+//! (detected at run time, with `std`), else SSE2 unpack and pack
+//! instructions (baseline on every x86-64 CPU); elsewhere, and for other
+//! widths, portable loops. Every function takes equal-length rows
+//! (`out.len() == K · row.len()`) and is checked against the portable loop
+//! by the tests below and `tests/relayout_*.rs`.
+
+/// `out[K·c + k] = rows[k][c]`, portable.
+pub(crate) fn zip<T: Copy, const K: usize>(rows: [&[T]; K], out: &mut [T]) {
+    for (c, o) in out.chunks_exact_mut(K).enumerate() {
+        for k in 0..K {
+            o[k] = rows[k][c];
+        }
+    }
+}
+
+/// `rows[k][c] = inp[K·c + k]`, portable.
+pub(crate) fn unzip<T: Copy, const K: usize>(inp: &[T], rows: [&mut [T]; K]) {
+    for (k, row) in rows.into_iter().enumerate() {
+        for (o, g) in row.iter_mut().zip(inp.chunks_exact(K)) {
+            *o = g[k];
+        }
+    }
+}
+
+/// Where the blocks of a zip or unzip sit: two nested runs of blocks.
+/// Block `(i, j)` (`i < count2`, `j < count`) has `K` rows of `len` slots
+/// on the rows side, row `r` at `i·rstep2 + j·rstep + r·rs`, and `K·len`
+/// packed slots on the packed side at `i·pstep2 + j·pstep`. Pre: `rs ≥
+/// len`, and on the side written the blocks do not overlap.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Blocks {
+    pub(crate) len: usize,
+    pub(crate) rs: usize,
+    pub(crate) count: usize,
+    pub(crate) rstep: usize,
+    pub(crate) pstep: usize,
+    pub(crate) count2: usize,
+    pub(crate) rstep2: usize,
+    pub(crate) pstep2: usize,
+}
+
+impl Blocks {
+    /// One block.
+    pub(crate) fn one(len: usize, rs: usize) -> Blocks {
+        Blocks {
+            len,
+            rs,
+            count: 1,
+            rstep: 0,
+            pstep: 0,
+            count2: 1,
+            rstep2: 0,
+            pstep2: 0,
+        }
+    }
+
+    /// Every block as `(rows side offset, packed side offset)`.
+    pub(crate) fn each(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.count2).flat_map(move |i| {
+            (0..self.count).map(move |j| {
+                (
+                    i * self.rstep2 + j * self.rstep,
+                    i * self.pstep2 + j * self.pstep,
+                )
+            })
+        })
+    }
+
+    /// Slots the rows side spans for `k` rows.
+    pub(crate) fn rows_extent(&self, k: usize) -> usize {
+        if self.count == 0 || self.count2 == 0 {
+            return 0;
+        }
+        (self.count2 - 1) * self.rstep2
+            + (self.count - 1) * self.rstep
+            + (k - 1) * self.rs
+            + self.len
+    }
+
+    /// Slots the packed side spans for `k` rows.
+    pub(crate) fn packed_extent(&self, k: usize) -> usize {
+        if self.count == 0 || self.count2 == 0 {
+            return 0;
+        }
+        (self.count2 - 1) * self.pstep2 + (self.count - 1) * self.pstep + k * self.len
+    }
+}
+
+/// `K` mutable rows of `n` slots, `rs` apart from slot `d`. Pre: `rs ≥ n`.
+pub(crate) fn rows_mut<T, const K: usize>(
+    dst: &mut [T],
+    d: usize,
+    rs: usize,
+    n: usize,
+) -> [&mut [T]; K] {
+    let mut rest = &mut dst[d..];
+    core::array::from_fn(|k| {
+        let (head, tail) = core::mem::take(&mut rest).split_at_mut(if k + 1 < K { rs } else { n });
+        rest = tail;
+        &mut head[..n]
+    })
+}
+
+/// Runs `one(rows, packed)` on every block of a zip.
+#[inline(always)]
+fn each_zip<T, const K: usize>(
+    rows: &[T],
+    out: &mut [T],
+    bl: Blocks,
+    mut one: impl FnMut([&[T]; K], &mut [T]),
+) {
+    for (ro, po) in bl.each() {
+        let r = core::array::from_fn(|k| &rows[ro + k * bl.rs..ro + k * bl.rs + bl.len]);
+        one(r, &mut out[po..po + K * bl.len]);
+    }
+}
+
+/// Runs `one(packed, rows)` on every block of an unzip.
+#[inline(always)]
+fn each_unzip<T, const K: usize>(
+    inp: &[T],
+    rows: &mut [T],
+    bl: Blocks,
+    mut one: impl FnMut(&[T], [&mut [T]; K]),
+) {
+    for (ro, po) in bl.each() {
+        one(
+            &inp[po..po + K * bl.len],
+            rows_mut::<T, K>(rows, ro, bl.rs, bl.len),
+        );
+    }
+}
+
+/// Two 16-bit rows zipped, block by block.
+pub(crate) fn zip2_u16(rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time just above).
+        return unsafe { avx2::zip2_u16(rows, out, bl, nt) };
+    }
+    let _ = nt; // SSE2 and portable paths store plainly
+    each_zip::<u16, 2>(rows, out, bl, |[x, y], o| {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `sse2` is part of the x86-64 baseline, so the target
+        // feature the callee is compiled for is always present.
+        unsafe {
+            sse2::zip2_u16(x, y, o)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        zip::<u16, 2>([x, y], o);
+    });
+}
+
+/// Four 8-bit rows zipped, block by block.
+pub(crate) fn zip4_u8(rows: &[u8], out: &mut [u8], bl: Blocks, nt: bool) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time just above).
+        return unsafe { avx2::zip4_u8(rows, out, bl, nt) };
+    }
+    let _ = nt;
+    each_zip::<u8, 4>(rows, out, bl, |r, o| {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `zip2_u16`.
+        unsafe {
+            sse2::zip4_u8(r, o)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        zip::<u8, 4>(r, o);
+    });
+}
+
+/// Blocks of 16-bit pairs split into two rows.
+pub(crate) fn unzip2_u16(inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time just above).
+        return unsafe { avx2::unzip2_u16(inp, rows, bl, nt) };
+    }
+    let _ = nt;
+    each_unzip::<u16, 2>(inp, rows, bl, |i, [x, y]| {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `zip2_u16`.
+        unsafe {
+            sse2::unzip2_u16(i, x, y)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        unzip::<u16, 2>(i, [x, y]);
+    });
+}
+
+/// Blocks of 8-bit quads split into four rows.
+pub(crate) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time just above).
+        return unsafe { avx2::unzip4_u8(inp, rows, bl, nt) };
+    }
+    let _ = nt;
+    each_unzip::<u8, 4>(inp, rows, bl, |i, r| {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `zip2_u16`.
+        unsafe {
+            sse2::unzip4_u8(i, r)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        unzip::<u8, 4>(i, r);
+    });
+}
+
+/// An 8 × 8 transpose of 32-bit slots: `dst[d + c·ds + r] = src[s + r·ss +
+/// c]` for `r, c < 8`.
+pub(crate) fn transpose8_u32(
+    src: &[u32],
+    s: usize,
+    ss: usize,
+    dst: &mut [u32],
+    d: usize,
+    ds: usize,
+) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time just above).
+        return unsafe { avx2::transpose8_u32(src, s, ss, dst, d, ds) };
+    }
+    for r in 0..8 {
+        for c in 0..8 {
+            dst[d + c * ds + r] = src[s + r * ss + c];
+        }
+    }
+}
+
+/// Whether the zip kernels for `k` rows of `bytes`-wide elements store
+/// non-temporally themselves (AVX2 paths), so callers need no staging.
+pub(crate) fn streams_directly(k: usize, bytes: usize) -> bool {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if matches!((k, bytes), (2, 2) | (4, 1)) {
+        return avx2();
+    }
+    let _ = (k, bytes);
+    false
+}
+
+/// Whether the CPU has AVX2 (std's detection caches the answer).
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+#[inline]
+fn avx2() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
+
+/// The same operations 32 bytes at a time; each hands its remainder to
+/// the SSE2 version.
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+mod avx2;
+
+#[cfg(target_arch = "x86_64")]
+mod sse2;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose8_matches_the_definition() {
+        let src: alloc::vec::Vec<u32> = (0..8 * 13).collect();
+        let mut dst = alloc::vec![0u32; 8 * 11 + 8];
+        transpose8_u32(&src, 2, 13, &mut dst, 3, 11);
+        for r in 0..8 {
+            for c in 0..8 {
+                assert_eq!(dst[3 + c * 11 + r], src[2 + r * 13 + c]);
+            }
+        }
+    }
+
+    #[test]
+    fn simd_zips_match_the_portable_loops() {
+        for n in [
+            0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 128, 200,
+        ] {
+            // two rows of n, row stride n + 3, one block
+            let rs = n + 3;
+            let rows: alloc::vec::Vec<u16> = (0..2 * rs)
+                .map(|x| (x as u16).wrapping_mul(977) ^ 0x8001)
+                .collect();
+            let (a, b) = (&rows[..n], &rows[rs..rs + n]);
+            let (mut o1, mut o2) = (alloc::vec![0u16; 2 * n], alloc::vec![0u16; 2 * n]);
+            zip2_u16(&rows, &mut o1, Blocks::one(n, rs), false);
+            zip::<u16, 2>([a, b], &mut o2);
+            assert_eq!(o1, o2);
+            let mut back = alloc::vec![0u16; 2 * rs];
+            unzip2_u16(&o1, &mut back, Blocks::one(n, rs), false);
+            assert_eq!((&back[..n], &back[rs..rs + n]), (a, b));
+
+            let rows: alloc::vec::Vec<u8> = (0..4 * rs).map(|i| (i * 37) as u8 ^ 0x80).collect();
+            let r: [&[u8]; 4] = core::array::from_fn(|k| &rows[k * rs..k * rs + n]);
+            let (mut o1, mut o2) = (alloc::vec![0u8; 4 * n], alloc::vec![0u8; 4 * n]);
+            zip4_u8(&rows, &mut o1, Blocks::one(n, rs), false);
+            zip::<u8, 4>(r, &mut o2);
+            assert_eq!(o1, o2);
+            let mut back = alloc::vec![0u8; 4 * rs];
+            unzip4_u8(&o1, &mut back, Blocks::one(n, rs), false);
+            for k in 0..4 {
+                assert_eq!(&back[k * rs..k * rs + n], r[k]);
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Agreement with the element-wise definition (`Tiling::offset` of every
+//! coordinate) on all small layouts: exhaustive over a family of shapes,
+//! tilings, `minor_to_major` orders and storage widths, in every direction
+//! (strided → tiled, tiled → strided, tiled → tiled).
+
+mod relayout_common;
+use relayout_common::{check, perms, shape, strided};
+use tilelayout::storage::{ArrayLayout, Kernel};
+
+/// Tilings for rank ≤ 3: none, one level, two levels (the bf16/s8
+/// packings), uneven splits, combined dims, tiles longer than the rank.
+const TILES: &[&str] = &[
+    "",
+    "T(2)",
+    "T(4)",
+    "T(2,2)",
+    "T(2,4)",
+    "T(4,2)(2,1)",
+    "T(4,4)(4,1)",
+    "T(3,2)",
+    "T(2,4)(2,1)",
+    "T(4)(2)",
+    "T(2,2)(1,2)",
+    "T(8,2)(4,1)",
+    "T(*,2)",
+    "T(3)(2)",
+    "T(1,2)",
+    "T(2,1,2)",
+    "T(2,2)L(5)",
+];
+
+const DIMS: &[&[u64]] = &[
+    &[5],
+    &[4],
+    &[3, 5],
+    &[4, 4],
+    &[2, 8],
+    &[1, 3],
+    &[2, 3, 4],
+    &[3, 1, 2],
+];
+
+fn tiled(ty: &str, dims: &[u64], e: &str) -> Vec<ArrayLayout> {
+    let mut out = Vec::new();
+    for m in perms(dims.len()) {
+        for t in TILES {
+            let attrs = format!("{t}{e}");
+            out.push(shape(ty, dims, &m, &attrs).into());
+        }
+    }
+    out
+}
+
+fn family(ty: &str, bits: u32, e: &str, tiled_pairs: bool) -> usize {
+    let mut n = 0;
+    for dims in DIMS {
+        let ts = tiled(ty, dims, e);
+        let ss: Vec<ArrayLayout> = strided(dims, bits).into_iter().map(Into::into).collect();
+        for t in &ts {
+            for s in &ss {
+                check(*s, *t, bits, None);
+                check(*t, *s, bits, None);
+                n += 2;
+            }
+            if tiled_pairs {
+                for u in &ts {
+                    check(*t, *u, bits, None);
+                    n += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn f32_every_pair_agrees_with_offsets() {
+    assert!(family("f32", 32, "", true) > 10_000);
+}
+
+#[test]
+fn one_two_eight_byte_elements_agree_with_offsets() {
+    family("s8", 8, "", false);
+    family("bf16", 16, "", false);
+    family("f64", 64, "", false);
+}
+
+#[test]
+fn packed_sub_byte_elements_agree_with_offsets() {
+    family("s4", 4, "E(4)", true);
+    family("u2", 2, "E(2)", false);
+    family("pred", 1, "E(1)", false);
+}
+
+#[test]
+fn streaming_stores_agree_with_offsets() {
+    for dims in [&[16u64, 48][..], &[24, 40]] {
+        let rows = strided(dims, 32)[0];
+        for attrs in ["T(8,16)", "T(8,32)", "T(2,16)", ""] {
+            let t = shape("f32", dims, &[1, 0], attrs);
+            check(rows.into(), t.into(), 32, Some(true));
+            check(t.into(), rows.into(), 32, Some(true));
+        }
+    }
+}
+
+#[test]
+fn kernels_are_the_expected_ones() {
+    let k = |src: ArrayLayout, dst: ArrayLayout, bits| check(src, dst, bits, None);
+    let rows = |d: &[u64], bits| ArrayLayout::from(strided(d, bits)[0]);
+    let t = |ty, d: &[u64], m: &[usize], a| ArrayLayout::from(shape(ty, d, m, a));
+    assert_eq!(
+        k(
+            rows(&[16, 256], 32),
+            t("f32", &[16, 256], &[1, 0], "T(8,128)"),
+            32
+        ),
+        Kernel::Runs
+    );
+    assert_eq!(
+        k(
+            t("f32", &[16, 256], &[1, 0], "T(8,128)"),
+            rows(&[16, 256], 32),
+            32
+        ),
+        Kernel::Runs
+    );
+    assert_eq!(
+        k(
+            rows(&[16, 256], 16),
+            t("bf16", &[16, 256], &[1, 0], "T(8,128)(2,1)"),
+            16
+        ),
+        Kernel::Interleave(2)
+    );
+    assert_eq!(
+        k(
+            t("bf16", &[16, 256], &[1, 0], "T(8,128)(2,1)"),
+            rows(&[16, 256], 16),
+            16
+        ),
+        Kernel::Deinterleave(2)
+    );
+    assert_eq!(
+        k(
+            rows(&[16, 256], 8),
+            t("s8", &[16, 256], &[1, 0], "T(8,128)(4,1)"),
+            8
+        ),
+        Kernel::Interleave(4)
+    );
+    assert_eq!(
+        k(
+            t("f32", &[16, 256], &[1, 0], "T(8,128)"),
+            t("f32", &[16, 256], &[0, 1], "T(8,128)"),
+            32
+        ),
+        Kernel::Block
+    );
+    assert_eq!(
+        k(
+            t("f32", &[256, 256], &[1, 0], "T(8,128)"),
+            t("f32", &[256, 256], &[0, 1], "T(8,128)"),
+            32
+        ),
+        Kernel::Gather
+    );
+    let cols = |d: &[u64], bits| ArrayLayout::from(strided(d, bits)[1]);
+    assert_eq!(
+        k(
+            cols(&[128, 256], 32),
+            t("f32", &[128, 256], &[1, 0], "T(8,128)"),
+            32
+        ),
+        Kernel::Gather
+    );
+    assert_eq!(
+        k(
+            t("f32", &[128, 256], &[1, 0], "T(8,128)"),
+            cols(&[128, 256], 32),
+            32
+        ),
+        Kernel::Gather
+    );
+    assert_eq!(
+        k(
+            rows(&[10, 300], 32),
+            t("f32", &[10, 300], &[1, 0], "T(8,128)"),
+            32
+        ),
+        Kernel::Runs
+    );
+    assert_eq!(
+        k(rows(&[3, 5], 32), t("f32", &[3, 5], &[1, 0], "T(*,2)"), 32),
+        Kernel::Elementwise
+    );
+}
+
+/// Blocks longer than the cache block are split evenly (or kept whole);
+/// larger arrays with padding in every direction.
+#[test]
+fn larger_arrays_with_split_blocks_agree_with_offsets() {
+    let cases: &[(&[u64], &str)] = &[
+        (&[35, 33], "T(8,8)"),
+        (&[7, 5, 5], "T(2)"),
+        (&[70, 40], "T(8,16)"),
+        (&[40, 130], "T(8,128)"),
+        (&[64, 96], "T(8,32)(2,1)"),
+        (&[37, 41], ""),
+    ];
+    for &(dims, attrs) in cases {
+        for (ty, bits, e) in [("f32", 32, ""), ("s4", 4, "E(4)")] {
+            let rows = ArrayLayout::from(strided(dims, bits)[0]);
+            let cols = ArrayLayout::from(strided(dims, bits)[1]);
+            for m in perms(dims.len()) {
+                let t = ArrayLayout::from(shape(ty, dims, &m, &format!("{attrs}{e}")));
+                for s in [rows, cols] {
+                    check(s, t, bits, None);
+                    check(t, s, bits, None);
+                }
+            }
+        }
+    }
+}
+
+/// 128-bit slots (`c128`) move as `[u8; 16]` units.
+#[test]
+fn sixteen_byte_units_move_whole() {
+    let t = shape("c128", &[3, 5], &[1, 0], "T(2,2)");
+    let rows = strided(&[3, 5], 128)[0];
+    let plan = tilelayout::storage::RelayoutPlan::new(rows, t).unwrap();
+    let src: Vec<[u8; 16]> = (0..15u8).map(|i| [i; 16]).collect();
+    let mut dst = vec![[0xFFu8; 16]; 24];
+    plan.execute(&src, &mut dst).unwrap();
+    let tiling = t.tiling().unwrap();
+    for i in 0..3 {
+        for j in 0..5 {
+            assert_eq!(
+                dst[tiling.offset(&[i, j]).unwrap() as usize],
+                [(i * 5 + j) as u8; 16]
+            );
+        }
+    }
+    assert_eq!(dst[9], [0u8; 16], "padding is zero bits");
+}

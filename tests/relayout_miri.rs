@@ -1,0 +1,134 @@
+//! Small relayouts that reach every `unsafe` block of the storage module,
+//! for Miri: `cargo +nightly miri test --test relayout_miri`.
+//!
+//! - `kernels::stream::copy` (`_mm_stream_si128`, x86-64): forced
+//!   streaming on runs, and on the staged zip/unzip kernels, with
+//!   destinations at every alignment modulo 64 bytes;
+//! - `kernels::stream::fence` (`_mm_sfence`);
+//! - `simd::{zip2_u16, zip4_u8, unzip2_u16, unzip4_u8, transpose8_u32}`:
+//!   the SSE2 calls, and with `RUSTFLAGS="-C target-feature=+avx2"` the
+//!   AVX2 ones (including their streaming stores).
+//!
+//! The same cases run natively in `cargo test`.
+
+mod relayout_common;
+use relayout_common::{check, shape, strided};
+use tilelayout::storage::{ArrayLayout, Kernel, RelayoutPlan};
+
+fn both_ways(ty: &str, dims: &[u64], attrs: &str, bits: u32, kernels: [Kernel; 2]) {
+    let rows = ArrayLayout::from(strided(dims, bits)[0]);
+    let t = ArrayLayout::from(shape(ty, dims, &[1, 0], attrs));
+    for nt in [Some(true), Some(false)] {
+        assert_eq!(check(rows, t, bits, nt), kernels[0]);
+        assert_eq!(check(t, rows, bits, nt), kernels[1]);
+    }
+}
+
+#[test]
+fn streaming_runs_match_the_definition() {
+    both_ways(
+        "f32",
+        &[16, 32],
+        "T(8,16)",
+        32,
+        [Kernel::Runs, Kernel::Runs],
+    );
+}
+
+#[test]
+fn bf16_zip_kernels_match_the_definition() {
+    both_ways(
+        "bf16",
+        &[4, 44],
+        "T(4,44)(2,1)",
+        16,
+        [Kernel::Interleave(2), Kernel::Deinterleave(2)],
+    );
+}
+
+#[test]
+fn s8_zip_kernels_match_the_definition() {
+    both_ways(
+        "s8",
+        &[8, 72],
+        "T(8,72)(4,1)",
+        8,
+        [Kernel::Interleave(4), Kernel::Deinterleave(4)],
+    );
+}
+
+/// Streaming stores need 64-byte-aligned lines: destinations that start
+/// anywhere within a line take the plain head and tail paths.
+#[test]
+fn streaming_at_every_destination_alignment() {
+    let t = shape("f32", &[2, 48], &[1, 0], "T(1,48)");
+    let rows = strided(&[2, 48], 32)[0];
+    let plan = RelayoutPlan::new(rows, t)
+        .unwrap()
+        .with_streaming(Some(true));
+    let src: Vec<f32> = (0..96).map(|i| i as f32).collect();
+    let mut buf = vec![0f32; 96 + 16];
+    for shift in 0..16 {
+        buf.fill(-1.0);
+        plan.execute(&src, &mut buf[shift..shift + 96]).unwrap();
+        assert_eq!(&buf[shift..shift + 96], &src[..]);
+        assert!(buf[..shift]
+            .iter()
+            .chain(&buf[shift + 96..])
+            .all(|&x| x == -1.0));
+    }
+}
+
+/// Tile transposes go through the gather kernel and its 8 × 8 transposes.
+#[test]
+fn tile_transpose_matches_the_definition() {
+    let a = ArrayLayout::from(shape("f32", &[16, 32], &[1, 0], "T(8,16)"));
+    let b = ArrayLayout::from(shape("f32", &[16, 32], &[0, 1], "T(8,16)"));
+    assert_eq!(check(a, b, 32, Some(true)), Kernel::Gather);
+    assert_eq!(check(b, a, 32, Some(false)), Kernel::Gather);
+}
+
+/// The zip kernels stream directly (AVX2) only into 32-byte aligned
+/// blocks: destinations on a 64-byte line, and one slot off it.
+#[test]
+fn zip_streaming_into_aligned_and_unaligned_destinations() {
+    for (ty, dims, attrs, bits) in [
+        ("bf16", [4u64, 64], "T(4,64)(2,1)", 16u32),
+        ("s8", [8, 128], "T(8,64)(4,1)", 8),
+    ] {
+        let t = shape(ty, &dims, &[1, 0], attrs);
+        let rows = strided(&dims, bits)[0];
+        let ub = bits as usize / 8;
+        let there = RelayoutPlan::new(rows, t)
+            .unwrap()
+            .with_streaming(Some(true));
+        let back = RelayoutPlan::new(t, rows)
+            .unwrap()
+            .with_streaming(Some(true));
+        let n = (dims[0] * dims[1]) as usize * ub;
+        // u64 storage keeps the 16-bit casts aligned
+        let words: Vec<u64> = (0..n.div_ceil(8) as u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        let src = &bytemuck::cast_slice::<u64, u8>(&words)[..n];
+        let mut buf = vec![0u8; 2 * n + 128];
+        let mut again = vec![0u8; n + 128];
+        for shift in [0, ub] {
+            let at = buf.as_ptr().align_offset(64) + shift;
+            let ag = again.as_ptr().align_offset(64) + shift;
+            let (mid, out) = (&mut buf[at..at + n], &mut again[ag..ag + n]);
+            if bits == 16 {
+                let s: &[u16] = bytemuck::cast_slice(src);
+                there
+                    .execute::<u16>(s, bytemuck::cast_slice_mut(mid))
+                    .unwrap();
+                back.execute::<u16>(bytemuck::cast_slice(mid), bytemuck::cast_slice_mut(out))
+                    .unwrap();
+            } else {
+                there.execute::<u8>(src, mid).unwrap();
+                back.execute::<u8>(mid, out).unwrap();
+            }
+            assert_eq!(&out[..], src);
+        }
+    }
+}
