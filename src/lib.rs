@@ -116,7 +116,26 @@ macro_rules! assert_layout {
 /// Support for the macros' expansions only.
 #[doc(hidden)] // reason: not API; used by code that `layout!` generates
 pub mod __private {
-    pub use tilelayout_macros::{layout_impl, layout_slots_impl};
+    pub use tilelayout_macros::{layout_array_impl, layout_impl, layout_slots_impl};
+}
+
+/// An owned, allocation-free array in the layout of XLA's text:
+/// `layout_array!(bf16[16,256]{1,0:T(8,128)(2,1)})` is
+/// `storage::TypedArray<layout!(…), N>` with `N` the layout's storage
+/// length (slots, or bytes for packed sub-byte elements).
+///
+/// ```
+/// use tilelayout::layout_array;
+/// let mut a = <layout_array!(s4[4,8]{1,0:E(4)})>::default();
+/// a.set([1, 3], tilelayout::storage::S4::new(-2).unwrap());
+/// assert_eq!(a.units().len(), 16); // 32 four-bit elements in 16 bytes
+/// assert_eq!(a.get([1, 3]).get(), -2);
+/// ```
+#[macro_export]
+macro_rules! layout_array {
+    ($($text:tt)+) => {
+        $crate::__private::layout_array_impl!($crate; $($text)+)
+    };
 }
 
 /// The slot count of a layout as a `typenum` type, to size a

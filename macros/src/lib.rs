@@ -448,3 +448,51 @@ fn typenum(krate: &TokenStream, n: u64) -> TokenStream {
     }
     ty
 }
+
+/// Expands `layout_array!`: `TypedArray<layout type, storage units>` (input
+/// `$crate ; <XLA text>`).
+#[proc_macro]
+pub fn layout_array_impl(input: TokenStream) -> TokenStream {
+    let mut tokens = input.into_iter();
+    let mut krate = TokenStream::new();
+    for t in tokens.by_ref() {
+        if let TokenTree::Punct(p) = &t {
+            if p.as_char() == ';' {
+                break;
+            }
+        }
+        krate.extend([t]);
+    }
+    let rest: Vec<TokenTree> = tokens.collect();
+    let ty = match expand(&krate, &rest) {
+        Ok(ty) => ty,
+        Err(e) => return e,
+    };
+    // Units: one per slot, or bytes when sub-byte elements share a byte
+    // (the library's `TypedStorage::UNITS`, which `TypedArray` checks).
+    let units = Source::from_tokens(&rest)
+        .ok()
+        .and_then(|src| core_::parse_shape(&src.text).ok())
+        .and_then(|s| {
+            s.sizes().ok().map(|z| {
+                if s.storage_bits() < 8 {
+                    z.bytes
+                } else {
+                    z.slots
+                }
+            })
+        })
+        .unwrap_or(0);
+    let mut storage = path(&krate, "storage");
+    storage.extend([
+        TokenTree::Punct(Punct::new(':', Spacing::Joint)),
+        TokenTree::Punct(Punct::new(':', Spacing::Alone)),
+        TokenTree::Ident(Ident::new("TypedArray", Span::call_site())),
+        TokenTree::Punct(Punct::new('<', Spacing::Alone)),
+    ]);
+    storage.extend(ty);
+    storage.extend([TokenTree::Punct(Punct::new(',', Spacing::Alone))]);
+    storage.extend(num(units));
+    storage.extend([TokenTree::Punct(Punct::new('>', Spacing::Alone))]);
+    storage
+}

@@ -61,6 +61,7 @@ mod element;
 mod error;
 mod iter;
 pub mod packed;
+mod typed;
 mod view;
 
 #[cfg(feature = "alloc")]
@@ -82,6 +83,7 @@ pub use element::{Element, Unit};
 pub use error::StorageError;
 pub use iter::{LogicalIter, MemoryIter};
 pub use packed::{S1, S2, S4, U1, U2, U4};
+pub use typed::{TypedArray, TypedStorage, TypedView, TypedViewMut, UnitOf, ValueOf};
 pub use view::{TiledView, TiledViewMut};
 
 #[cfg(feature = "alloc")]

@@ -10,8 +10,8 @@ use crate::value::PrimitiveType;
 pub trait Element: 'static + Copy + Default + core::fmt::Debug {
     /// The XLA primitive type.
     const TYPE: PrimitiveType;
-    /// The Rust type of one value (`f32`, `half::bf16`; sub-byte and f8
-    /// types hold their bits in a `u8`/`i8`).
+    /// The Rust type of one value (`f32`, `half::bf16`, `bool` for `pred`,
+    /// [`crate::storage::S4`] for `s4`; f8 types hold their bits in a `u8`).
     type Value: Copy + Default + core::fmt::Debug + 'static;
 }
 
@@ -30,12 +30,12 @@ macro_rules! elements {
 elements! {
     /// `pred`: a boolean, one byte in storage unless `E(1)`.
     Pred => Pred, bool;
-    /// `s1`: a 1-bit signed integer (bits in an `i8`).
-    S1 => S1, i8;
-    /// `s2`: a 2-bit signed integer (bits in an `i8`).
-    S2 => S2, i8;
-    /// `s4`: a 4-bit signed integer (bits in an `i8`).
-    S4 => S4, i8;
+    /// `s1`: a 1-bit signed integer ([`crate::storage::S1`]).
+    S1 => S1, crate::storage::S1;
+    /// `s2`: a 2-bit signed integer ([`crate::storage::S2`]).
+    S2 => S2, crate::storage::S2;
+    /// `s4`: a 4-bit signed integer ([`crate::storage::S4`]).
+    S4 => S4, crate::storage::S4;
     /// `s8`.
     S8 => S8, i8;
     /// `s16`.
@@ -44,12 +44,12 @@ elements! {
     S32 => S32, i32;
     /// `s64`.
     S64 => S64, i64;
-    /// `u1`: a 1-bit unsigned integer (bits in a `u8`).
-    U1 => U1, u8;
-    /// `u2`: a 2-bit unsigned integer (bits in a `u8`).
-    U2 => U2, u8;
-    /// `u4`: a 4-bit unsigned integer (bits in a `u8`).
-    U4 => U4, u8;
+    /// `u1`: a 1-bit unsigned integer ([`crate::storage::U1`]).
+    U1 => U1, crate::storage::U1;
+    /// `u2`: a 2-bit unsigned integer ([`crate::storage::U2`]).
+    U2 => U2, crate::storage::U2;
+    /// `u4`: a 4-bit unsigned integer ([`crate::storage::U4`]).
+    U4 => U4, crate::storage::U4;
     /// `u8`.
     U8 => U8, u8;
     /// `u16`.

@@ -1,0 +1,355 @@
+//! Views and arrays for layout *types*: the storage length, the storage
+//! width and every index are compile-time constants of the layout.
+//!
+//! [`TypedView`] and [`TypedViewMut`] borrow a slice; [`TypedArray`] owns
+//! a `[Unit; N]` with `N` checked against the layout at compile time (no
+//! allocation: it works in `no_std` firmware), and [`crate::layout_array!`]
+//! writes `N` for you. Logical-order iteration, padding fill and relayout
+//! reuse the runtime machinery through [`TypedView::runtime`].
+//!
+//! ```
+//! use tilelayout::{layout, layout_array, Layout};
+//! type L = layout!(bf16[16,256]{1,0:T(8,128)(2,1)});
+//! let mut a = <layout_array!(bf16[16,256]{1,0:T(8,128)(2,1)})>::default();
+//! let one = half::bf16::from_f32(1.0);
+//! a.set([3, 200], one);
+//! assert_eq!(a.get([3, 200]), one);
+//! assert_eq!(a.units()[L::offset([3, 200])], one);
+//! assert_eq!(a.units().len(), L::SLOTS);
+//! ```
+
+use core::marker::PhantomData;
+
+use super::{Element as Value, StorageError, TiledView, TiledViewMut};
+use crate::types::{Element, Layout};
+
+/// The Rust value type of layout `L`'s elements.
+pub type ValueOf<L> = <<L as Layout>::Element as Element>::Value;
+/// The storage unit of layout `L` (the value type, or `u8` for sub-byte
+/// types).
+pub type UnitOf<L> = <ValueOf<L> as Value>::Unit;
+
+/// Storage facts of a layout type, as constants.
+pub trait TypedStorage: Layout
+where
+    ValueOf<Self>: Value,
+{
+    /// Bits per slot in storage (`E(n)`, else the type's byte width × 8).
+    const BITS: u32;
+    /// Units of storage: `SLOTS`, or `BYTES` when several elements share a
+    /// byte.
+    const UNITS: usize;
+    /// Evaluating this checks that the value type supports the storage
+    /// width (a compile error naming the width otherwise).
+    const STORAGE_OK: ();
+}
+
+impl<L: Layout> TypedStorage for L
+where
+    ValueOf<L>: Value,
+{
+    const BITS: u32 = L::SHAPE.storage_bits() as u32;
+    const UNITS: usize = if (Self::BITS as usize) < 8 * core::mem::size_of::<UnitOf<L>>() {
+        L::BYTES
+    } else {
+        L::SLOTS
+    };
+    const STORAGE_OK: () = {
+        // `storage_ok` is a trait method (not const); the rule it encodes
+        // for every value type: the unit's width, or a packed width that
+        // divides 8 for sub-byte types.
+        let unit = 8 * core::mem::size_of::<UnitOf<L>>() as u32;
+        let bits = Self::BITS;
+        let ok = bits == unit
+            || (unit == 8
+                && bits < 8
+                && 8 % bits == 0
+                && bits >= <ValueOf<L> as Value>::VALUE_BITS);
+        assert!(
+            ok,
+            "the layout's storage width (E) is not one its value type can be stored in"
+        );
+    };
+}
+
+/// A borrowed view of a buffer as an array in layout `L`.
+pub struct TypedView<'a, L: Layout>
+where
+    ValueOf<L>: Value,
+{
+    units: &'a [UnitOf<L>],
+    _l: PhantomData<L>,
+}
+
+/// A mutable view of a buffer as an array in layout `L`.
+pub struct TypedViewMut<'a, L: Layout>
+where
+    ValueOf<L>: Value,
+{
+    units: &'a mut [UnitOf<L>],
+    _l: PhantomData<L>,
+}
+
+/// An owned array in layout `L`: `N` units inline, no allocation. `N`
+/// must be `L`'s storage length ([`TypedStorage::UNITS`]); a compile error
+/// otherwise. [`crate::layout_array!`] computes it.
+///
+/// # Compile-time errors
+/// ```compile_fail,E0080
+/// use tilelayout::{layout, storage::TypedArray};
+/// let a = TypedArray::<layout!(f32[3,5]{1,0:T(2,2)}), 23>::default(); // needs 24
+/// ```
+pub struct TypedArray<L: Layout, const N: usize>
+where
+    ValueOf<L>: Value,
+{
+    units: [UnitOf<L>; N],
+    _l: PhantomData<L>,
+}
+
+const fn check_len<L: Layout>(n: usize) -> Result<(), StorageError>
+where
+    ValueOf<L>: Value,
+{
+    if n == <L as TypedStorage>::UNITS {
+        Ok(())
+    } else {
+        Err(StorageError::Length {
+            expected: <L as TypedStorage>::UNITS as u64,
+            found: n,
+        })
+    }
+}
+
+macro_rules! typed_read_api {
+    () => {
+        /// The element at `index` (logical coordinates, in the order the
+        /// dims are written).
+        ///
+        /// # Panics
+        /// If a coordinate is out of bounds (as slice indexing does); see
+        /// [`Self::try_get`].
+        #[inline]
+        pub fn get<const R: usize>(&self, index: [usize; R]) -> ValueOf<L> {
+            match L::checked_offset(index) {
+                Some(s) => <ValueOf<L>>::load(&self.units, s, <L as TypedStorage>::BITS),
+                None => panic!("index out of bounds of the layout"),
+            }
+        }
+
+        /// The element at `index`, or `None` if a coordinate is out of
+        /// bounds.
+        #[inline]
+        pub fn try_get<const R: usize>(&self, index: [usize; R]) -> Option<ValueOf<L>> {
+            L::checked_offset(index)
+                .map(|s| <ValueOf<L>>::load(&self.units, s, <L as TypedStorage>::BITS))
+        }
+
+        /// The storage, in memory order (padding included).
+        pub fn units(&self) -> &[UnitOf<L>] {
+            &self.units
+        }
+
+        /// The runtime view of the same storage (logical and memory-order
+        /// iteration, `get` by `&[u64]`).
+        pub fn runtime(&self) -> TiledView<'_, ValueOf<L>> {
+            match TiledView::new(&L::SHAPE, &self.units) {
+                Ok(v) => v,
+                // The length and width were checked against the same layout.
+                Err(e) => unreachable!("typed storage disagrees with its layout: {e}"),
+            }
+        }
+    };
+}
+
+macro_rules! typed_write_api {
+    () => {
+        /// Sets the element at `index`, leaving every other slot (and the
+        /// other bits of a shared byte) unchanged.
+        ///
+        /// # Panics
+        /// If a coordinate is out of bounds; see [`Self::try_set`].
+        #[inline]
+        pub fn set<const R: usize>(&mut self, index: [usize; R], v: ValueOf<L>) {
+            match L::checked_offset(index) {
+                Some(s) => <ValueOf<L>>::store(&mut self.units, s, <L as TypedStorage>::BITS, v),
+                None => panic!("index out of bounds of the layout"),
+            }
+        }
+
+        /// Sets the element at `index`; `false` (and nothing written) if a
+        /// coordinate is out of bounds.
+        #[inline]
+        pub fn try_set<const R: usize>(&mut self, index: [usize; R], v: ValueOf<L>) -> bool {
+            match L::checked_offset(index) {
+                Some(s) => {
+                    <ValueOf<L>>::store(&mut self.units, s, <L as TypedStorage>::BITS, v);
+                    true
+                }
+                None => false,
+            }
+        }
+
+        /// The storage, mutably.
+        pub fn units_mut(&mut self) -> &mut [UnitOf<L>] {
+            &mut self.units
+        }
+
+        /// The runtime mutable view of the same storage (padding fill,
+        /// relayout destinations).
+        pub fn runtime_mut(&mut self) -> TiledViewMut<'_, ValueOf<L>> {
+            match TiledViewMut::new(&L::SHAPE, &mut self.units) {
+                Ok(v) => v,
+                Err(e) => unreachable!("typed storage disagrees with its layout: {e}"),
+            }
+        }
+
+        /// Writes `v` into every padding slot.
+        pub fn fill_padding(&mut self, v: ValueOf<L>) {
+            self.runtime_mut().fill_padding(v);
+        }
+    };
+}
+
+impl<'a, L: Layout> TypedView<'a, L>
+where
+    ValueOf<L>: Value,
+{
+    /// A view of `units`.
+    ///
+    /// # Errors
+    /// [`StorageError::Length`] unless `units` has the layout's storage
+    /// length.
+    pub fn new(units: &'a [UnitOf<L>]) -> Result<Self, StorageError> {
+        let () = <L as TypedStorage>::STORAGE_OK;
+        check_len::<L>(units.len())?;
+        Ok(TypedView {
+            units,
+            _l: PhantomData,
+        })
+    }
+
+    typed_read_api!();
+}
+
+impl<'a, L: Layout> TypedViewMut<'a, L>
+where
+    ValueOf<L>: Value,
+{
+    /// A mutable view of `units`.
+    ///
+    /// # Errors
+    /// [`StorageError::Length`] unless `units` has the layout's storage
+    /// length.
+    pub fn new(units: &'a mut [UnitOf<L>]) -> Result<Self, StorageError> {
+        let () = <L as TypedStorage>::STORAGE_OK;
+        check_len::<L>(units.len())?;
+        Ok(TypedViewMut {
+            units,
+            _l: PhantomData,
+        })
+    }
+
+    typed_read_api!();
+    typed_write_api!();
+}
+
+impl<L: Layout, const N: usize> Default for TypedArray<L, N>
+where
+    ValueOf<L>: Value,
+{
+    /// An array of zero units (every element and padding slot zero).
+    fn default() -> Self {
+        const {
+            assert!(
+                N == <L as TypedStorage>::UNITS,
+                "TypedArray<L, N>: N is not the layout's storage length"
+            );
+        };
+        let () = <L as TypedStorage>::STORAGE_OK;
+        TypedArray {
+            units: [UnitOf::<L>::default(); N],
+            _l: PhantomData,
+        }
+    }
+}
+
+impl<L: Layout, const N: usize> TypedArray<L, N>
+where
+    ValueOf<L>: Value,
+{
+    /// An array with every element `v` (padding zero).
+    pub fn filled(v: ValueOf<L>) -> Self {
+        let mut a = Self::default();
+        for s in 0..L::SLOTS {
+            if L::TILING.coords(s as u64).ok().flatten().is_some() {
+                <ValueOf<L>>::store(&mut a.units, s, <L as TypedStorage>::BITS, v);
+            }
+        }
+        a
+    }
+
+    /// A borrowed view.
+    pub fn view(&self) -> TypedView<'_, L> {
+        TypedView {
+            units: &self.units,
+            _l: PhantomData,
+        }
+    }
+
+    /// A mutable view.
+    pub fn view_mut(&mut self) -> TypedViewMut<'_, L> {
+        TypedViewMut {
+            units: &mut self.units,
+            _l: PhantomData,
+        }
+    }
+
+    typed_read_api!();
+    typed_write_api!();
+}
+
+#[cfg(feature = "alloc")]
+mod relayout {
+    use super::*;
+    use crate::storage::{RelayoutPlan, Strided};
+
+    impl<'a, L: Layout> TypedViewMut<'a, L>
+    where
+        ValueOf<L>: Value,
+    {
+        /// Fills the view from a row-major buffer of the same dims
+        /// (padding is set to zero), with the relayout engine's plan for the
+        /// layout's constants.
+        ///
+        /// # Errors
+        /// [`StorageError::Length`] if `src` is not `ELEMENTS` units (or the
+        /// packed bytes of them).
+        pub fn copy_from_row_major(&mut self, src: &[UnitOf<L>]) -> Result<(), StorageError> {
+            let plan = RelayoutPlan::new(row_major::<L>()?, L::SHAPE)?;
+            plan.execute_with_padding(src, self.units, UnitOf::<L>::default())
+        }
+    }
+
+    impl<'a, L: Layout> TypedView<'a, L>
+    where
+        ValueOf<L>: Value,
+    {
+        /// Copies the array into a row-major buffer of the same dims.
+        ///
+        /// # Errors
+        /// [`StorageError::Length`] if `dst` is not the row-major length.
+        pub fn copy_to_row_major(&self, dst: &mut [UnitOf<L>]) -> Result<(), StorageError> {
+            let plan = RelayoutPlan::new(L::SHAPE, row_major::<L>()?)?;
+            plan.execute(self.units, dst)
+        }
+    }
+
+    fn row_major<L: Layout>() -> Result<Strided, StorageError>
+    where
+        ValueOf<L>: Value,
+    {
+        let dims: [u64; crate::MAX_TYPE_RANK] = core::array::from_fn(|i| L::DIMS[i] as u64);
+        Strided::row_major(&dims[..L::RANK], <L as TypedStorage>::BITS)
+    }
+}
