@@ -45,6 +45,21 @@ impl Figure1 {
     }
 }
 
+/// A bf16 TPU tile held inline with no allocator: `layout_array!` sizes the
+/// storage from the layout (8×128 bf16 = 1024 slots).
+pub type Bf16Tile = tilelayout::layout_array!(bf16[8,128]{1,0:T(8,128)(2,1)});
+
+/// Sets every element of a [`Bf16Tile`] to `row + col` (as bf16) and reads
+/// one back: the typed storage in firmware.
+pub fn fill_bf16_tile(tile: &mut Bf16Tile) -> f32 {
+    for r in 0..8 {
+        for c in 0..128 {
+            tile.set([r, c], half::bf16::from_f32((r + c) as f32));
+        }
+    }
+    tile.get([7, 127]).to_f32()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,19 +114,4 @@ mod tests {
         assert_eq!(a.set(0, 5, 1.0), None);
         assert_eq!(BF16_TPU_BYTES, 8 * 1280 * 16384 * 2);
     }
-}
-
-/// A bf16 TPU tile held inline with no allocator: `layout_array!` sizes the
-/// storage from the layout (8×128 bf16 = 1024 slots).
-pub type Bf16Tile = tilelayout::layout_array!(bf16[8,128]{1,0:T(8,128)(2,1)});
-
-/// Sets every element of a [`Bf16Tile`] to `row + col` (as bf16) and reads
-/// one back: the typed storage in firmware.
-pub fn fill_bf16_tile(tile: &mut Bf16Tile) -> f32 {
-    for r in 0..8 {
-        for c in 0..128 {
-            tile.set([r, c], half::bf16::from_f32((r + c) as f32));
-        }
-    }
-    tile.get([7, 127]).to_f32()
 }
