@@ -16,6 +16,17 @@ const MAX_TYPE_RANK: usize = 8;
 /// Expands `layout!`: input is `$crate ; <XLA text as tokens or a string>`.
 #[proc_macro]
 pub fn layout_impl(input: TokenStream) -> TokenStream {
+    let (krate, rest) = split_crate(input);
+    match expand(&krate, &rest) {
+        Ok(ts) => ts,
+        Err(e) => e,
+    }
+}
+
+/// Splits the input of the `*_impl` macros, `$crate ; <XLA text>`, into the
+/// crate path (kept as tokens: a `$crate` must not round-trip through a
+/// string) and the text's tokens.
+fn split_crate(input: TokenStream) -> (TokenStream, Vec<TokenTree>) {
     let mut tokens = input.into_iter();
     let mut krate = TokenStream::new();
     for t in tokens.by_ref() {
@@ -26,11 +37,14 @@ pub fn layout_impl(input: TokenStream) -> TokenStream {
         }
         krate.extend([t]);
     }
-    let rest: Vec<TokenTree> = tokens.collect();
-    match expand(&krate, &rest) {
-        Ok(ts) => ts,
-        Err(e) => e,
-    }
+    (krate, tokens.collect())
+}
+
+/// The shape of text that [`expand`] already accepted (for the sizes the
+/// storage macros emit).
+fn accepted_shape(tokens: &[TokenTree]) -> Option<core_::Shape> {
+    let src = Source::from_tokens(tokens).ok()?;
+    core_::parse_shape(&src.text).ok()
 }
 
 /// The text assembled from tokens, with the span of every piece.
@@ -393,24 +407,12 @@ fn emit(krate: &TokenStream, shape: &core_::Shape) -> TokenStream {
 /// (input `$crate ; <XLA text>`), for `GenericArray` storage.
 #[proc_macro]
 pub fn layout_slots_impl(input: TokenStream) -> TokenStream {
-    let mut tokens = input.into_iter();
-    let mut krate = TokenStream::new();
-    for t in tokens.by_ref() {
-        if let TokenTree::Punct(p) = &t {
-            if p.as_char() == ';' {
-                break;
-            }
-        }
-        krate.extend([t]);
-    }
-    let rest: Vec<TokenTree> = tokens.collect();
+    let (krate, rest) = split_crate(input);
     // Same checks as `layout!`: the storage is only for a valid layout type.
     if let Err(e) = expand(&krate, &rest) {
         return e;
     }
-    let slots = Source::from_tokens(&rest)
-        .ok()
-        .and_then(|src| core_::parse_shape(&src.text).ok())
+    let slots = accepted_shape(&rest)
         .and_then(|s| s.sizes().ok())
         .map_or(0, |s| s.slots);
     typenum(&krate, slots)
@@ -453,26 +455,14 @@ fn typenum(krate: &TokenStream, n: u64) -> TokenStream {
 /// `$crate ; <XLA text>`).
 #[proc_macro]
 pub fn layout_array_impl(input: TokenStream) -> TokenStream {
-    let mut tokens = input.into_iter();
-    let mut krate = TokenStream::new();
-    for t in tokens.by_ref() {
-        if let TokenTree::Punct(p) = &t {
-            if p.as_char() == ';' {
-                break;
-            }
-        }
-        krate.extend([t]);
-    }
-    let rest: Vec<TokenTree> = tokens.collect();
+    let (krate, rest) = split_crate(input);
     let ty = match expand(&krate, &rest) {
         Ok(ty) => ty,
         Err(e) => return e,
     };
     // Units: one per slot, or bytes when sub-byte elements share a byte
     // (the library's `TypedStorage::UNITS`, which `TypedArray` checks).
-    let units = Source::from_tokens(&rest)
-        .ok()
-        .and_then(|src| core_::parse_shape(&src.text).ok())
+    let units = accepted_shape(&rest)
         .and_then(|s| {
             s.sizes().ok().map(|z| {
                 if s.storage_bits() < 8 {
