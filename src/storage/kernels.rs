@@ -168,41 +168,13 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
         let (n, n2) = (c.n as usize, c2.n as usize);
         match k {
             Kernel::Interleave(kk) => {
-                let (len, rs) = (a.n as usize, b.src as usize);
-                let (rstep, pstep, rstep2, pstep2) = (
-                    c.src as usize,
-                    c.dst as usize,
-                    c2.src as usize,
-                    c2.dst as usize,
-                );
-                let bl = Blocks {
-                    count: n,
-                    rstep,
-                    pstep,
-                    count2: n2,
-                    rstep2,
-                    pstep2,
-                    ..Blocks::one(len, rs)
-                };
+                // rows on the source side, packed words on the destination
+                let bl = repeated(a.n, b.src, (n, c.src, c.dst), (n2, c2.src, c2.dst));
                 zip_blocks(kk, self.src, s, self.dst, d, bl, self.nt);
             }
             Kernel::Deinterleave(kk) => {
-                let (len, rs) = (b.n as usize, a.dst as usize);
-                let (rstep, pstep, rstep2, pstep2) = (
-                    c.dst as usize,
-                    c.src as usize,
-                    c2.dst as usize,
-                    c2.src as usize,
-                );
-                let bl = Blocks {
-                    count: n,
-                    rstep,
-                    pstep,
-                    count2: n2,
-                    rstep2,
-                    pstep2,
-                    ..Blocks::one(len, rs)
-                };
+                // the same blocks with source and destination swapped
+                let bl = repeated(b.n, a.dst, (n, c.dst, c.src), (n2, c2.dst, c2.src));
                 unzip_blocks(kk, self.src, s, self.dst, d, bl, self.nt);
             }
             _ => {
@@ -584,5 +556,20 @@ impl Mover for BitMover<'_> {
             packed::set(self.dst, i, self.bits, self.pad);
             i += 1;
         }
+    }
+}
+
+/// The blocks of a zip/unzip kernel: `len` elements of rows `rs` apart,
+/// repeated by the two inner loops, each given as (count, row step, packed
+/// step).
+fn repeated(len: u64, rs: u64, inner: (usize, u64, u64), outer: (usize, u64, u64)) -> Blocks {
+    Blocks {
+        count: inner.0,
+        rstep: inner.1 as usize,
+        pstep: inner.2 as usize,
+        count2: outer.0,
+        rstep2: outer.1 as usize,
+        pstep2: outer.2 as usize,
+        ..Blocks::one(len as usize, rs as usize)
     }
 }
