@@ -45,6 +45,9 @@ pub(crate) trait Mover {
     fn one(&mut self, s: usize, d: usize);
     /// `len` contiguous destination slots of padding.
     fn pad(&mut self, d: usize, len: usize);
+    /// The source step between the `block_rep2` calls that follow (the
+    /// stride of the loop around them), for prefetching across calls.
+    fn next_call_step(&mut self, _src: usize) {}
     /// After the last move (store fence for streaming stores).
     fn finish(&mut self) {}
 }
@@ -82,9 +85,15 @@ pub(crate) struct UnitMover<'a, T> {
     pub(crate) gather: &'a [Loop],
     /// Scratch for a [`Kernel::Gather`] block (`a.n × b.n` slots).
     pub(crate) stage: alloc::vec::Vec<T>,
+    /// Source step between `block_rep2` calls (0: unknown).
+    pub(crate) next: usize,
 }
 
 impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
+    fn next_call_step(&mut self, src: usize) {
+        self.next = src;
+    }
+
     #[inline]
     fn block(&mut self, k: Kernel, a: &Loop, b: &Loop, s: usize, d: usize) {
         let (src, dst) = (self.src, &mut *self.dst);
@@ -169,7 +178,8 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
         match k {
             Kernel::Interleave(kk) => {
                 // rows on the source side, packed words on the destination
-                let bl = repeated(a.n, b.src, (n, c.src, c.dst), (n2, c2.src, c2.dst));
+                let mut bl = repeated(a.n, b.src, (n, c.src, c.dst), (n2, c2.src, c2.dst));
+                bl.next = self.next;
                 zip_blocks(kk, self.src, s, self.dst, d, bl, self.nt);
             }
             Kernel::Deinterleave(kk) => {

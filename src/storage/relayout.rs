@@ -284,6 +284,7 @@ impl RelayoutPlan {
                     nt,
                     gather: self.gather(),
                     stage: alloc::vec![p; self.stage_len()],
+                    next: 0,
                 });
             }};
         }
@@ -301,6 +302,7 @@ impl RelayoutPlan {
                     nt,
                     gather: self.gather(),
                     stage: alloc::vec![pad; self.stage_len()],
+                    next: 0,
                 });
             }
         }

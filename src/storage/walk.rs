@@ -10,6 +10,9 @@
 
 use super::choose::Nest;
 use super::kernels::{classify, Mover};
+use alloc::vec;
+use alloc::vec::Vec;
+
 use super::plan::{Loop, FREE};
 
 /// How many values of `l` have an in-bounds completion.
@@ -31,26 +34,46 @@ pub(crate) struct Walk<'p> {
     pub(crate) nest: &'p Nest,
     /// Write padding slots (the loops cover the destination densely).
     pub(crate) fill: bool,
-    /// The first outer level from which no loop (nor the kernel's) has a
-    /// bound to check.
-    pub(crate) free_from: usize,
+    /// `reach[level · dims + x]`: how far the loops `level..` and the
+    /// kernel's advance dim `x` at most (the sum of `(n − 1)·w` of its
+    /// digits among them).
+    reach: Vec<u64>,
 }
 
 impl<'p> Walk<'p> {
     pub(crate) fn new(nest: &'p Nest, fill: bool) -> Self {
-        let free_from = if nest.a.dim == FREE && nest.b.dim == FREE {
-            nest.outer
-                .iter()
-                .rposition(|l| l.dim != FREE)
-                .map_or(0, |i| i + 1)
-        } else {
-            usize::MAX
+        let dims = nest.sizes.len();
+        let levels = nest.outer.len() + 1;
+        let mut reach = vec![0u64; levels * dims];
+        let mut add = |level: usize, l: &Loop| {
+            if l.dim != FREE {
+                reach[level * dims + l.dim as usize] += (l.n - 1) * l.w;
+            }
         };
-        Walk {
-            nest,
-            fill,
-            free_from,
+        for level in 0..levels {
+            for l in nest.outer[level..].iter().chain([&nest.a, &nest.b]) {
+                add(level, l);
+            }
         }
+        Walk { nest, fill, reach }
+    }
+
+    /// How many of the first values of `l` (the loop at `level`, `e` the
+    /// dims' offsets fixed above it) have subtrees entirely in bounds.
+    fn full(&self, level: usize, l: &Loop, e: &[u64]) -> u64 {
+        let sizes = &self.nest.sizes;
+        let below = &self.reach[(level + 1) * sizes.len()..][..sizes.len()];
+        let mut n = l.n;
+        for (x, (&size, (&at, &r))) in sizes.iter().zip(e.iter().zip(below)).enumerate() {
+            let left = size.saturating_sub(at + r);
+            if l.dim as usize == x {
+                // values v with at + v·w + r < size
+                n = n.min(left.div_ceil(l.w));
+            } else if left == 0 {
+                return 0;
+            }
+        }
+        n
     }
 
     /// Loops `level..` with no bounds to check: plain nested loops, the
@@ -59,19 +82,30 @@ impl<'p> Walk<'p> {
         let n = self.nest;
         match n.outer.get(level) {
             None => m.block(n.kernel, &n.a, &n.b, s, d),
-            Some(l) if level + 1 == n.outer.len() => m.block_rep(n.kernel, l, &n.a, &n.b, s, d),
-            Some(l) if level + 2 == n.outer.len() => {
-                m.block_rep2(n.kernel, l, &n.outer[level + 1], &n.a, &n.b, s, d)
+            Some(l) => self.free_loop(m, level, l, s, d),
+        }
+    }
+
+    /// [`Walk::free`] with `l` (the loop at `level`, or its first values)
+    /// for the loop at `level`.
+    fn free_loop<M: Mover>(&self, m: &mut M, level: usize, l: &Loop, s: usize, d: usize) {
+        let n = self.nest;
+        if level + 1 == n.outer.len() {
+            m.block_rep(n.kernel, l, &n.a, &n.b, s, d)
+        } else if level + 2 == n.outer.len() {
+            m.block_rep2(n.kernel, l, &n.outer[level + 1], &n.a, &n.b, s, d)
+        } else {
+            if level + 3 == n.outer.len() {
+                // this loop repeats the `block_rep2` calls
+                m.next_call_step(l.src as usize);
             }
-            Some(l) => {
-                for v in 0..l.n {
-                    self.free(
-                        m,
-                        level + 1,
-                        s + (v * l.src) as usize,
-                        d + (v * l.dst) as usize,
-                    );
-                }
+            for v in 0..l.n {
+                self.free(
+                    m,
+                    level + 1,
+                    s + (v * l.src) as usize,
+                    d + (v * l.dst) as usize,
+                );
             }
         }
     }
@@ -84,14 +118,16 @@ impl<'p> Walk<'p> {
         d: usize,
         e: &mut [u64],
     ) {
-        if level >= self.free_from {
-            return self.free(m, level, s, d);
-        }
         let Some(l) = self.nest.outer.get(level) else {
             return self.block(m, s, d, e);
         };
+        // the first values whose subtrees are in bounds run as free loops
+        let full = self.full(level, l, e);
+        if full > 0 {
+            self.free_loop(m, level, &Loop { n: full, ..*l }, s, d);
+        }
         let nv = valid(l, e, &self.nest.sizes);
-        for v in 0..nv {
+        for v in full..nv {
             let (so, dof) = (s + (v * l.src) as usize, d + (v * l.dst) as usize);
             if l.dim != FREE {
                 e[l.dim as usize] += v * l.w;
@@ -148,34 +184,48 @@ impl<'p> Walk<'p> {
             e[a.dim as usize] -= i * a.w;
             nb
         };
-        // valid(b) is non-increasing in i, so the last row decides
-        if na == a.n && nb_at(e, a.n - 1) == b.n {
+        // valid(b) is non-increasing in i: rows 0..full hold all of b
+        let nb0 = if na > 0 { nb_at(e, 0) } else { 0 };
+        let full = if nb0 < b.n {
+            0
+        } else if a.dim == FREE || a.dim != b.dim {
+            na
+        } else {
+            // row i is whole while at + i·a.w + (b.n − 1)·b.w < size
+            let left = sizes[b.dim as usize] - e[b.dim as usize] - (b.n - 1) * b.w;
+            na.min(left.div_ceil(a.w))
+        };
+        if full == a.n {
             m.block(self.nest.kernel, a, b, s, d);
             return;
         }
-        let mut i = 0;
+        if full > 0 {
+            let aa = Loop { n: full, ..*a };
+            m.block(classify(&aa, b), &aa, b, s, d);
+        }
+        // the rest in runs of rows with the same valid length
+        let mut i = full;
+        let mut nb = if i < na { nb_at(e, i) } else { 0 };
         while i < na {
-            let nb = nb_at(e, i);
-            let mut j = i + 1;
-            while j < na && nb_at(e, j) == nb {
+            let (mut j, mut next) = (i + 1, 0);
+            while j < na {
+                next = nb_at(e, j);
+                if next != nb {
+                    break;
+                }
                 j += 1;
             }
             let (si, di) = (s + (i * a.src) as usize, d + (i * a.dst) as usize);
             if nb > 0 {
                 let (aa, bb) = (Loop { n: j - i, ..*a }, Loop { n: nb, ..*b });
-                let k = if (aa.n, bb.n) == (a.n, b.n) {
-                    self.nest.kernel
-                } else {
-                    classify(&aa, &bb)
-                };
-                m.block(k, &aa, &bb, si, di);
+                m.block(classify(&aa, &bb), &aa, &bb, si, di);
             }
             if self.fill && nb < b.n {
                 for r in i..j {
                     self.pad_row(m, d + (r * a.dst) as usize, nb);
                 }
             }
-            i = j;
+            (i, nb) = (j, next);
         }
         if self.fill {
             for r in na..a.n {

@@ -47,6 +47,9 @@ pub(crate) struct Blocks {
     pub(crate) count2: usize,
     pub(crate) rstep2: usize,
     pub(crate) pstep2: usize,
+    /// Rows-side offset from these blocks to the next call's (the calls
+    /// repeat at this step; 0: unknown), for prefetching across calls.
+    pub(crate) next: usize,
 }
 
 impl Blocks {
@@ -61,7 +64,35 @@ impl Blocks {
             count2: 1,
             rstep2: 0,
             pstep2: 0,
+            next: 0,
         }
+    }
+
+    /// For each block in the order of [`Blocks::each`], the rows-side
+    /// offset of the block `t` blocks later, continuing into the following
+    /// calls' blocks (every [`Blocks::next`]) past the last one; `None`
+    /// there when the step is unknown. Counters, no division per block.
+    pub(crate) fn ahead(&self, t: usize) -> impl Iterator<Item = Option<usize>> + '_ {
+        let total = self.count * self.count2;
+        let (mut call, mut i, mut j) = match total {
+            0 => (0, 0, 0),
+            _ => (t / total, t % total / self.count, t % self.count),
+        };
+        let mut at = i * self.rstep2 + j * self.rstep;
+        (0..total).map(move |_| {
+            let here = (call == 0 || self.next != 0).then(|| call * self.next + at);
+            j += 1;
+            at += self.rstep;
+            if j == self.count {
+                (i, j) = (i + 1, 0);
+                at = i * self.rstep2;
+                if i == self.count2 {
+                    (call, i) = (call + 1, 0);
+                    at = 0;
+                }
+            }
+            here
+        })
     }
 
     /// Every block as `(rows side offset, packed side offset)`.
@@ -280,6 +311,35 @@ mod tests {
                 assert_eq!(dst[3 + c * 11 + r], src[2 + r * 13 + c]);
             }
         }
+    }
+
+    #[test]
+    fn ahead_walks_the_blocks_in_order_and_into_the_next_calls() {
+        let bl = Blocks {
+            count: 3,
+            rstep: 10,
+            count2: 4,
+            rstep2: 1000,
+            next: 100_000,
+            ..Blocks::one(8, 16)
+        };
+        // the rows-side offsets of this call's blocks and the next three's
+        let order: alloc::vec::Vec<usize> = (0..4)
+            .flat_map(|call| bl.each().map(move |(r, _)| call * 100_000 + r))
+            .collect();
+        for t in 0..36 {
+            let got: alloc::vec::Vec<_> = bl.ahead(t).collect();
+            let want: alloc::vec::Vec<_> = (0..12).map(|q| Some(order[q + t])).collect();
+            assert_eq!(got, want, "t {t}");
+        }
+        let unknown = Blocks { next: 0, ..bl };
+        let got: alloc::vec::Vec<_> = unknown.ahead(5).collect();
+        let want: alloc::vec::Vec<_> = (0..12)
+            .map(|q| (q + 5 < 12).then(|| order[q + 5]))
+            .collect();
+        assert_eq!(got, want);
+        let empty = Blocks { count: 0, ..bl };
+        assert_eq!(empty.ahead(1).count(), 0);
     }
 
     #[test]
