@@ -324,3 +324,100 @@ fn plans_reject_unknown_warps() {
         4, 0, 0,
     );
 }
+
+/// A memory-like endpoint of `R × C` `u32` that records the vectors a plan
+/// moves: as a source it hands out the vector's index in its log, as a
+/// destination it logs `(warp, vector)`. `RUN` is its row run; its column
+/// run is 4 (a vector of `u32`), so with `RUN = 1` the plan takes columns.
+struct Recorder<const R: usize, const C: usize, const RUN: usize> {
+    log: std::cell::RefCell<Vec<(usize, Vector)>>,
+}
+
+impl<const R: usize, const C: usize, const RUN: usize> Recorder<R, C, RUN> {
+    fn new() -> Self {
+        Self {
+            log: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+}
+
+impl<const R: usize, const C: usize, const RUN: usize> CopyEndpoint for Recorder<R, C, RUN> {
+    type Elem = u32;
+    const ROWS: usize = R;
+    const COLS: usize = C;
+    const WARPS: Option<usize> = None;
+    const ROW_RUN: usize = RUN;
+    const COL_RUN: usize = 4;
+}
+
+impl<const R: usize, const C: usize, const RUN: usize> CopySource for Recorder<R, C, RUN> {
+    fn read(&self, _warp: usize, i: usize, j: usize) -> u32 {
+        (i * C + j) as u32
+    }
+
+    fn load<'a>(&'a self, warp: usize, v: &Vector, staging: &'a mut [u32; 16]) -> &'a [u32] {
+        let mut log = self.log.borrow_mut();
+        staging[..v.len].fill(log.len() as u32);
+        log.push((warp, *v));
+        &staging[..v.len]
+    }
+}
+
+impl<const R: usize, const C: usize, const RUN: usize> CopyDest for Recorder<R, C, RUN> {
+    fn write_vector(&mut self, warp: usize, v: &Vector, src: &[u32]) {
+        let log = self.log.get_mut();
+        // the source's vector `src[0]` arrives as this destination's next one
+        assert_eq!(src.len(), v.len);
+        assert!(src.iter().all(|&s| s as usize == log.len()));
+        log.push((warp, *v));
+    }
+}
+
+/// The order the plan documents: warps by their coordinates in the warp
+/// grid (row by row), then step by step, lane by lane.
+fn documented_order<S, D, W>() -> Vec<(usize, Vector)>
+where
+    S: CopyEndpoint,
+    D: CopyEndpoint<Elem = S::Elem>,
+    W: Layout2,
+{
+    type P<S, D, W> = CopyPlan<S, D, W>;
+    let mut order = Vec::new();
+    for wr in 0..W::ROWS {
+        for wc in 0..W::COLS {
+            let warp = W::offset(wr, wc);
+            for step in 0..P::<S, D, W>::STEPS {
+                for lane in 0..LANES {
+                    if let Some(v) = P::<S, D, W>::vector(warp, lane, step) {
+                        order.push((warp, v));
+                    }
+                }
+            }
+        }
+    }
+    order
+}
+
+fn check_run_order<const R: usize, const C: usize, const RUN: usize, W: Layout2>() {
+    type Rec<const R: usize, const C: usize, const RUN: usize> = Recorder<R, C, RUN>;
+    let src = Rec::<R, C, RUN>::new();
+    let mut dst = Rec::<R, C, RUN>::new();
+    CopyPlan::<Rec<R, C, RUN>, Rec<R, C, RUN>, W>::run(&src, &mut dst);
+    let want = documented_order::<Rec<R, C, RUN>, Rec<R, C, RUN>, W>();
+    assert!(!want.is_empty());
+    assert_eq!(src.log.into_inner(), want, "loads");
+    assert_eq!(dst.log.into_inner(), want, "writes");
+}
+
+#[test]
+fn executor_moves_the_plans_vectors_warp_by_warp_step_by_step_lane_by_lane() {
+    // rows: several steps a warp, 4 and 8 vectors a line
+    check_run_order::<64, 32, 4, RowMajor<2, 2>>();
+    check_run_order::<32, 64, 4, ColMajor<2, 2>>();
+    // idle lanes in the last step (16 vectors a warp)
+    check_run_order::<16, 16, 4, RowMajor<2, 2>>();
+    // 40 vectors a warp: one full step and one with 8 lanes busy
+    check_run_order::<40, 16, 4, RowMajor<1, 1>>();
+    // columns (a run of 1 along rows is refused, so columns are taken)
+    check_run_order::<64, 8, 1, RowMajor<1, 2>>();
+}

@@ -465,6 +465,12 @@ where
         Axis::Col => Self::REGION_ROWS / Self::VECTOR,
     };
 
+    /// Lines of a region (rows for [`Axis::Row`]).
+    const LINES: usize = match Self::AXIS {
+        Axis::Row => Self::REGION_ROWS,
+        Axis::Col => Self::REGION_COLS,
+    };
+
     /// Vectors in one warp's region.
     pub const VECTORS: usize = Self::REGION_ROWS * Self::REGION_COLS / Self::VECTOR;
 
@@ -506,7 +512,14 @@ where
     /// (moved by lane `t % 32` at step `t / 32`).
     #[inline(always)]
     fn numbered(wr: usize, wc: usize, t: usize) -> Vector {
-        let (line, k) = (t / Self::PER_LINE, (t % Self::PER_LINE) * Self::VECTOR);
+        Self::in_line(wr, wc, t / Self::PER_LINE, t % Self::PER_LINE)
+    }
+
+    /// Returns vector `k < PER_LINE` of line `line` of the region of warp
+    /// `(wr, wc)`: vector number `line · PER_LINE + k`.
+    #[inline(always)]
+    fn in_line(wr: usize, wc: usize, line: usize, k: usize) -> Vector {
+        let k = k * Self::VECTOR;
         let (r, c) = match Self::AXIS {
             Axis::Row => (line, k),
             Axis::Col => (k, line),
@@ -535,6 +548,12 @@ where
     /// Runs the plan on the CPU: for every warp, step and lane (lane by lane
     /// within a step), reads the lane's vector from `src` and writes it to
     /// `dst`.
+    ///
+    /// Vector `t` of a region is moved by lane `t % 32` at step `t / 32`, so
+    /// "step by step, lane by lane" is the order `t = 0, 1, …`; the executor
+    /// walks it as `line` by `line`, vector by vector inside a line
+    /// (`t = line · PER_LINE + k`), which needs no division and no idle-lane
+    /// test, and lets the compiler unroll the short inner loop.
     #[inline(always)]
     pub fn run(src: &Src, dst: &mut Dst)
     where
@@ -545,16 +564,11 @@ where
         for wr in 0..W::ROWS {
             for wc in 0..W::COLS {
                 let warp = W::offset(wr, wc);
-                for step in 0..Self::STEPS {
-                    for lane in 0..LANES {
-                        let t = step * LANES + lane;
-                        // the last step's idle lanes (none when VECTORS is a
-                        // multiple of 32, and then the test folds away)
-                        if t < Self::VECTORS {
-                            let v = Self::numbered(wr, wc, t);
-                            let mut staging = [Src::Elem::default(); VECTOR_BYTES];
-                            dst.write_vector(warp, &v, src.load(warp, &v, &mut staging));
-                        }
+                for line in 0..Self::LINES {
+                    for k in 0..Self::PER_LINE {
+                        let v = Self::in_line(wr, wc, line, k);
+                        let mut staging = [Src::Elem::default(); VECTOR_BYTES];
+                        dst.write_vector(warp, &v, src.load(warp, &v, &mut staging));
                     }
                 }
             }

@@ -176,7 +176,8 @@ pub fn sgemm<const M: usize, const N: usize, const K: usize>(a: &[f32], b: &[f32
             for regs in rc.iter_mut().flatten() {
                 regs.regs_mut().fill(0.0);
             }
-            for (ga, gb) in a.row(bi).zip(b.col(bj)) {
+            for kt in 0..a.cols() {
+                let (ga, gb) = (a.get(bi, kt), b.get(kt, bj));
                 let mut sa = SharedTile::<_, SharedA>::new(&mut sa_buf);
                 let mut sb = SharedTile::<_, SharedB>::new(&mut sb_buf);
                 copy::<Warps, _, _>(&ga, &mut sa);
