@@ -9,6 +9,11 @@
 //! cargo bench --bench index_instructions
 //! ```
 //!
+//! The `sgemm` group counts the whole GPU-tile SGEMM (`tilelayout::gpu::sgemm`,
+//! 256³) against its hand-indexed twin: the tile types (views, iterators,
+//! swizzled shared tiles, copy plans, register tiles) against the same
+//! kernel with the index arithmetic written out.
+//!
 //! The layouts and the hand-written functions are in
 //! `index_instructions/hand.rs`, which `tests/types_agree.rs` also compiles
 //! to check every hand-written function against `L::offset` on many points.
@@ -97,6 +102,37 @@ mod bench {
     );
 }
 
-use bench::offset;
+/// The SGEMM benchmarks.
+mod gemm {
+    use std::hint::black_box;
 
-main!(library_benchmark_groups = offset);
+    use gungraun::{library_benchmark, library_benchmark_group};
+
+    /// `A`, `B` (n × n, small integers: exact sums) and a zero `C`.
+    fn inputs(n: usize) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+        let a = (0..n * n).map(|x| (x % 7) as f32).collect();
+        let b = (0..n * n).map(|x| (x % 5) as f32).collect();
+        (a, b, vec![0.0; n * n])
+    }
+
+    #[library_benchmark]
+    #[bench::n256(args = (256), setup = inputs)]
+    fn sgemm_typed((a, b, mut c): (Vec<f32>, Vec<f32>, Vec<f32>)) -> Vec<f32> {
+        tilelayout::gpu::sgemm::<256, 256, 256>(black_box(&a), black_box(&b), &mut c);
+        c
+    }
+
+    #[library_benchmark]
+    #[bench::n256(args = (256), setup = inputs)]
+    fn sgemm_hand((a, b, mut c): (Vec<f32>, Vec<f32>, Vec<f32>)) -> Vec<f32> {
+        tilelayout::gpu::sgemm_hand_indexed::<256, 256, 256>(black_box(&a), black_box(&b), &mut c);
+        c
+    }
+
+    library_benchmark_group!(name = sgemm, benchmarks = [sgemm_typed, sgemm_hand]);
+}
+
+use bench::offset;
+use gemm::sgemm;
+
+main!(library_benchmark_groups = offset, sgemm);

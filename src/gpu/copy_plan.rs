@@ -150,7 +150,9 @@ where
     ) -> &'a [Self::Elem] {
         let first = self.offset_in_range(v.row, v.col);
         debug_check_contiguous(self, v, first);
-        &self.storage()[first..first + v.len]
+        // (the layout's extent, `COSIZE`, is a constant: with it the range
+        // check folds against the constant offsets of the plan)
+        &self.storage()[..L::COSIZE][first..first + v.len]
     }
 }
 
@@ -162,7 +164,7 @@ where
     fn write_vector(&mut self, _warp: usize, v: &Vector, src: &[Self::Elem]) {
         let first = self.offset_in_range(v.row, v.col);
         debug_check_contiguous(self, v, first);
-        self.storage_mut()[first..first + v.len].copy_from_slice(&src[..v.len]);
+        self.storage_mut()[..L::COSIZE][first..first + v.len].copy_from_slice(&src[..v.len]);
     }
 }
 

@@ -265,8 +265,10 @@ fn mma_hand(
 }
 
 /// [`sgemm`] with the index arithmetic written by hand: the same copies (the
-/// same vectors, lanes and steps, the same swizzle), the same register
-/// layout and the same MMA order, so it computes bit-identical results.
+/// same vectors in the same order — vector `t = step · 32 + lane` of a
+/// warp's region, walked line by line as the copy plans' executor does —
+/// and the same swizzle), the same register layout and the same MMA order,
+/// so it computes bit-identical results.
 ///
 /// # Panics
 ///
@@ -294,10 +296,9 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
                 // global → shared, A: 2×2 warps of 32×16, 4 vectors a row
                 for wr in 0..2 {
                     for wc in 0..2 {
-                        for step in 0..4 {
-                            for lane in 0..LANES {
-                                let t = step * 32 + lane;
-                                let (r, col) = (wr * 32 + t / 4, wc * 16 + (t % 4) * 4);
+                        for line in 0..32 {
+                            for k in 0..4 {
+                                let (r, col) = (wr * 32 + line, wc * 16 + k * 4);
                                 let src = (bi * 64 + r) * K + kt * 32 + col;
                                 let dst = swz((r / 8) * 256 + (r % 8) * 32 + col);
                                 sa[dst..dst + 4].copy_from_slice(&a[src..src + 4]);
@@ -308,10 +309,9 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
                 // global → shared, B: 2×2 warps of 16×32, 8 vectors a row
                 for wr in 0..2 {
                     for wc in 0..2 {
-                        for step in 0..4 {
-                            for lane in 0..LANES {
-                                let t = step * 32 + lane;
-                                let (r, col) = (wr * 16 + t / 8, wc * 32 + (t % 8) * 4);
+                        for line in 0..16 {
+                            for k in 0..8 {
+                                let (r, col) = (wr * 16 + line, wc * 32 + k * 4);
                                 let src = (kt * 32 + r) * N + bj * 64 + col;
                                 let dst =
                                     swz(((r / 8) * 2 + col / 32) * 256 + (r % 8) * 32 + col % 32);
@@ -322,10 +322,9 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
                 }
                 // shared → registers, A: 2×1 warps of 32×32
                 for (wr, regs) in ra.iter_mut().enumerate() {
-                    for step in 0..8 {
-                        for lane in 0..LANES {
-                            let t = step * 32 + lane;
-                            let (r, col) = (wr * 32 + t / 8, (t % 8) * 4);
+                    for line in 0..32 {
+                        for k in 0..8 {
+                            let (r, col) = (wr * 32 + line, k * 4);
                             let src = swz((r / 8) * 256 + (r % 8) * 32 + col);
                             for (u, v) in sa[src..src + 4].iter().enumerate() {
                                 let (l, reg) = owner_row(r % 32, col + u);
@@ -336,10 +335,9 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
                 }
                 // shared → registers, B: 1×2 warps of 32×32
                 for (wc, regs) in rb.iter_mut().enumerate() {
-                    for step in 0..8 {
-                        for lane in 0..LANES {
-                            let t = step * 32 + lane;
-                            let (r, col) = (t / 8, wc * 32 + (t % 8) * 4);
+                    for line in 0..32 {
+                        for k in 0..8 {
+                            let (r, col) = (line, wc * 32 + k * 4);
                             let src = swz(((r / 8) * 2 + col / 32) * 256 + (r % 8) * 32 + col % 32);
                             for (u, v) in sb[src..src + 4].iter().enumerate() {
                                 let (l, reg) = owner_col(r, col % 32 + u);
@@ -366,10 +364,9 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
             for wr in 0..2 {
                 for wc in 0..2 {
                     let regs = &rc[wr * 2 + wc];
-                    for step in 0..8 {
-                        for lane in 0..LANES {
-                            let t = step * 32 + lane;
-                            let (r, col) = (wr * 32 + t / 8, wc * 32 + (t % 8) * 4);
+                    for line in 0..32 {
+                        for k in 0..8 {
+                            let (r, col) = (wr * 32 + line, wc * 32 + k * 4);
                             let mut buf = [0.0f32; 16];
                             for (u, v) in buf[..4].iter_mut().enumerate() {
                                 let (l, reg) = owner_row(r % 32, col % 32 + u);
