@@ -285,6 +285,7 @@ impl RelayoutPlan {
                     gather: self.gather(),
                     stage: alloc::vec![p; self.stage_len()],
                     next: 0,
+                    ahead: None,
                 });
             }};
         }
@@ -303,6 +304,7 @@ impl RelayoutPlan {
                     gather: self.gather(),
                     stage: alloc::vec![pad; self.stage_len()],
                     next: 0,
+                    ahead: None,
                 });
             }
         }

@@ -110,22 +110,7 @@ fn load<T: bytemuck::Pod>(s: &[T]) -> __m256i {
 /// faults, and the pointer is never dereferenced).
 #[inline(always)]
 fn prefetch<T>(s: &[T], i: usize) {
-    prefetch_at(s.as_ptr().wrapping_add(i));
-}
-
-/// A prefetch hint for the line at `p` (any address: a hint never faults,
-/// and `p` is never dereferenced).
-#[inline(always)]
-fn prefetch_at<T>(p: *const T) {
-    // (Miri has no prefetch; a hint has no effect to check)
-    #[cfg(not(miri))]
-    // SAFETY: `_mm_prefetch` only hints the cache: the address need not
-    // be valid (callers form it with `wrapping_add`, so the pointer
-    // arithmetic is defined), and SSE is part of the x86-64 baseline.
-    unsafe {
-        _mm_prefetch::<_MM_HINT_NTA>(p.cast())
-    };
-    let _ = p;
+    super::prefetch(s.as_ptr().wrapping_add(i));
 }
 
 /// Stores 32 bytes, non-temporally when asked and the destination is
@@ -175,8 +160,8 @@ fn zip2_u16_one(
         // for the blocks `AHEAD_BYTES` ahead, `pf`, when streaming)
         if c % 32 == 0 {
             if let Some(p) = pf {
-                prefetch_at(p.wrapping_add(c));
-                prefetch_at(p.wrapping_add(c + rs));
+                super::prefetch(p.wrapping_add(c));
+                super::prefetch(p.wrapping_add(c + rs));
             } else {
                 prefetch(a, c + 1024);
                 prefetch(b, c + 1024);
@@ -216,7 +201,7 @@ fn zip4_u8_one(r: [&[u8]; 4], out: &mut [u8], nt: bool, pf: Option<*const u8>, r
         if c % 64 == 0 {
             if let Some(p) = pf {
                 for k in 0..4 {
-                    prefetch_at(p.wrapping_add(c + k * rs));
+                    super::prefetch(p.wrapping_add(c + k * rs));
                 }
             } else {
                 for row in r {

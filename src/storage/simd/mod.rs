@@ -282,6 +282,21 @@ pub(crate) fn streams_directly(k: usize, bytes: usize) -> bool {
     false
 }
 
+/// A prefetch hint for the line at `p` (any address: a hint never faults,
+/// and `p` is never dereferenced; callers form it with `wrapping_add`).
+/// A no-op off x86-64 and under Miri.
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: *const T) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: `_mm_prefetch` only hints the cache: the address need not be
+    // valid, and SSE is part of the x86-64 baseline.
+    unsafe {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_NTA};
+        _mm_prefetch::<_MM_HINT_NTA>(p.cast())
+    };
+    let _ = p;
+}
+
 /// Whether the CPU has AVX2 (std's detection caches the answer).
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
 #[inline]
