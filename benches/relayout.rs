@@ -2,7 +2,9 @@
 //! count), measured in the same run, single thread, median of several runs.
 //!
 //! `cargo bench --bench relayout [FILTER]` (env `RELAYOUT_RUNS`, default 9;
-//! `RELAYOUT_NT=0|1` forces non-temporal stores off or on).
+//! `RELAYOUT_NT=0|1` forces non-temporal stores off or on). With
+//! `--features parallel`, `RELAYOUT_THREADS=N` runs
+//! `RelayoutPlan::execute_parallel` on N threads (memcpy stays on one).
 //! GB/s counts the destination bytes written per second; the ratio is the
 //! median over runs of (memcpy time / relayout time), each pair timed back
 //! to back so that both see the same load on a shared machine; `best` is
@@ -70,7 +72,19 @@ fn case<U: Unit>(name: &str, plan: &RelayoutPlan) {
     };
     let msrc = &mut m_src[mo..mo + bytes];
     let mdst = &mut m_dst[md..md + bytes];
+    let threads: usize = std::env::var("RELAYOUT_THREADS")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(1);
     let mut relayout = || {
+        #[cfg(feature = "parallel")]
+        if threads != 1 {
+            plan.execute_parallel(black_box(&*src), dst, threads)
+                .unwrap();
+            black_box(&mut *dst);
+            return;
+        }
+        let _ = threads;
         plan.execute(black_box(&*src), dst).unwrap();
         black_box(&mut *dst);
     };

@@ -57,6 +57,7 @@
 //! | `std` | yes | implies `alloc` |
 //! | `alloc` | via `std` | owned arrays and plans for runtime layouts |
 //! | `generic-array` | no | `GenericArray` storage sized by `layout_slots!` (typenum) |
+//! | `parallel` | no | `RelayoutPlan::execute_parallel`: relayout on scoped threads (implies `std`) |
 //!
 //! With no features the crate is `no_std` and allocation-free (checked by a
 //! `thumbv7em-none-eabihf` build in CI).

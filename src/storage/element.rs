@@ -17,7 +17,10 @@ mod sealed {
 /// (and `[u8; 16]` for 128-bit slots such as `c128`), sealed: the relayout
 /// kernels move them as unsigned integers of the same size via
 /// [`bytemuck`] casts.
-pub trait Unit: bytemuck::Pod + Default + PartialEq + fmt::Debug + sealed::Sealed {}
+pub trait Unit:
+    bytemuck::Pod + Default + PartialEq + fmt::Debug + Send + Sync + sealed::Sealed
+{
+}
 
 macro_rules! units {
     ($($t:ty),*) => {$(

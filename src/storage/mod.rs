@@ -30,7 +30,11 @@
 //! unzipped, 8 × 8 tile transposes into a staging block, or a small 2-D
 //! block; the outer loops are ordered for sequential reads (or writes) and
 //! the last two run inside the kernel. Large destinations are written with
-//! non-temporal stores. Layouts the digits cannot describe (combined dims
+//! non-temporal stores, and the zips and tile transposes prefetch the
+//! source blocks they will read next (across the calls of the outer loops,
+//! so the next band's rows are in flight). With the `parallel` feature,
+//! `RelayoutPlan::execute_parallel` splits a loop whose values own disjoint destination ranges across scoped
+//! threads. Layouts the digits cannot describe (combined dims
 //! `*`, a later tile that splits a tile dim unevenly) fall back to one
 //! element at a time by [`Tiling::offset`](crate::value::Tiling::offset),
 //! the definition the fast paths are tested against.

@@ -12,6 +12,9 @@ use super::plan::{coalesce, dense, digits, refine, ArrayLayout, Loop, Side};
 use super::walk::Walk;
 use crate::value::{bits_to_bytes, MAX_RANK};
 
+#[cfg(feature = "parallel")]
+mod parallel;
+
 /// The inner kernel a plan runs on each block (two innermost loops).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -62,6 +65,17 @@ enum Fill {
 enum Mode {
     Loops(Nest),
     Elementwise,
+}
+
+/// One part of a plan run on its own: the values `values` of the outermost
+/// loop of `nest` (the plan's loops, the split one first), whose
+/// destination slots are a contiguous range (`last`: the part that ends the
+/// destination, which also writes the tail padding).
+#[derive(Clone, Debug)]
+pub(crate) struct Part<'n> {
+    pub(crate) nest: &'n Nest,
+    pub(crate) values: core::ops::Range<u64>,
+    pub(crate) last: bool,
 }
 
 /// Destinations at least this large are written with non-temporal stores
@@ -240,6 +254,14 @@ impl RelayoutPlan {
         dst: &mut [U],
         pad: U,
     ) -> Result<(), StorageError> {
+        self.check(src, dst)?;
+        self.run_part(src, dst, pad, None);
+        Ok(())
+    }
+
+    /// The unit width and both lengths, as [`RelayoutPlan::execute`]
+    /// documents.
+    fn check<U: Unit>(&self, src: &[U], dst: &[U]) -> Result<(), StorageError> {
         let ub = size_of::<U>();
         let packed = self.bits < 8;
         if (packed && ub != 1) || (!packed && 8 * ub as u32 != self.bits) {
@@ -258,57 +280,60 @@ impl RelayoutPlan {
                 });
             }
         }
+        Ok(())
+    }
+
+    /// Runs the plan (`part: None`) or one part of it into `dst`, the part's
+    /// destination range (after [`RelayoutPlan::check`]).
+    fn run_part<U: Unit>(&self, src: &[U], dst: &mut [U], pad: U, part: Option<&Part>) {
         let nt = self.streams();
-        if packed {
+        if self.bits < 8 {
             let (s, d): (&[u8], &mut [u8]) =
                 (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
             let pad = bytemuck::bytes_of(&pad)[0];
-            self.run(&mut kernels::BitMover {
-                src: s,
-                dst: d,
-                bits: self.bits,
-                pad,
-                gather: self.gather(),
-            });
-            return Ok(());
-        }
-        macro_rules! go {
-            ($t:ty) => {{
-                let s: &[$t] = bytemuck::cast_slice(src);
-                let d: &mut [$t] = bytemuck::cast_slice_mut(dst);
-                let p: $t = bytemuck::cast(pad);
-                self.run(&mut kernels::UnitMover {
+            let slots = d.len() as u64 * 8 / self.bits as u64;
+            self.run(
+                &mut kernels::BitMover {
                     src: s,
                     dst: d,
-                    pad: p,
-                    nt,
+                    bits: self.bits,
+                    pad,
                     gather: self.gather(),
-                    stage: alloc::vec![p; self.stage_len()],
-                    next: 0,
-                    ahead: None,
-                });
+                },
+                part,
+                slots,
+            );
+            return;
+        }
+        macro_rules! go {
+            ($src:expr, $dst:expr, $pad:expr) => {{
+                let d = $dst;
+                let slots = d.len() as u64;
+                self.run(
+                    &mut kernels::UnitMover {
+                        src: $src,
+                        dst: d,
+                        pad: $pad,
+                        nt,
+                        gather: self.gather(),
+                        stage: alloc::vec![$pad; self.stage_len()],
+                        next: 0,
+                        ahead: None,
+                    },
+                    part,
+                    slots,
+                );
             }};
         }
-        match ub {
-            1 => go!(u8),
-            2 => go!(u16),
-            4 => go!(u32),
-            8 => go!(u64),
-            _ => {
-                let s: &[U] = src;
-                self.run(&mut kernels::UnitMover {
-                    src: s,
-                    dst,
-                    pad,
-                    nt,
-                    gather: self.gather(),
-                    stage: alloc::vec![pad; self.stage_len()],
-                    next: 0,
-                    ahead: None,
-                });
-            }
+        use bytemuck::{cast, cast_slice as c, cast_slice_mut as cm};
+        // the kernels are written for the unsigned unit of each width
+        match size_of::<U>() {
+            1 => go!(c::<U, u8>(src), cm::<U, u8>(dst), cast::<U, u8>(pad)),
+            2 => go!(c::<U, u16>(src), cm::<U, u16>(dst), cast::<U, u16>(pad)),
+            4 => go!(c::<U, u32>(src), cm::<U, u32>(dst), cast::<U, u32>(pad)),
+            8 => go!(c::<U, u64>(src), cm::<U, u64>(dst), cast::<U, u64>(pad)),
+            _ => go!(src, dst, pad),
         }
-        Ok(())
     }
 
     fn stage_len(&self) -> usize {
@@ -325,23 +350,35 @@ impl RelayoutPlan {
         }
     }
 
-    fn run<M: Mover>(&self, m: &mut M) {
+    /// Runs the plan, or one part of it (`dst_slots`: the slots of the
+    /// mover's destination).
+    fn run<M: Mover>(&self, m: &mut M, part: Option<&Part>, dst_slots: u64) {
         if self.fill == Fill::Prefill {
-            m.pad(0, self.dst.slots() as usize);
+            m.pad(0, dst_slots as usize);
         }
         match &self.mode {
             Mode::Elementwise => self.elementwise(m),
             Mode::Loops(nest) => {
+                let nest = part.map_or(nest, |p| p.nest);
                 let walk = Walk::new(nest, self.fill == Fill::Inline);
                 let mut e = alloc::vec![0u64; nest.sizes.len()];
-                if self.src.slots() > 0 || self.rank == 0 {
-                    walk.walk(m, 0, 0, 0, &mut e);
-                } else if walk.fill {
-                    walk.pad_tree(m, 0, 0);
+                // the part's first slot (a part's offsets are its own)
+                let mut first = 0;
+                match part {
+                    None if self.src.slots() > 0 || self.rank == 0 => walk.walk(m, 0, 0, 0, &mut e),
+                    None if walk.fill => walk.pad_tree(m, 0, 0),
+                    None => {}
+                    Some(p) => {
+                        let l = &nest.outer[0];
+                        first = p.values.start * l.dst;
+                        let s = (p.values.start * l.src) as usize;
+                        walk.values(m, 0, p.values.clone(), s, 0, &mut e);
+                    }
                 }
-                if let (Side::Tiled { tiling, .. }, true) = (&self.dst, walk.fill) {
-                    let tail = tiling.expanded_slots() as usize;
-                    m.pad(tail, tiling.slots() as usize - tail);
+                let last = part.is_none_or(|p| p.last);
+                if let (Side::Tiled { tiling, .. }, true, true) = (&self.dst, walk.fill, last) {
+                    let tail = tiling.expanded_slots();
+                    m.pad((tail - first) as usize, (tiling.slots() - tail) as usize);
                 }
             }
         }

@@ -118,17 +118,36 @@ impl<'p> Walk<'p> {
         d: usize,
         e: &mut [u64],
     ) {
-        let Some(l) = self.nest.outer.get(level) else {
-            return self.block(m, s, d, e);
+        match self.nest.outer.get(level) {
+            None => self.block(m, s, d, e),
+            Some(l) => self.values(m, level, 0..l.n, s, d, e),
+        }
+    }
+
+    /// The values `vs` of the loop at `level`, the first of them at source
+    /// and destination offsets `s` and `d`.
+    pub(crate) fn values<M: Mover>(
+        &self,
+        m: &mut M,
+        level: usize,
+        vs: core::ops::Range<u64>,
+        s: usize,
+        d: usize,
+        e: &mut [u64],
+    ) {
+        let l = &self.nest.outer[level];
+        let at = |v: u64| {
+            let k = v - vs.start;
+            (s + (k * l.src) as usize, d + (k * l.dst) as usize)
         };
         // the first values whose subtrees are in bounds run as free loops
-        let full = self.full(level, l, e);
-        if full > 0 {
-            self.free_loop(m, level, &Loop { n: full, ..*l }, s, d);
+        let (full, nv) = (self.full(level, l, e), valid(l, e, &self.nest.sizes));
+        if vs.start < full.min(vs.end) {
+            let n = full.min(vs.end) - vs.start;
+            self.free_loop(m, level, &Loop { n, ..*l }, s, d);
         }
-        let nv = valid(l, e, &self.nest.sizes);
-        for v in full..nv {
-            let (so, dof) = (s + (v * l.src) as usize, d + (v * l.dst) as usize);
+        for v in vs.start.max(full)..vs.end.min(nv) {
+            let (so, dof) = at(v);
             if l.dim != FREE {
                 e[l.dim as usize] += v * l.w;
             }
@@ -138,8 +157,8 @@ impl<'p> Walk<'p> {
             }
         }
         if self.fill {
-            for v in nv..l.n {
-                self.pad_tree(m, level + 1, d + (v * l.dst) as usize);
+            for v in vs.start.max(nv)..vs.end {
+                self.pad_tree(m, level + 1, at(v).1);
             }
         }
     }
