@@ -453,6 +453,8 @@ fn gather_block<T: bytemuck::Pod>(
 
 #[cfg(target_arch = "x86_64")]
 mod stream {
+    // (under Miri the streaming intrinsics are replaced by plain stores)
+    #[cfg_attr(miri, allow(unused_imports))]
     use core::arch::x86_64::{__m128i, _mm_sfence, _mm_stream_si128};
 
     /// `dst.copy_from_slice(src)` with non-temporal stores for the whole
