@@ -423,8 +423,12 @@ fn gather_block<T: bytemuck::Pod>(
             let (s32, o32): (&[u32], &mut [u32]) = (cast(src), bytemuck::cast_slice_mut(out));
             let (ss, ds) = (y.src as usize, x.dst as usize);
             let (nr, nc) = (y.n as usize / 8, x.n as usize / 8);
-            gather_rows(&loops[..loops.len() - 1], s, |sb, db, _, _, _| {
-                for tr in 0..nr {
+            // the 8-row groups of `y` outermost: each group's source rows
+            // are read through every other loop before the next group's,
+            // so a few rows stream at a time (reading 8 slots of every row
+            // per pass was 0.48x of memcpy for a column-major source)
+            for tr in 0..nr {
+                gather_rows(&loops[..loops.len() - 1], s, |sb, db, _, _, _| {
                     for tc in 0..nc {
                         let (so, dof) = (sb + 8 * tr * ss + 8 * tc, db + 8 * tc * ds + 8 * tr);
                         if tc % 2 == 0 {
@@ -434,8 +438,8 @@ fn gather_block<T: bytemuck::Pod>(
                         }
                         simd::transpose8_u32(s32, so, ss, o32, dof, ds);
                     }
-                }
-            });
+                });
+            }
             return;
         }
     }
