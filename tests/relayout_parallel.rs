@@ -151,3 +151,19 @@ fn bad_lengths_are_errors_not_panics() {
         .execute_parallel(&src[..5], &mut vec![0.0f32; 16 * 48], 2)
         .is_err());
 }
+
+#[test]
+fn more_threads_than_parts_and_zero_threads_are_fine() {
+    let t = tilelayout::value::parse_shape("bf16[64,256]{1,0:T(8,128)(2,1)}").unwrap();
+    let rows = tilelayout::storage::Strided::row_major(&[64, 256], 16).unwrap();
+    let plan = RelayoutPlan::new(rows, t).unwrap();
+    assert_eq!(plan.parallel_parts(), 8);
+    let src: Vec<u16> = (0..64 * 256).map(|i| i as u16).collect();
+    let mut want = vec![0u16; 64 * 256];
+    plan.execute(&src, &mut want).unwrap();
+    for threads in [0, 1, 8, 9, 1000] {
+        let mut got = vec![7u16; 64 * 256];
+        plan.execute_parallel(&src, &mut got, threads).unwrap();
+        assert_eq!(got, want, "{threads} threads");
+    }
+}

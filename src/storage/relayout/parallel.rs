@@ -76,35 +76,46 @@ impl RelayoutPlan {
         // the last part also takes the values with no element (padding,
         // if any) and the destination to its end (the tail padding)
         let unit = |value: u64| (value * step) as usize;
-        std::thread::scope(|scope| {
-            let mut rest = dst;
-            let mut at = 0usize;
-            let mut mine = None;
-            for k in 0..n {
-                let last = k + 1 == n;
-                let end = if last {
-                    nest.outer[0].n
-                } else {
-                    parts * (k + 1) / n
-                };
-                let values = parts * k / n..end;
-                let len = if last {
-                    rest.len()
-                } else {
-                    unit(values.end) - at
-                };
-                let (chunk, tail) = core::mem::take(&mut rest).split_at_mut(len);
-                (rest, at) = (tail, at + len);
-                let part = Part { nest, values, last };
-                if k == 0 {
-                    mine = Some((chunk, part));
-                } else {
-                    scope.spawn(move || self.run_part(src, chunk, pad, Some(&part)));
-                }
-            }
-            if let Some((chunk, part)) = mine {
+        let mut parts_of_dst = alloc::vec::Vec::with_capacity(n as usize);
+        let (mut rest, mut at) = (dst, 0usize);
+        for k in 0..n {
+            let last = k + 1 == n;
+            let end = if last {
+                nest.outer[0].n
+            } else {
+                parts * (k + 1) / n
+            };
+            let values = parts * k / n..end;
+            let len = if last {
+                rest.len()
+            } else {
+                unit(values.end) - at
+            };
+            let (chunk, tail) = core::mem::take(&mut rest).split_at_mut(len);
+            (rest, at) = (tail, at + len);
+            parts_of_dst.push(std::sync::Mutex::new(Some((
+                chunk,
+                Part { nest, values, last },
+            ))));
+        }
+        // each part is taken once: by its thread, or here if the system
+        // cannot give one
+        let run = |slot: &std::sync::Mutex<Option<(&mut [U], Part<'_>)>>| {
+            let job = slot.lock().map_or(None, |mut j| j.take());
+            if let Some((chunk, part)) = job {
                 self.run_part(src, chunk, pad, Some(&part));
             }
+        };
+        std::thread::scope(|scope| {
+            for slot in &parts_of_dst[1..] {
+                if std::thread::Builder::new()
+                    .spawn_scoped(scope, || run(slot))
+                    .is_err()
+                {
+                    run(slot);
+                }
+            }
+            run(&parts_of_dst[0]);
         });
         Ok(())
     }
