@@ -55,7 +55,7 @@
 //! | feature | default | adds |
 //! |---|---|---|
 //! | `std` | yes | implies `alloc` |
-//! | `alloc` | via `std` | owned arrays and plans for runtime layouts |
+//! | `alloc` | via `std` | owned arrays for runtime layouts; the relayout's tile-transpose kernel (its staging block) |
 //! | `generic-array` | no | `GenericArray` storage sized by `layout_slots!` (typenum) |
 //! | `parallel` | no | `RelayoutPlan::execute_parallel`: relayout on scoped threads (implies `std`) |
 //!

@@ -60,9 +60,35 @@ pub fn fill_bf16_tile(tile: &mut Bf16Tile) -> f32 {
     tile.get([7, 127]).to_f32()
 }
 
+/// Packs 8 row-major bf16 rows of 128 into a [`Bf16Tile`] with the
+/// relayout engine, in firmware: the plan is built in place (no allocator)
+/// and runs the zip kernel (rows `2k` and `2k+1` share a 32-bit word).
+pub fn pack_bf16_rows(rows: &[half::bf16; 8 * 128], tile: &mut Bf16Tile) -> Option<()> {
+    tile.view_mut().copy_from_row_major(rows).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_pack_into_the_tile_without_an_allocator() {
+        // r · 32 + c mod 32: integers below 256 are exact in bf16
+        let value = |r: usize, c: usize| (r * 32 + c % 32) as f32;
+        let rows: [half::bf16; 8 * 128] =
+            core::array::from_fn(|i| half::bf16::from_f32(value(i / 128, i % 128)));
+        let mut tile = Bf16Tile::default();
+        pack_bf16_rows(&rows, &mut tile).unwrap();
+        for r in 0..8 {
+            for c in 0..128 {
+                assert_eq!(tile.get([r, c]).to_f32(), value(r, c), "({r}, {c})");
+            }
+        }
+        // rows 2 and 3 of column 5 are neighbours in storage
+        let units = tile.units();
+        assert_eq!(units[2 * 128 + 10].to_f32(), value(2, 5));
+        assert_eq!(units[2 * 128 + 11].to_f32(), value(3, 5));
+    }
 
     /// The reference: the core's loop over the tiling, at run time.
     fn oracle<L: Layout, const N: usize>(index: [usize; N]) -> usize {

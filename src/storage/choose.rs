@@ -10,10 +10,9 @@
 //! 2. a [`Kernel::Gather`] block is a dense destination range (its loops'
 //!    destination strides chain from 1) and all its loops are free.
 
-use alloc::vec::Vec;
-
+use super::fixed::sort_by;
 use super::kernels::classify;
-use super::plan::{Loop, FREE};
+use super::plan::{Loop, Loops, Sizes, FREE};
 use super::relayout::Kernel;
 
 /// A loop of one step.
@@ -39,19 +38,19 @@ pub(crate) const STAGE_MAX: u64 = 16384;
 /// The loop nest of a plan.
 #[derive(Clone, Debug)]
 pub(crate) struct Nest {
-    pub(crate) outer: Vec<Loop>,
+    pub(crate) outer: Loops,
     pub(crate) a: Loop,
     pub(crate) b: Loop,
     pub(crate) kernel: Kernel,
     /// For [`Kernel::Gather`]: its loops, outermost first (destination
     /// order); `b` is then the block as one contiguous loop.
-    pub(crate) gather: Vec<Loop>,
-    pub(crate) sizes: Vec<u64>,
+    pub(crate) gather: Loops,
+    pub(crate) sizes: Sizes,
 }
 
 /// Picks the kernel and orders the outer loops.
-pub(crate) fn choose(mut loops: Vec<Loop>, sizes: Vec<u64>) -> Nest {
-    let all = loops.clone();
+pub(crate) fn choose(mut loops: Loops, sizes: Sizes) -> Nest {
+    let all = loops;
     let b = loops.pop().unwrap_or(ONE);
     let ai = if b.src == 1 {
         // runs: pair with the loop of the smallest source stride, so that
@@ -74,26 +73,32 @@ pub(crate) fn choose(mut loops: Vec<Loop>, sizes: Vec<u64>) -> Nest {
         // bf16[4096,4096]: 0.85x of memcpy against 0.6x in source order).
         // The last two loops run inside the mover (`block_rep2`).
         if matches!(kernel, Kernel::Interleave(_)) {
-            loops.sort_by(|x, y| y.dst.cmp(&x.dst).then(y.src.cmp(&x.src)));
+            sort_by(&mut loops, |x, y| y.dst.cmp(&x.dst).then(y.src.cmp(&x.src)));
         } else {
-            loops.sort_by(|x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
+            sort_by(&mut loops, |x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
         }
         return Nest {
             outer: loops,
             a,
             b,
             kernel,
-            gather: Vec::new(),
+            gather: Loops::new(),
             sizes,
         };
     }
-    if let Some(nest) = gather(&all, &sizes) {
-        return nest;
+    // (a gather block needs a staging buffer: with `alloc` only)
+    if cfg!(feature = "alloc") {
+        if let Some(nest) = gather(&all, &sizes) {
+            return nest;
+        }
     }
     let (mut a, mut b) = (a, b);
     for l in [&mut a, &mut b] {
         if let Some(outer) = split(l) {
-            loops.push(outer);
+            // (room: `a` and `b` were taken out, and a loop is only split
+            // if it is one of them)
+            let pushed = loops.push(outer);
+            debug_assert!(pushed.is_some());
         }
     }
     let kernel = classify(&a, &b);
@@ -103,7 +108,7 @@ pub(crate) fn choose(mut loops: Vec<Loop>, sizes: Vec<u64>) -> Nest {
         a,
         b,
         kernel,
-        gather: Vec::new(),
+        gather: Loops::new(),
         sizes,
     }
 }
@@ -111,7 +116,7 @@ pub(crate) fn choose(mut loops: Vec<Loop>, sizes: Vec<u64>) -> Nest {
 /// Cache blocking: loops long-strided on both sides outermost, so that a
 /// block of both sides stays in cache.
 fn block_order(loops: &mut [Loop]) {
-    loops.sort_by(|x, y| {
+    sort_by(loops, |x, y| {
         y.src
             .min(y.dst)
             .cmp(&x.src.min(x.dst))
@@ -127,7 +132,7 @@ fn block_order(loops: &mut [Loop]) {
 /// `a.n × b.n` slots in source order and copies the chunks out.
 ///
 /// In `gather` the loops' `dst` is their stride in the stage.
-fn gather(all: &[Loop], sizes: &[u64]) -> Option<Nest> {
+fn gather(all: &[Loop], sizes: &Sizes) -> Option<Nest> {
     let mut foot = 1u64;
     let mut k = all.len();
     while k > 0 {
@@ -141,8 +146,8 @@ fn gather(all: &[Loop], sizes: &[u64]) -> Option<Nest> {
     if foot < GATHER_MIN || all.len() - k < 2 {
         return None;
     }
-    let mut g = all[k..].to_vec();
-    let mut outer = all[..k].to_vec();
+    let mut g = Loops::from_slice(&all[k..])?;
+    let mut outer = Loops::from_slice(&all[..k])?;
     // the chunk's contiguous source run
     let mut run = 1u64;
     while let Some(l) = g.iter().find(|l| l.src == run) {
@@ -165,7 +170,7 @@ fn gather(all: &[Loop], sizes: &[u64]) -> Option<Nest> {
                     ..l
                 };
             }
-            g.push(Loop { dst: foot, ..a });
+            g.push(Loop { dst: foot, ..a })?;
         }
     }
     block_order(&mut outer);
@@ -178,14 +183,14 @@ fn gather(all: &[Loop], sizes: &[u64]) -> Option<Nest> {
     };
     // the stage is filled in source order (reads stream, writes stay in
     // cache)
-    g.sort_by(|x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
+    sort_by(&mut g, |x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
     // the stage-contiguous loop just outside the source-contiguous one, so
     // the two form transposable tiles (8 × 8 for 4-byte slots)
     if let Some(i) = g.iter().position(|l| l.dst == 1) {
         if g.len() >= 2 && i + 1 < g.len() && g[g.len() - 1].src == 1 {
             let l = g.remove(i);
             let at = g.len() - 1;
-            g.insert(at, l);
+            g.insert(at, l)?;
         }
     }
     Some(Nest {
@@ -194,7 +199,7 @@ fn gather(all: &[Loop], sizes: &[u64]) -> Option<Nest> {
         b,
         kernel: Kernel::Gather,
         gather: g,
-        sizes: sizes.to_vec(),
+        sizes: *sizes,
     })
 }
 

@@ -82,8 +82,10 @@ pub(crate) struct UnitMover<'a, T> {
     pub(crate) pad: T,
     pub(crate) nt: bool,
     /// The loops of a [`Kernel::Gather`] block (source order).
+    #[cfg(feature = "alloc")]
     pub(crate) gather: &'a [Loop],
     /// Scratch for a [`Kernel::Gather`] block (`a.n × b.n` slots).
+    #[cfg(feature = "alloc")]
     pub(crate) stage: alloc::vec::Vec<T>,
     /// Source step between `block_rep2` calls (0: unknown).
     pub(crate) next: usize,
@@ -131,6 +133,8 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                     self.nt,
                 );
             }
+            // (planned with `alloc` only: it needs the staging buffer)
+            #[cfg(feature = "alloc")]
             Kernel::Gather => {
                 let (foot, g) = (b.n as usize, self.gather);
                 let stage = &mut self.stage[..a.n as usize * foot];
@@ -403,6 +407,7 @@ fn gather_rows(loops: &[Loop], s: usize, mut row: impl FnMut(usize, usize, usize
 /// When the two innermost loops transpose 4-byte slots (source-contiguous
 /// inside, stage-contiguous next, both counts multiples of 8), they go to
 /// [`simd::transpose8_u32`] 8 × 8 at a time.
+#[cfg(feature = "alloc")]
 #[inline]
 fn gather_block<T: bytemuck::Pod>(
     src: &[T],

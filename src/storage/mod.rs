@@ -11,9 +11,9 @@
 //!    byte, element `k` of a byte in bits `[n·k, n·k+n)`: little-endian
 //!    within the byte, as XLA's `PackIntN` packs (see [`packed`](crate::storage::packed)).
 //! 3. **Views** ([`TiledView`](crate::storage::TiledView), [`TiledViewMut`](crate::storage::TiledViewMut)) and, with `alloc`, the
-//!    owned [`TiledArray`](crate::storage::TiledArray): get/set by logical coordinates, iteration in
+//!    owned `TiledArray`: get/set by logical coordinates, iteration in
 //!    logical and in memory order, padding fill.
-//! 4. **Relayout** ([`RelayoutPlan`](crate::storage::RelayoutPlan), with `alloc`): a plan computed once
+//! 4. **Relayout** ([`RelayoutPlan`](crate::storage::RelayoutPlan), no allocator needed): a plan computed once
 //!    for a source and a destination [`ArrayLayout`](crate::storage::ArrayLayout) (a tiled
 //!    [`Shape`](crate::value::Shape) or any [`Strided`](crate::storage::Strided) array), executed many
 //!    times by blocked loops over the longest runs both sides share.
@@ -33,8 +33,15 @@
 //! non-temporal stores, and the zips and tile transposes prefetch the
 //! source blocks they will read next (across the calls of the outer loops,
 //! so the next band's rows are in flight). With the `parallel` feature,
-//! `RelayoutPlan::execute_parallel` splits a loop whose values own disjoint destination ranges across scoped
-//! threads. Layouts the digits cannot describe (combined dims
+//! `RelayoutPlan::execute_parallel` splits a loop whose values own
+//! disjoint destination ranges across scoped threads.
+//!
+//! Planning needs no allocator: digits and loops live in fixed-capacity
+//! lists (64 loops; a layout needing more takes the element-wise path), so
+//! relayout works in `no_std` firmware, typed arrays included
+//! ([`TypedViewMut::copy_from_row_major`](crate::storage::TypedViewMut::copy_from_row_major)).
+//! Without `alloc` the tile transposes, which stage blocks in an allocated
+//! buffer, run as 2-D blocks instead. Layouts the digits cannot describe (combined dims
 //! `*`, a later tile that splits a tile dim unevenly) fall back to one
 //! element at a time by [`Tiling::offset`](crate::value::Tiling::offset),
 //! the definition the fast paths are tested against.
@@ -70,17 +77,12 @@ mod view;
 
 #[cfg(feature = "alloc")]
 mod array;
-#[cfg(feature = "alloc")]
 mod choose;
-#[cfg(feature = "alloc")]
+mod fixed;
 mod kernels;
-#[cfg(feature = "alloc")]
 mod plan;
-#[cfg(feature = "alloc")]
 mod relayout;
-#[cfg(feature = "alloc")]
 mod simd;
-#[cfg(feature = "alloc")]
 mod walk;
 
 pub use element::{Element, Unit};
@@ -92,7 +94,5 @@ pub use view::{TiledView, TiledViewMut};
 
 #[cfg(feature = "alloc")]
 pub use array::TiledArray;
-#[cfg(feature = "alloc")]
 pub use plan::{ArrayLayout, Strided};
-#[cfg(feature = "alloc")]
 pub use relayout::{Kernel, PlanStats, RelayoutPlan, STREAMING_THRESHOLD};

@@ -15,9 +15,8 @@
 //!    `expanded_slots` exactly once (padding included);
 //! 3. two loops merge only if both sides stay affine over the merged range.
 
-use alloc::vec::Vec;
-
 use super::error::StorageError;
+use super::fixed::{sort_by, Fixed};
 use crate::value::{bits_to_bytes, PrimitiveType, Shape, TileDim, Tiling, MAX_RANK};
 
 /// An array in plain strided storage: element `c` at slot
@@ -253,7 +252,7 @@ impl Side {
 }
 
 /// One digit of a dim on one side: value `(e / w) mod n`, at stride `s`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Digit {
     pub(crate) dim: u32,
     pub(crate) w: u64,
@@ -261,9 +260,22 @@ pub(crate) struct Digit {
     pub(crate) s: u64,
 }
 
+/// Most digits of a side, loops of a nest, and dims (logical and pseudo)
+/// a plan handles; a layout needing more takes the element-wise path.
+pub(crate) const DIGITS: usize = 64;
+/// See [`DIGITS`].
+pub(crate) const LOOPS: usize = 64;
+/// See [`DIGITS`].
+pub(crate) const DIMS: usize = 48;
+
+/// The loops of a nest (in place: planning needs no allocator).
+pub(crate) type Loops = Fixed<Loop, LOOPS>;
+/// The size of each constrained dim of a nest.
+pub(crate) type Sizes = Fixed<u64, DIMS>;
+
 /// A side's digits; dims `rank..` are size-1 dims the tiling padded in.
 pub(crate) struct Digits {
-    pub(crate) digits: Vec<Digit>,
+    pub(crate) digits: Fixed<Digit, DIGITS>,
     pub(crate) pseudo: u32,
 }
 
@@ -276,20 +288,19 @@ pub(crate) fn digits(
 ) -> Option<Digits> {
     match side {
         Side::Strided(s) => Some(Digits {
-            digits: (0..s.rank as usize)
-                .filter(|&d| s.dims[d] > 1)
-                .map(|d| Digit {
+            digits: Fixed::collect((0..s.rank as usize).filter(|&d| s.dims[d] > 1).map(|d| {
+                Digit {
                     dim: d as u32,
                     w: 1,
                     n: s.dims[d],
                     s: s.strides[d],
-                })
-                .collect(),
+                }
+            }))?,
             pseudo: 0,
         }),
         Side::Tiled { tiling, .. } => {
             let shape = shape_tiles?;
-            #[derive(Clone, Copy)]
+            #[derive(Clone, Copy, Default)]
             struct Entry {
                 dim: u32,
                 w: u64,
@@ -298,17 +309,13 @@ pub(crate) fn digits(
             }
             let mut pseudo = 0u32;
             let p = tiling.physical_dims();
-            let mut entries: Vec<Entry> = p
-                .as_slice()
-                .iter()
-                .enumerate()
-                .map(|(i, &n)| Entry {
+            let mut entries: Fixed<Entry, DIGITS> =
+                Fixed::collect(p.as_slice().iter().enumerate().map(|(i, &n)| Entry {
                     dim: tiling.physical_to_logical(i) as u32,
                     w: 1,
                     size: n,
                     top: true,
-                })
-                .collect();
+                }))?;
             for tile in shape.layout().tiles() {
                 let k = tile.rank();
                 let mut sizes = [0u64; MAX_RANK];
@@ -327,12 +334,12 @@ pub(crate) fn digits(
                             size: 1,
                             top: true,
                         },
-                    );
+                    )?;
                     pseudo += 1;
                 }
                 let base = entries.len() - k;
-                let mut outer = Vec::with_capacity(k);
-                let mut inner = Vec::with_capacity(k);
+                let mut outer: Fixed<Entry, MAX_RANK> = Fixed::new();
+                let mut inner: Fixed<Entry, MAX_RANK> = Fixed::new();
                 for (j, e) in entries[base..].iter().enumerate() {
                     let t = sizes[j];
                     if !e.top && e.size % t != 0 {
@@ -343,17 +350,17 @@ pub(crate) fn digits(
                         w: e.w * t,
                         size: e.size.div_ceil(t),
                         top: e.top,
-                    });
+                    })?;
                     inner.push(Entry {
                         dim: e.dim,
                         w: e.w,
                         size: t,
                         top: false,
-                    });
+                    })?;
                 }
                 entries.truncate(base);
-                entries.extend(outer);
-                entries.extend(inner);
+                entries.extend(outer.iter().copied())?;
+                entries.extend(inner.iter().copied())?;
             }
             let dims = tiling.expanded_dims();
             let strides = tiling.expanded_strides();
@@ -361,17 +368,18 @@ pub(crate) fn digits(
                 return None;
             }
             Some(Digits {
-                digits: entries
-                    .iter()
-                    .zip(strides)
-                    .filter(|(e, _)| e.size > 1)
-                    .map(|(e, &s)| Digit {
-                        dim: e.dim,
-                        w: e.w,
-                        n: e.size,
-                        s,
-                    })
-                    .collect(),
+                digits: Fixed::collect(
+                    entries
+                        .iter()
+                        .zip(strides)
+                        .filter(|(e, _)| e.size > 1)
+                        .map(|(e, &s)| Digit {
+                            dim: e.dim,
+                            w: e.w,
+                            n: e.size,
+                            s,
+                        }),
+                )?,
                 pseudo,
             })
         }
@@ -383,7 +391,7 @@ pub(crate) const FREE: u32 = u32::MAX;
 
 /// One loop of the nest: `n` steps of `src`/`dst` slots; it is digit `w`
 /// of dim `dim` (or [`FREE`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Loop {
     pub(crate) n: u64,
     pub(crate) src: u64,
@@ -392,21 +400,20 @@ pub(crate) struct Loop {
     pub(crate) w: u64,
 }
 
-/// The loops of the common refinement of two digit lists, or `None` if
-/// their weights do not form one divisibility chain for some dim. `sizes`
-/// gets the size of each constrained dim (pseudo dims are size 1).
+/// The loops of the common refinement of two digit lists, and the size of
+/// each constrained dim (pseudo dims are size 1), or `None` if their weights
+/// do not form one divisibility chain for some dim (or the loops do not fit
+/// [`LOOPS`]).
 pub(crate) fn refine(
     rank: usize,
     dims: &[u64],
     src: &Digits,
     dst: &Digits,
-    sizes: &mut Vec<u64>,
-) -> Option<Vec<Loop>> {
+) -> Option<(Loops, Sizes)> {
     let src_pseudo_base = rank as u32;
     let total = rank + src.pseudo as usize + dst.pseudo as usize;
-    sizes.clear();
-    sizes.extend_from_slice(&dims[..rank]);
-    sizes.resize(total, 1);
+    let mut sizes = Sizes::from_slice(&dims[..rank])?;
+    sizes.extend((rank..total).map(|_| 1))?;
     // dst pseudo dims are numbered after the source's
     let dst_dim = |d: u32| {
         if d >= src_pseudo_base {
@@ -415,23 +422,27 @@ pub(crate) fn refine(
             d
         }
     };
-    let mut loops = Vec::new();
-    let mut weights: Vec<u64> = Vec::new();
+    let mut loops = Loops::new();
+    let mut weights: Fixed<u64, { 2 * DIGITS + 1 }> = Fixed::new();
     for d in 0..total as u32 {
-        let sd: Vec<Digit> = src.digits.iter().copied().filter(|g| g.dim == d).collect();
-        let dd: Vec<Digit> = dst
-            .digits
-            .iter()
-            .copied()
-            .filter(|g| dst_dim(g.dim) == d)
-            .collect();
+        let sd: Fixed<Digit, DIGITS> =
+            Fixed::collect(src.digits.iter().copied().filter(|g| g.dim == d))?;
+        let dd: Fixed<Digit, DIGITS> =
+            Fixed::collect(dst.digits.iter().copied().filter(|g| dst_dim(g.dim) == d))?;
         let size = sizes[d as usize];
         let cover = dd.iter().map(|g| g.w * g.n).max().unwrap_or(size).max(size);
         weights.clear();
-        weights.push(1);
-        weights.extend(sd.iter().chain(&dd).map(|g| g.w));
+        weights.push(1)?;
+        weights.extend(sd.iter().chain(dd.iter()).map(|g| g.w))?;
         weights.sort_unstable();
-        weights.dedup();
+        let mut kept = 0;
+        for i in 0..weights.len() {
+            if kept == 0 || weights[i] != weights[kept - 1] {
+                weights[kept] = weights[i];
+                kept += 1;
+            }
+        }
+        weights.truncate(kept);
         if weights.windows(2).any(|p| p[1] % p[0] != 0) {
             return None;
         }
@@ -461,7 +472,7 @@ pub(crate) fn refine(
                 dst: stride(&dd),
                 dim: d,
                 w,
-            });
+            })?;
         }
         let _ = top;
         if exact {
@@ -470,25 +481,28 @@ pub(crate) fn refine(
             }
         }
     }
-    Some(loops)
+    Some((loops, sizes))
 }
 
 /// Sorts loops by destination stride (outermost first) and merges
 /// neighbours along which both sides stay affine (Post 3).
-pub(crate) fn coalesce(loops: &mut Vec<Loop>) {
-    loops.sort_by(|a, b| b.dst.cmp(&a.dst).then(b.src.cmp(&a.src)));
-    let mut out: Vec<Loop> = Vec::with_capacity(loops.len());
-    for l in loops.drain(..) {
-        if let Some(a) = out.last_mut() {
+pub(crate) fn coalesce(loops: &mut Loops) {
+    sort_by(loops, |a, b| b.dst.cmp(&a.dst).then(b.src.cmp(&a.src)));
+    let mut kept = 0;
+    for i in 0..loops.len() {
+        let l = loops[i];
+        if kept > 0 {
+            let a = &mut loops[kept - 1];
             let same = (a.dim == FREE && l.dim == FREE) || (a.dim == l.dim && a.w == l.w * l.n);
             if same && a.src == l.n * l.src && a.dst == l.n * l.dst {
                 *a = Loop { n: a.n * l.n, ..l };
                 continue;
             }
         }
-        out.push(l);
+        loops[kept] = l;
+        kept += 1;
     }
-    *loops = out;
+    loops.truncate(kept);
 }
 
 /// Whether `loops` (sorted by destination stride) cover `0..slots` of the
@@ -505,4 +519,56 @@ pub(crate) fn dense(loops: &[Loop], slots: u64) -> bool {
         };
     }
     expect == slots
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Digits of `dim` at weights `w` (each the ratio to the next).
+    fn chain(dim: u32, ws: &[u64]) -> impl Iterator<Item = Digit> + '_ {
+        ws.windows(2).map(move |p| Digit {
+            dim,
+            w: p[0],
+            n: p[1] / p[0],
+            s: p[0],
+        })
+    }
+
+    #[test]
+    fn refinements_past_the_loop_capacity_are_refused_not_truncated() {
+        // two dims of 2^60; the source splits them at even powers of two,
+        // the destination at odd ones: 60 loops each, 120 > LOOPS
+        let even: [u64; 31] = core::array::from_fn(|j| 1 << (2 * j));
+        let odd: [u64; 32] = core::array::from_fn(|j| match j {
+            0 => 1,
+            31 => 1 << 60,
+            j => 1 << (2 * j - 1),
+        });
+        let side = |ws: &[u64]| Digits {
+            digits: Fixed::collect(chain(0, ws).chain(chain(1, ws))).unwrap(),
+            pseudo: 0,
+        };
+        let dims = [1u64 << 60, 1 << 60];
+        assert!(refine(2, &dims, &side(&even), &side(&odd)).is_none());
+        // the same split on both sides fits: 30 loops a dim
+        let (loops, sizes) = refine(2, &dims, &side(&even), &side(&even)).unwrap();
+        assert_eq!((loops.len(), &*sizes), (60, &dims[..]));
+    }
+
+    #[test]
+    fn coalesce_merges_affine_neighbours_in_place() {
+        let l = |n, src, dst| Loop {
+            n,
+            src,
+            dst,
+            dim: FREE,
+            w: 1,
+        };
+        // rows of 8 contiguous on both sides, then a transposed pair
+        let mut loops =
+            Loops::from_slice(&[l(8, 1, 1), l(4, 8, 8), l(2, 32, 64), l(2, 64, 32)]).unwrap();
+        coalesce(&mut loops);
+        assert_eq!(&*loops, &[l(2, 32, 64), l(2, 64, 32), l(32, 1, 1)]);
+    }
 }

@@ -1,14 +1,13 @@
 //! [`RelayoutPlan`]: computed once for a source and a destination layout,
 //! executed many times.
 
-use alloc::vec::Vec;
 use core::mem::size_of;
 
 use super::choose::{choose, Nest};
 use super::element::Unit;
 use super::error::StorageError;
 use super::kernels::{self, Mover};
-use super::plan::{coalesce, dense, digits, refine, ArrayLayout, Loop, Side};
+use super::plan::{coalesce, dense, digits, refine, ArrayLayout, Loop, Side, DIMS};
 use super::walk::Walk;
 use crate::value::{bits_to_bytes, MAX_RANK};
 
@@ -62,6 +61,7 @@ enum Fill {
 }
 
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // reason: planned in place (no allocator to box it); one per plan
 enum Mode {
     Loops(Nest),
     Elementwise,
@@ -149,12 +149,11 @@ impl RelayoutPlan {
             ArrayLayout::Strided(_) => None,
         };
         let (ss, ds) = (shape_of(&sa), shape_of(&da));
-        let mut sizes = Vec::new();
         let loops = match (
             digits(&src, ss.as_ref(), rank as u32),
             digits(&dst, ds.as_ref(), rank as u32),
         ) {
-            (Some(s), Some(d)) => refine(rank, &dims, &s, &d, &mut sizes),
+            (Some(s), Some(d)) => refine(rank, &dims, &s, &d),
             _ => None,
         };
         let mut plan = RelayoutPlan {
@@ -171,7 +170,7 @@ impl RelayoutPlan {
             mode: Mode::Elementwise,
             streaming: None,
         };
-        let Some(mut loops) = loops else {
+        let Some((mut loops, sizes)) = loops else {
             return Ok(plan);
         };
         coalesce(&mut loops);
@@ -315,7 +314,9 @@ impl RelayoutPlan {
                         dst: d,
                         pad: $pad,
                         nt,
+                        #[cfg(feature = "alloc")]
                         gather: self.gather(),
+                        #[cfg(feature = "alloc")]
                         stage: alloc::vec![$pad; self.stage_len()],
                         next: 0,
                         ahead: None,
@@ -336,6 +337,7 @@ impl RelayoutPlan {
         }
     }
 
+    #[cfg(feature = "alloc")]
     fn stage_len(&self) -> usize {
         match &self.mode {
             Mode::Loops(n) if n.kernel == Kernel::Gather => (n.a.n * n.b.n) as usize,
@@ -361,18 +363,19 @@ impl RelayoutPlan {
             Mode::Loops(nest) => {
                 let nest = part.map_or(nest, |p| p.nest);
                 let walk = Walk::new(nest, self.fill == Fill::Inline);
-                let mut e = alloc::vec![0u64; nest.sizes.len()];
+                let mut e = [0u64; DIMS];
+                let e = &mut e[..nest.sizes.len()];
                 // the part's first slot (a part's offsets are its own)
                 let mut first = 0;
                 match part {
-                    None if self.src.slots() > 0 || self.rank == 0 => walk.walk(m, 0, 0, 0, &mut e),
+                    None if self.src.slots() > 0 || self.rank == 0 => walk.walk(m, 0, 0, 0, e),
                     None if walk.fill => walk.pad_tree(m, 0, 0),
                     None => {}
                     Some(p) => {
                         let l = &nest.outer[0];
                         first = p.values.start * l.dst;
                         let s = (p.values.start * l.src) as usize;
-                        walk.values(m, 0, p.values.clone(), s, 0, &mut e);
+                        walk.values(m, 0, p.values.clone(), s, 0, e);
                     }
                 }
                 let last = part.is_none_or(|p| p.last);

@@ -309,7 +309,6 @@ where
     typed_write_api!();
 }
 
-#[cfg(feature = "alloc")]
 mod relayout {
     use super::*;
     use crate::storage::{RelayoutPlan, Strided};

@@ -10,10 +10,7 @@
 
 use super::choose::Nest;
 use super::kernels::{classify, Mover};
-use alloc::vec;
-use alloc::vec::Vec;
-
-use super::plan::{Loop, FREE};
+use super::plan::{Loop, DIMS, FREE};
 
 /// How many values of `l` have an in-bounds completion.
 pub(crate) fn valid(l: &Loop, e: &[u64], sizes: &[u64]) -> u64 {
@@ -34,46 +31,35 @@ pub(crate) struct Walk<'p> {
     pub(crate) nest: &'p Nest,
     /// Write padding slots (the loops cover the destination densely).
     pub(crate) fill: bool,
-    /// `reach[level · dims + x]`: how far the loops `level..` and the
-    /// kernel's advance dim `x` at most (the sum of `(n − 1)·w` of its
-    /// digits among them).
-    reach: Vec<u64>,
 }
 
 impl<'p> Walk<'p> {
     pub(crate) fn new(nest: &'p Nest, fill: bool) -> Self {
-        let dims = nest.sizes.len();
-        let levels = nest.outer.len() + 1;
-        let mut reach = vec![0u64; levels * dims];
-        let mut add = |level: usize, l: &Loop| {
-            if l.dim != FREE {
-                reach[level * dims + l.dim as usize] += (l.n - 1) * l.w;
-            }
-        };
-        for level in 0..levels {
-            for l in nest.outer[level..].iter().chain([&nest.a, &nest.b]) {
-                add(level, l);
-            }
-        }
-        Walk { nest, fill, reach }
+        Walk { nest, fill }
     }
 
     /// How many of the first values of `l` (the loop at `level`, `e` the
     /// dims' offsets fixed above it) have subtrees entirely in bounds.
     fn full(&self, level: usize, l: &Loop, e: &[u64]) -> u64 {
-        let sizes = &self.nest.sizes;
-        let below = &self.reach[(level + 1) * sizes.len()..][..sizes.len()];
-        let mut n = l.n;
-        for (x, (&size, (&at, &r))) in sizes.iter().zip(e.iter().zip(below)).enumerate() {
+        let n = self.nest;
+        // how far the loops below and the kernel's advance each dim at most
+        let mut reach = [0u64; DIMS];
+        for x in n.outer[level + 1..].iter().chain([&n.a, &n.b]) {
+            if x.dim != FREE {
+                reach[x.dim as usize] += (x.n - 1) * x.w;
+            }
+        }
+        let mut count = l.n;
+        for (x, (&size, (&at, &r))) in n.sizes.iter().zip(e.iter().zip(&reach)).enumerate() {
             let left = size.saturating_sub(at + r);
             if l.dim as usize == x {
                 // values v with at + v·w + r < size
-                n = n.min(left.div_ceil(l.w));
+                count = count.min(left.div_ceil(l.w));
             } else if left == 0 {
                 return 0;
             }
         }
-        n
+        count
     }
 
     /// Loops `level..` with no bounds to check: plain nested loops, the

@@ -160,7 +160,7 @@ impl RelayoutPlan {
         };
         let mut nest = nest.clone();
         let l = nest.outer.remove(i);
-        nest.outer.insert(0, l);
+        nest.outer.insert(0, l)?;
         Some((nest, step))
     }
 }

@@ -72,6 +72,7 @@ impl Blocks {
     /// offset of the block `t` blocks later, continuing into the following
     /// calls' blocks (every [`Blocks::next`]) past the last one; `None`
     /// there when the step is unknown. Counters, no division per block.
+    #[cfg_attr(not(all(target_arch = "x86_64", feature = "std")), allow(dead_code))]
     pub(crate) fn ahead(&self, t: usize) -> impl Iterator<Item = Option<usize>> + '_ {
         let total = self.count * self.count2;
         let (mut call, mut i, mut j) = match total {
@@ -251,6 +252,7 @@ pub(crate) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
 
 /// An 8 × 8 transpose of 32-bit slots: `dst[d + c·ds + r] = src[s + r·ss +
 /// c]` for `r, c < 8`.
+#[cfg(feature = "alloc")]
 pub(crate) fn transpose8_u32(
     src: &[u32],
     s: usize,
@@ -286,6 +288,10 @@ pub(crate) fn streams_directly(k: usize, bytes: usize) -> bool {
 /// and `p` is never dereferenced; callers form it with `wrapping_add`).
 /// A no-op off x86-64 and under Miri.
 #[inline(always)]
+#[cfg_attr(
+    not(any(feature = "alloc", all(target_arch = "x86_64", feature = "std"))),
+    allow(dead_code)
+)]
 pub(crate) fn prefetch<T>(p: *const T) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     // SAFETY: `_mm_prefetch` only hints the cache: the address need not be
