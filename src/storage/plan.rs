@@ -425,15 +425,14 @@ pub(crate) fn refine(
     let mut loops = Loops::new();
     let mut weights: Fixed<u64, { 2 * DIGITS + 1 }> = Fixed::new();
     for d in 0..total as u32 {
-        let sd: Fixed<Digit, DIGITS> =
-            Fixed::collect(src.digits.iter().copied().filter(|g| g.dim == d))?;
-        let dd: Fixed<Digit, DIGITS> =
-            Fixed::collect(dst.digits.iter().copied().filter(|g| dst_dim(g.dim) == d))?;
+        // this dim's digits on each side
+        let sd = || src.digits.iter().filter(move |g| g.dim == d);
+        let dd = || dst.digits.iter().filter(move |g| dst_dim(g.dim) == d);
         let size = sizes[d as usize];
-        let cover = dd.iter().map(|g| g.w * g.n).max().unwrap_or(size).max(size);
+        let cover = dd().map(|g| g.w * g.n).max().unwrap_or(size).max(size);
         weights.clear();
         weights.push(1)?;
-        weights.extend(sd.iter().chain(dd.iter()).map(|g| g.w))?;
+        weights.extend(sd().chain(dd()).map(|g| g.w))?;
         weights.sort_unstable();
         let mut kept = 0;
         for i in 0..weights.len() {
@@ -460,16 +459,15 @@ pub(crate) fn refine(
             if n <= 1 {
                 continue;
             }
-            let stride = |ds: &[Digit]| {
-                ds.iter()
-                    .filter(|g| g.w <= w)
+            let stride = |ds: &mut dyn Iterator<Item = &Digit>| {
+                ds.filter(|g| g.w <= w)
                     .max_by_key(|g| g.w)
                     .map_or(0, |g| g.s * (w / g.w))
             };
             loops.push(Loop {
                 n,
-                src: stride(&sd),
-                dst: stride(&dd),
+                src: stride(&mut sd()),
+                dst: stride(&mut dd()),
                 dim: d,
                 w,
             })?;

@@ -144,29 +144,29 @@ impl RelayoutPlan {
             });
         }
         let bits = src.bits();
-        let shape_of = |a: &ArrayLayout| match a {
-            ArrayLayout::Tiled(s) => Some(*s),
-            ArrayLayout::Strided(_) => None,
-        };
+        fn shape_of(a: &ArrayLayout) -> Option<&crate::value::Shape> {
+            match a {
+                ArrayLayout::Tiled(s) => Some(s),
+                ArrayLayout::Strided(_) => None,
+            }
+        }
         let (ss, ds) = (shape_of(&sa), shape_of(&da));
-        let loops = match (
-            digits(&src, ss.as_ref(), rank as u32),
-            digits(&dst, ds.as_ref(), rank as u32),
-        ) {
+        let loops = match (digits(&src, ss, rank as u32), digits(&dst, ds, rank as u32)) {
             (Some(s), Some(d)) => refine(rank, &dims, &s, &d),
             _ => None,
         };
+        let fill = if dst.has_padding() {
+            Fill::Prefill
+        } else {
+            Fill::None
+        };
         let mut plan = RelayoutPlan {
-            src: src.clone(),
-            dst: dst.clone(),
+            src,
+            dst,
             dims,
             rank,
             bits,
-            fill: if dst.has_padding() {
-                Fill::Prefill
-            } else {
-                Fill::None
-            },
+            fill,
             mode: Mode::Elementwise,
             streaming: None,
         };
@@ -174,7 +174,7 @@ impl RelayoutPlan {
             return Ok(plan);
         };
         coalesce(&mut loops);
-        if let Side::Tiled { tiling, .. } = &dst {
+        if let Side::Tiled { tiling, .. } = &plan.dst {
             if plan.fill == Fill::Prefill && dense(&loops, tiling.expanded_slots()) {
                 plan.fill = Fill::Inline;
             }

@@ -321,6 +321,24 @@ mod relayout {
         /// (padding is set to zero), with the relayout engine's plan for the
         /// layout's constants.
         ///
+        /// The plan is made on each call (about 2 µs here, against about
+        /// 0.1 µs to move a `bf16[8,128]` tile): to copy many small tiles,
+        /// make it once and run it on [`TypedViewMut::units_mut`]:
+        ///
+        /// ```
+        /// use tilelayout::storage::{RelayoutPlan, Strided};
+        /// use tilelayout::{layout, layout_array, Layout};
+        /// type L = layout!(bf16[8,128]{1,0:T(8,128)(2,1)});
+        /// let plan = RelayoutPlan::new(Strided::row_major(&[8, 128], 16)?, L::SHAPE)?;
+        /// let rows = vec![half::bf16::ONE; 8 * 128];
+        /// let mut tile = <layout_array!(bf16[8,128]{1,0:T(8,128)(2,1)})>::default();
+        /// for _ in 0..3 {
+        ///     plan.execute(&rows, tile.view_mut().units_mut())?;
+        /// }
+        /// assert_eq!(tile.get([7, 127]), half::bf16::ONE);
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        ///
         /// # Errors
         /// [`StorageError::Length`] if `src` is not `ELEMENTS` units (or the
         /// packed bytes of them).
