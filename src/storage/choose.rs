@@ -10,19 +10,12 @@
 //! 2. a [`Kernel::Gather`] block is a dense destination range (its loops'
 //!    destination strides chain from 1) and all its loops are free.
 
-use super::fixed::sort_by;
 use super::kernels::classify;
-use super::plan::{Loop, Loops, Sizes, FREE};
+use super::plan::{sort_loops, Loop, Loops, Order, Sizes, FREE};
 use super::relayout::Kernel;
 
 /// A loop of one step.
-pub(crate) const ONE: Loop = Loop {
-    n: 1,
-    src: 0,
-    dst: 0,
-    dim: FREE,
-    w: 1,
-};
+pub(crate) const ONE: Loop = Loop::ONE;
 
 /// Largest block side for [`Kernel::Block`] (bigger loops are split so a
 /// block of both sides stays in L1).
@@ -49,79 +42,86 @@ pub(crate) struct Nest {
 }
 
 /// Picks the kernel and orders the outer loops.
-pub(crate) fn choose(mut loops: Loops, sizes: Sizes) -> Nest {
+pub(crate) const fn choose(mut loops: Loops, sizes: Sizes) -> Nest {
     let all = loops;
-    let b = loops.pop().unwrap_or(ONE);
-    let ai = if b.src == 1 {
-        // runs: pair with the loop of the smallest source stride, so that
-        // reads stream through the source in order
-        (0..loops.len()).min_by_key(|&i| loops[i].src)
-    } else {
-        // interleave/deinterleave/transpose: pair with the source's
-        // contiguous loop
-        loops.iter().position(|l| l.src == 1)
+    let b = match loops.pop() {
+        Some(b) => b,
+        None => ONE,
     };
-    let a = match ai.or(loops.len().checked_sub(1)) {
+    // runs: pair with the loop of the smallest source stride, so that
+    // reads stream through the source in order; interleave, deinterleave,
+    // transpose: pair with the source's contiguous loop
+    let ls = loops.as_slice();
+    let mut ai: Option<usize> = None;
+    let mut i = 0;
+    while i < ls.len() {
+        let better = if b.src == 1 {
+            match ai {
+                Some(j) => ls[i].src < ls[j].src,
+                None => true,
+            }
+        } else {
+            ai.is_none() && ls[i].src == 1
+        };
+        if better {
+            ai = Some(i);
+        }
+        i += 1;
+    }
+    if ai.is_none() && !ls.is_empty() {
+        ai = Some(ls.len() - 1);
+    }
+    let a = match ai {
         Some(i) => loops.remove(i),
         None => ONE,
     };
     let kernel = classify(&a, &b);
-    if kernel != Kernel::Block {
+    if !matches!(kernel, Kernel::Block) {
         // Runs and deinterleaves go in source order: reads stream
         // sequentially while each kernel call writes whole runs of cache
         // lines. Interleaves go in destination order (measured on
         // bf16[4096,4096]: 0.85x of memcpy against 0.6x in source order).
         // The last two loops run inside the mover (`block_rep2`).
-        if matches!(kernel, Kernel::Interleave(_)) {
-            sort_by(&mut loops, |x, y| y.dst.cmp(&x.dst).then(y.src.cmp(&x.src)));
+        let order = if matches!(kernel, Kernel::Interleave(_)) {
+            Order::Dst
         } else {
-            sort_by(&mut loops, |x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
-        }
+            Order::Src
+        };
+        sort_loops(loops.as_mut_slice(), order);
         return Nest {
             outer: loops,
             a,
             b,
             kernel,
-            gather: Loops::new(),
+            gather: Loops::empty(ONE),
             sizes,
         };
     }
     // (a gather block needs a staging buffer: with `alloc` only)
     if cfg!(feature = "alloc") {
-        if let Some(nest) = gather(&all, &sizes) {
+        if let Some(nest) = gather(all.as_slice(), &sizes) {
             return nest;
         }
     }
     let (mut a, mut b) = (a, b);
-    for l in [&mut a, &mut b] {
-        if let Some(outer) = split(l) {
-            // (room: `a` and `b` were taken out, and a loop is only split
-            // if it is one of them)
-            let pushed = loops.push(outer);
-            debug_assert!(pushed.is_some());
-        }
+    // (room: `a` and `b` were taken out, and a loop is only split if it is
+    // one of them)
+    if let Some(outer) = split(&mut a) {
+        let _ = loops.push(outer);
+    }
+    if let Some(outer) = split(&mut b) {
+        let _ = loops.push(outer);
     }
     let kernel = classify(&a, &b);
-    block_order(&mut loops);
+    sort_loops(loops.as_mut_slice(), Order::Block);
     Nest {
         outer: loops,
         a,
         b,
         kernel,
-        gather: Loops::new(),
+        gather: Loops::empty(ONE),
         sizes,
     }
-}
-
-/// Cache blocking: loops long-strided on both sides outermost, so that a
-/// block of both sides stays in cache.
-fn block_order(loops: &mut [Loop]) {
-    sort_by(loops, |x, y| {
-        y.src
-            .min(y.dst)
-            .cmp(&x.src.min(x.dst))
-            .then(y.dst.cmp(&x.dst))
-    });
 }
 
 /// A gather nest: the innermost destination loops that form a dense, free
@@ -132,7 +132,7 @@ fn block_order(loops: &mut [Loop]) {
 /// `a.n × b.n` slots in source order and copies the chunks out.
 ///
 /// In `gather` the loops' `dst` is their stride in the stage.
-fn gather(all: &[Loop], sizes: &Sizes) -> Option<Nest> {
+const fn gather(all: &[Loop], sizes: &Sizes) -> Option<Nest> {
     let mut foot = 1u64;
     let mut k = all.len();
     while k > 0 {
@@ -146,34 +146,71 @@ fn gather(all: &[Loop], sizes: &Sizes) -> Option<Nest> {
     if foot < GATHER_MIN || all.len() - k < 2 {
         return None;
     }
-    let mut g = Loops::from_slice(&all[k..])?;
-    let mut outer = Loops::from_slice(&all[..k])?;
+    let (head, tail) = all.split_at(k);
+    let (mut g, mut outer) = (Loops::empty(ONE), Loops::empty(ONE));
+    if !g.extend_from_slice(tail) || !outer.extend_from_slice(head) {
+        return None;
+    }
     // the chunk's contiguous source run
     let mut run = 1u64;
-    while let Some(l) = g.iter().find(|l| l.src == run) {
-        run *= l.n;
+    loop {
+        let gs = g.as_slice();
+        let mut found = None;
+        let mut i = 0;
+        while i < gs.len() {
+            if gs[i].src == run {
+                found = Some(gs[i].n);
+                break;
+            }
+            i += 1;
+        }
+        match found {
+            Some(n) => run *= n,
+            None => break,
+        }
     }
     let mut a = ONE;
-    if let Some(i) = outer.iter().position(|l| l.src == run && l.dim == FREE) {
+    let os = outer.as_slice();
+    let mut pos = None;
+    let mut i = 0;
+    while i < os.len() {
+        if os[i].src == run && os[i].dim == FREE {
+            pos = Some(i);
+            break;
+        }
+        i += 1;
+    }
+    if let Some(i) = pos {
         // as many chunks as fit the stage, split evenly off the loop
-        let l = outer[i];
-        let fit = (STAGE_MAX / foot).max(1);
-        if let Some(c) = (2..=fit.min(l.n)).rev().find(|c| l.n.is_multiple_of(*c)) {
+        let l = outer.as_slice()[i];
+        let fit = if STAGE_MAX / foot > 1 {
+            STAGE_MAX / foot
+        } else {
+            1
+        };
+        let top = if fit < l.n { fit } else { l.n };
+        let mut c = top;
+        while c >= 2 && !l.n.is_multiple_of(c) {
+            c -= 1;
+        }
+        if c >= 2 {
             a = Loop { n: c, ..l };
             if c == l.n {
-                outer.remove(i);
+                let _ = outer.remove(i);
             } else {
-                outer[i] = Loop {
+                outer.as_mut_slice()[i] = Loop {
                     n: l.n / c,
                     src: l.src * c,
                     dst: l.dst * c,
                     ..l
                 };
             }
-            g.push(Loop { dst: foot, ..a })?;
+            if !g.push(Loop { dst: foot, ..a }) {
+                return None;
+            }
         }
     }
-    block_order(&mut outer);
+    sort_loops(outer.as_mut_slice(), Order::Block);
     let b = Loop {
         n: foot,
         src: 0,
@@ -183,14 +220,27 @@ fn gather(all: &[Loop], sizes: &Sizes) -> Option<Nest> {
     };
     // the stage is filled in source order (reads stream, writes stay in
     // cache)
-    sort_by(&mut g, |x, y| y.src.cmp(&x.src).then(y.dst.cmp(&x.dst)));
+    sort_loops(g.as_mut_slice(), Order::Src);
     // the stage-contiguous loop just outside the source-contiguous one, so
     // the two form transposable tiles (8 × 8 for 4-byte slots)
-    if let Some(i) = g.iter().position(|l| l.dst == 1) {
-        if g.len() >= 2 && i + 1 < g.len() && g[g.len() - 1].src == 1 {
+    let gs = g.as_slice();
+    let mut pos = None;
+    let mut i = 0;
+    while i < gs.len() {
+        if gs[i].dst == 1 {
+            pos = Some(i);
+            break;
+        }
+        i += 1;
+    }
+    if let Some(i) = pos {
+        let len = g.as_slice().len();
+        if len >= 2 && i + 1 < len && g.as_slice()[len - 1].src == 1 {
             let l = g.remove(i);
-            let at = g.len() - 1;
-            g.insert(at, l)?;
+            let at = g.as_slice().len() - 1;
+            if !g.insert(at, l) {
+                return None;
+            }
         }
     }
     Some(Nest {
@@ -208,11 +258,17 @@ fn gather(all: &[Loop], sizes: &Sizes) -> Option<Nest> {
 /// Splits are even so that both parts keep the loop's bounds (and, in
 /// inline-fill mode, the destination stays densely covered); a count with
 /// no divisor in `4..=BLOCK` stays whole.
-fn split(l: &mut Loop) -> Option<Loop> {
+const fn split(l: &mut Loop) -> Option<Loop> {
     if l.n <= BLOCK {
         return None;
     }
-    let inner = (4..=BLOCK).rev().find(|d| l.n.is_multiple_of(*d))?;
+    let mut inner = BLOCK;
+    while inner >= 4 && !l.n.is_multiple_of(inner) {
+        inner -= 1;
+    }
+    if inner < 4 {
+        return None;
+    }
     let outer = Loop {
         n: l.n / inner,
         src: l.src * inner,

@@ -13,81 +13,92 @@ pub(crate) struct Fixed<T: Copy, const N: usize> {
     items: [T; N],
 }
 
-impl<T: Copy + Default, const N: usize> Fixed<T, N> {
-    /// No items.
-    pub(crate) fn new() -> Self {
+impl<T: Copy, const N: usize> Fixed<T, N> {
+    /// No items (`z` fills the unused room).
+    pub(crate) const fn empty(z: T) -> Self {
         Fixed {
             len: 0,
-            items: [T::default(); N],
+            items: [z; N],
         }
     }
 
-    /// The items of `s`, or `None` if there are more than `N`.
-    pub(crate) fn from_slice(s: &[T]) -> Option<Self> {
-        let mut f = Self::new();
-        f.extend(s.iter().copied())?;
-        Some(f)
+    /// The items.
+    pub(crate) const fn as_slice(&self) -> &[T] {
+        self.items.split_at(self.len).0
     }
 
-    /// Appends `x`; `None` (and no change) when full.
+    /// The items, mutably.
+    pub(crate) const fn as_mut_slice(&mut self) -> &mut [T] {
+        self.items.split_at_mut(self.len).0
+    }
+
+    /// Appends `x`; `false` (and no change) when full.
     #[must_use]
-    pub(crate) fn push(&mut self, x: T) -> Option<()> {
-        *self.items.get_mut(self.len)? = x;
+    pub(crate) const fn push(&mut self, x: T) -> bool {
+        if self.len == N {
+            return false;
+        }
+        self.items[self.len] = x;
         self.len += 1;
-        Some(())
+        true
     }
 
-    /// Appends every item; `None` when they do not all fit (the ones that
-    /// fit stay).
+    /// Appends the items of `xs`; `false` when they do not all fit (the
+    /// ones that fit stay).
     #[must_use]
-    pub(crate) fn extend(&mut self, xs: impl IntoIterator<Item = T>) -> Option<()> {
-        for x in xs {
-            self.push(x)?;
+    pub(crate) const fn extend_from_slice(&mut self, xs: &[T]) -> bool {
+        let mut i = 0;
+        while i < xs.len() {
+            if !self.push(xs[i]) {
+                return false;
+            }
+            i += 1;
         }
-        Some(())
+        true
     }
 
-    /// The items of `xs`, or `None` if there are more than `N`.
-    pub(crate) fn collect(xs: impl IntoIterator<Item = T>) -> Option<Self> {
-        let mut f = Self::new();
-        f.extend(xs)?;
-        Some(f)
-    }
-
-    /// Inserts `x` at `i <= len`; `None` (and no change) when full.
+    /// Inserts `x` at `i <= len`; `false` (and no change) when full.
     #[must_use]
-    pub(crate) fn insert(&mut self, i: usize, x: T) -> Option<()> {
+    pub(crate) const fn insert(&mut self, i: usize, x: T) -> bool {
         if self.len == N || i > self.len {
-            return None;
+            return false;
         }
-        self.items.copy_within(i..self.len, i + 1);
+        let mut j = self.len;
+        while j > i {
+            self.items[j] = self.items[j - 1];
+            j -= 1;
+        }
         self.items[i] = x;
         self.len += 1;
-        Some(())
+        true
     }
 
     /// Removes and returns the item at `i < len`.
-    pub(crate) fn remove(&mut self, i: usize) -> T {
-        let x = self[i];
-        self.items.copy_within(i + 1..self.len, i);
+    pub(crate) const fn remove(&mut self, i: usize) -> T {
+        let x = self.items[i];
+        let mut j = i;
+        while j + 1 < self.len {
+            self.items[j] = self.items[j + 1];
+            j += 1;
+        }
         self.len -= 1;
         x
     }
 
     /// Removes and returns the last item.
-    pub(crate) fn pop(&mut self) -> Option<T> {
-        self.len = self.len.checked_sub(1)?;
+    pub(crate) const fn pop(&mut self) -> Option<T> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
         Some(self.items[self.len])
     }
 
     /// Keeps the first `n` items.
-    pub(crate) fn truncate(&mut self, n: usize) {
-        self.len = self.len.min(n);
-    }
-
-    /// No items.
-    pub(crate) fn clear(&mut self) {
-        self.len = 0;
+    pub(crate) const fn truncate(&mut self, n: usize) {
+        if n < self.len {
+            self.len = n;
+        }
     }
 }
 
@@ -110,50 +121,28 @@ impl<T: Copy + fmt::Debug, const N: usize> fmt::Debug for Fixed<T, N> {
     }
 }
 
-/// Sorts `s` stably by `less` (insertion sort: the planner's lists are
-/// short, and `slice::sort_by` needs an allocator).
-pub(crate) fn sort_by<T: Copy>(s: &mut [T], mut cmp: impl FnMut(&T, &T) -> core::cmp::Ordering) {
-    for i in 1..s.len() {
-        let x = s[i];
-        let mut j = i;
-        while j > 0 && cmp(&s[j - 1], &x) == core::cmp::Ordering::Greater {
-            s[j] = s[j - 1];
-            j -= 1;
-        }
-        s[j] = x;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn pushes_inserts_removes_and_refuses_past_capacity() {
-        let mut f = Fixed::<u32, 4>::new();
-        assert_eq!(f.push(1), Some(()));
-        assert_eq!(f.push(3), Some(()));
-        assert_eq!(f.insert(1, 2), Some(()));
-        assert_eq!(f.insert(0, 0), Some(()));
+        let mut f = Fixed::<u32, 4>::empty(0);
+        assert!(f.push(1));
+        assert!(f.push(3));
+        assert!(f.insert(1, 2));
+        assert!(f.insert(0, 0));
         assert_eq!(&*f, &[0, 1, 2, 3]);
-        assert_eq!(f.push(4), None);
-        assert_eq!(f.insert(2, 9), None);
+        assert!(!f.push(4));
+        assert!(!f.insert(2, 9));
         assert_eq!(&*f, &[0, 1, 2, 3]);
         assert_eq!(f.remove(1), 1);
         assert_eq!(f.pop(), Some(3));
         assert_eq!(&*f, &[0, 2]);
         f.truncate(1);
         assert_eq!(&*f, &[0]);
-        assert!(Fixed::<u8, 2>::from_slice(&[1, 2, 3]).is_none());
-    }
-
-    #[test]
-    fn sort_is_stable_and_matches_the_standard_sort() {
-        let xs: [(u8, u8); 12] = core::array::from_fn(|i| (((i * 7) % 5) as u8, i as u8));
-        let mut a = xs;
-        sort_by(&mut a, |x, y| y.0.cmp(&x.0));
-        let mut b = xs;
-        b.sort_by_key(|x| core::cmp::Reverse(x.0)); // std's stable sort
-        assert_eq!(a, b);
+        let mut g = Fixed::<u8, 2>::empty(0);
+        assert!(!g.extend_from_slice(&[1, 2, 3]));
+        assert_eq!(&*g, &[1, 2]);
     }
 }

@@ -53,8 +53,10 @@ pub(crate) trait Mover {
 }
 
 /// The kernel for inner loops `a` (outer) and `b` (inner).
-pub(crate) fn classify(a: &Loop, b: &Loop) -> Kernel {
-    let small = |n: u64| matches!(n, 2 | 4 | 8);
+pub(crate) const fn classify(a: &Loop, b: &Loop) -> Kernel {
+    const fn small(n: u64) -> bool {
+        matches!(n, 2 | 4 | 8)
+    }
     if b.src == 1 && b.dst == 1 {
         Kernel::Runs
     } else if a.n > 1 && b.dst == 1 && a.src == 1 && small(b.n) && a.dst == b.n {

@@ -36,10 +36,13 @@
 //! `RelayoutPlan::execute_parallel` splits a loop whose values own
 //! disjoint destination ranges across scoped threads.
 //!
-//! Planning needs no allocator: digits and loops live in fixed-capacity
-//! lists (64 loops; a layout needing more takes the element-wise path), so
-//! relayout works in `no_std` firmware, typed arrays included
-//! ([`TypedViewMut::copy_from_row_major`](crate::storage::TypedViewMut::copy_from_row_major)).
+//! Planning needs no allocator and is a `const fn`
+//! ([`RelayoutPlan::between`](crate::storage::RelayoutPlan::between)):
+//! digits and loops live in fixed-capacity lists (64 loops; a layout
+//! needing more takes the element-wise path). So relayout works in
+//! `no_std` firmware, and for layout types the plan is a compile-time
+//! constant: [`TypedViewMut::copy_from_row_major`](crate::storage::TypedViewMut::copy_from_row_major)
+//! costs only the copy.
 //! Without `alloc` the tile transposes, which stage blocks in an allocated
 //! buffer, run as 2-D blocks instead. Layouts the digits cannot describe (combined dims
 //! `*`, a later tile that splits a tile dim unevenly) fall back to one

@@ -16,8 +16,8 @@
 //! 3. two loops merge only if both sides stay affine over the merged range.
 
 use super::error::StorageError;
-use super::fixed::{sort_by, Fixed};
-use crate::value::{bits_to_bytes, PrimitiveType, Shape, TileDim, Tiling, MAX_RANK};
+use super::fixed::Fixed;
+use crate::value::{bits_to_bytes, PrimitiveType, Shape, TileDim, Tiling, MAX_RANK, MAX_TILE_RANK};
 
 /// An array in plain strided storage: element `c` at slot
 /// `Σ c[d] · strides[d]`, each slot `bits` bits wide (sub-byte slots are
@@ -52,7 +52,7 @@ impl Strided {
     /// [`MAX_RANK`], or the largest offset overflows;
     /// [`StorageError::ElementSize`] unless `bits` is 1, 2, 4 or a
     /// multiple of 8 up to 128.
-    pub fn new(dims: &[u64], strides: &[u64], bits: u32) -> Result<Strided, StorageError> {
+    pub const fn new(dims: &[u64], strides: &[u64], bits: u32) -> Result<Strided, StorageError> {
         if dims.len() != strides.len() || dims.len() > MAX_RANK {
             return Err(StorageError::Strides);
         }
@@ -67,22 +67,33 @@ impl Strided {
             slots: 1,
         };
         let mut last: u64 = 0;
-        for (d, (&n, &st)) in dims.iter().zip(strides).enumerate() {
+        let mut d = 0;
+        while d < dims.len() {
+            let (n, st) = (dims[d], strides[d]);
             s.dims[d] = n;
             s.strides[d] = st;
             if n == 0 {
                 s.slots = 0;
             }
-            let reach = (n.saturating_sub(1))
-                .checked_mul(st)
-                .ok_or(StorageError::Strides)?;
-            last = last.checked_add(reach).ok_or(StorageError::Strides)?;
+            let Some(reach) = n.saturating_sub(1).checked_mul(st) else {
+                return Err(StorageError::Strides);
+            };
+            last = match last.checked_add(reach) {
+                Some(x) => x,
+                None => return Err(StorageError::Strides),
+            };
+            d += 1;
         }
         if s.slots != 0 {
-            s.slots = last.checked_add(1).ok_or(StorageError::Strides)?;
+            s.slots = match last.checked_add(1) {
+                Some(x) => x,
+                None => return Err(StorageError::Strides),
+            };
         }
-        bits_to_bytes(s.slots, bits as u64).map_err(|_| StorageError::Strides)?;
-        if usize::try_from(s.slots).is_err() {
+        if bits_to_bytes(s.slots, bits as u64).is_err() {
+            return Err(StorageError::Strides);
+        }
+        if s.slots > usize::MAX as u64 {
             return Err(StorageError::TooLarge);
         }
         Ok(s)
@@ -92,32 +103,39 @@ impl Strided {
     ///
     /// # Errors
     /// As [`Strided::new`].
-    pub fn row_major(dims: &[u64], bits: u32) -> Result<Strided, StorageError> {
-        let mut st = [0u64; MAX_RANK];
-        let mut acc: u64 = 1;
-        for d in (0..dims.len().min(MAX_RANK)).rev() {
-            st[d] = acc;
-            acc = acc
-                .checked_mul(dims[d].max(1))
-                .ok_or(StorageError::Strides)?;
-        }
-        Strided::new(dims, &st[..dims.len().min(MAX_RANK)], bits)
+    pub const fn row_major(dims: &[u64], bits: u32) -> Result<Strided, StorageError> {
+        Strided::ordered(dims, bits, true)
     }
 
     /// Column-major (Fortran order): the first dim is contiguous.
     ///
     /// # Errors
     /// As [`Strided::new`].
-    pub fn column_major(dims: &[u64], bits: u32) -> Result<Strided, StorageError> {
+    pub const fn column_major(dims: &[u64], bits: u32) -> Result<Strided, StorageError> {
+        Strided::ordered(dims, bits, false)
+    }
+
+    /// Dense strides, the last dim contiguous (`last_minor`) or the first.
+    const fn ordered(dims: &[u64], bits: u32, last_minor: bool) -> Result<Strided, StorageError> {
+        let rank = if dims.len() < MAX_RANK {
+            dims.len()
+        } else {
+            MAX_RANK
+        };
         let mut st = [0u64; MAX_RANK];
         let mut acc: u64 = 1;
-        for d in 0..dims.len().min(MAX_RANK) {
+        let mut k = 0;
+        while k < rank {
+            let d = if last_minor { rank - 1 - k } else { k };
             st[d] = acc;
-            acc = acc
-                .checked_mul(dims[d].max(1))
-                .ok_or(StorageError::Strides)?;
+            let n = if dims[d] > 1 { dims[d] } else { 1 };
+            acc = match acc.checked_mul(n) {
+                Some(x) => x,
+                None => return Err(StorageError::Strides),
+            };
+            k += 1;
         }
-        Strided::new(dims, &st[..dims.len().min(MAX_RANK)], bits)
+        Strided::new(dims, st.split_at(rank).0, bits)
     }
 
     /// The dims.
@@ -179,20 +197,25 @@ pub(crate) enum Side {
 }
 
 impl Side {
-    pub(crate) fn new(a: &ArrayLayout) -> Result<Side, StorageError> {
+    pub(crate) const fn new(a: &ArrayLayout) -> Result<Side, StorageError> {
         match a {
             ArrayLayout::Strided(s) => Ok(Side::Strided(*s)),
             ArrayLayout::Tiled(shape) => {
-                let tiling = shape.tiling()?;
+                let tiling = match shape.tiling() {
+                    Ok(t) => t,
+                    Err(e) => return Err(StorageError::Shape(e)),
+                };
                 let bits = shape.storage_bits();
                 if !matches!(bits, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128) {
                     return Err(StorageError::ElementSize { bits });
                 }
-                bits_to_bytes(tiling.slots(), bits)?;
-                if usize::try_from(tiling.slots()).is_err() {
+                if let Err(e) = bits_to_bytes(tiling.slots(), bits) {
+                    return Err(StorageError::Shape(e));
+                }
+                if tiling.slots() > usize::MAX as u64 {
                     return Err(StorageError::TooLarge);
                 }
-                if shape.element_type() == PrimitiveType::Token {
+                if matches!(shape.element_type(), PrimitiveType::Token) {
                     return Err(StorageError::Shape(crate::value::Error::new(
                         crate::value::ErrorKind::NotAnArray,
                     )));
@@ -205,21 +228,24 @@ impl Side {
         }
     }
 
-    pub(crate) fn dims(&self) -> ([u64; MAX_RANK], usize) {
+    pub(crate) const fn dims(&self) -> ([u64; MAX_RANK], usize) {
         match self {
             Side::Strided(s) => (s.dims, s.rank as usize),
             Side::Tiled { tiling, .. } => {
                 let mut d = [0; MAX_RANK];
                 let p = tiling.physical_dims();
-                for (i, &n) in p.as_slice().iter().enumerate() {
-                    d[tiling.physical_to_logical(i)] = n;
+                let p = p.as_slice();
+                let mut i = 0;
+                while i < p.len() {
+                    d[tiling.physical_to_logical(i)] = p[i];
+                    i += 1;
                 }
                 (d, tiling.rank())
             }
         }
     }
 
-    pub(crate) fn bits(&self) -> u32 {
+    pub(crate) const fn bits(&self) -> u32 {
         match self {
             Side::Strided(s) => s.bits,
             Side::Tiled { bits, .. } => *bits,
@@ -227,7 +253,7 @@ impl Side {
     }
 
     /// Storage slots (padding and `L` tail included).
-    pub(crate) fn slots(&self) -> u64 {
+    pub(crate) const fn slots(&self) -> u64 {
         match self {
             Side::Strided(s) => s.slots,
             Side::Tiled { tiling, .. } => tiling.slots(),
@@ -235,7 +261,7 @@ impl Side {
     }
 
     /// Slots that no element maps to, if the side is tiled and has any.
-    pub(crate) fn has_padding(&self) -> bool {
+    pub(crate) const fn has_padding(&self) -> bool {
         match self {
             Side::Strided(_) => false,
             Side::Tiled { tiling, .. } => tiling.slots() != tiling.elements(),
@@ -260,6 +286,15 @@ pub(crate) struct Digit {
     pub(crate) s: u64,
 }
 
+impl Digit {
+    const ZERO: Digit = Digit {
+        dim: 0,
+        w: 0,
+        n: 0,
+        s: 0,
+    };
+}
+
 /// Most digits of a side, loops of a nest, and dims (logical and pseudo)
 /// a plan handles; a layout needing more takes the element-wise path.
 pub(crate) const DIGITS: usize = 64;
@@ -279,107 +314,154 @@ pub(crate) struct Digits {
     pub(crate) pseudo: u32,
 }
 
+/// A dim part while a side's tiles are applied: dim `dim` from weight `w`,
+/// `size` values; `top`: the most major part of its dim (only it may be
+/// padded).
+#[derive(Clone, Copy)]
+struct Entry {
+    dim: u32,
+    w: u64,
+    size: u64,
+    top: bool,
+}
+
+const NO_ENTRY: Entry = Entry {
+    dim: 0,
+    w: 0,
+    size: 0,
+    top: false,
+};
+
 /// The digits of a side, or `None` if it is not a clean mixed radix
-/// (combined dims, or a split that does not divide an inner part).
-pub(crate) fn digits(
+/// (combined dims, or a split that does not divide an inner part), or has
+/// more than [`DIGITS`] parts.
+pub(crate) const fn digits(
     side: &Side,
     shape_tiles: Option<&Shape>,
     first_pseudo: u32,
 ) -> Option<Digits> {
+    let mut out = Fixed::empty(Digit::ZERO);
     match side {
-        Side::Strided(s) => Some(Digits {
-            digits: Fixed::collect((0..s.rank as usize).filter(|&d| s.dims[d] > 1).map(|d| {
-                Digit {
+        Side::Strided(s) => {
+            let mut d = 0;
+            while d < s.rank as usize {
+                let n = s.dims[d];
+                let digit = Digit {
                     dim: d as u32,
                     w: 1,
-                    n: s.dims[d],
+                    n,
                     s: s.strides[d],
+                };
+                if n > 1 && !out.push(digit) {
+                    return None;
                 }
-            }))?,
-            pseudo: 0,
-        }),
-        Side::Tiled { tiling, .. } => {
-            let shape = shape_tiles?;
-            #[derive(Clone, Copy, Default)]
-            struct Entry {
-                dim: u32,
-                w: u64,
-                size: u64,
-                top: bool,
+                d += 1;
             }
+            Some(Digits {
+                digits: out,
+                pseudo: 0,
+            })
+        }
+        Side::Tiled { tiling, .. } => {
+            let Some(shape) = shape_tiles else {
+                return None;
+            };
             let mut pseudo = 0u32;
+            let mut entries: Fixed<Entry, DIGITS> = Fixed::empty(NO_ENTRY);
             let p = tiling.physical_dims();
-            let mut entries: Fixed<Entry, DIGITS> =
-                Fixed::collect(p.as_slice().iter().enumerate().map(|(i, &n)| Entry {
+            let p = p.as_slice();
+            let mut i = 0;
+            while i < p.len() {
+                let e = Entry {
                     dim: tiling.physical_to_logical(i) as u32,
                     w: 1,
-                    size: n,
+                    size: p[i],
                     top: true,
-                }))?;
-            for tile in shape.layout().tiles() {
+                };
+                if !entries.push(e) {
+                    return None;
+                }
+                i += 1;
+            }
+            let tiles = shape.layout().tiles();
+            let mut t = 0;
+            while t < tiles.len() {
+                let tile = &tiles[t];
                 let k = tile.rank();
-                let mut sizes = [0u64; MAX_RANK];
-                for (j, sz) in sizes.iter_mut().enumerate().take(k) {
-                    match tile.dim(j) {
-                        TileDim::Size(t) => *sz = t,
-                        TileDim::Combine => return None,
-                    }
-                }
-                while entries.len() < k {
-                    entries.insert(
-                        0,
-                        Entry {
-                            dim: first_pseudo + pseudo,
-                            w: 1,
-                            size: 1,
-                            top: true,
-                        },
-                    )?;
-                    pseudo += 1;
-                }
-                let base = entries.len() - k;
-                let mut outer: Fixed<Entry, MAX_RANK> = Fixed::new();
-                let mut inner: Fixed<Entry, MAX_RANK> = Fixed::new();
-                for (j, e) in entries[base..].iter().enumerate() {
-                    let t = sizes[j];
-                    if !e.top && e.size % t != 0 {
+                while entries.as_slice().len() < k {
+                    let e = Entry {
+                        dim: first_pseudo + pseudo,
+                        w: 1,
+                        size: 1,
+                        top: true,
+                    };
+                    if !entries.insert(0, e) {
                         return None;
                     }
-                    outer.push(Entry {
+                    pseudo += 1;
+                }
+                let base = entries.as_slice().len() - k;
+                let mut outer: Fixed<Entry, MAX_TILE_RANK> = Fixed::empty(NO_ENTRY);
+                let mut inner: Fixed<Entry, MAX_TILE_RANK> = Fixed::empty(NO_ENTRY);
+                let mut j = 0;
+                while j < k {
+                    let size = match tile.dim(j) {
+                        TileDim::Size(size) => size,
+                        TileDim::Combine => return None,
+                    };
+                    let e = entries.as_slice()[base + j];
+                    if !e.top && !e.size.is_multiple_of(size) {
+                        return None;
+                    }
+                    let o = Entry {
                         dim: e.dim,
-                        w: e.w * t,
-                        size: e.size.div_ceil(t),
+                        w: e.w * size,
+                        size: e.size.div_ceil(size),
                         top: e.top,
-                    })?;
-                    inner.push(Entry {
+                    };
+                    let n = Entry {
                         dim: e.dim,
                         w: e.w,
-                        size: t,
+                        size,
                         top: false,
-                    })?;
+                    };
+                    if !outer.push(o) || !inner.push(n) {
+                        return None;
+                    }
+                    j += 1;
                 }
                 entries.truncate(base);
-                entries.extend(outer.iter().copied())?;
-                entries.extend(inner.iter().copied())?;
+                if !entries.extend_from_slice(outer.as_slice())
+                    || !entries.extend_from_slice(inner.as_slice())
+                {
+                    return None;
+                }
+                t += 1;
             }
             let dims = tiling.expanded_dims();
             let strides = tiling.expanded_strides();
-            if dims.len() != entries.len() || entries.iter().zip(dims).any(|(e, &d)| e.size != d) {
+            if dims.len() != entries.as_slice().len() {
                 return None;
             }
+            let mut i = 0;
+            while i < dims.len() {
+                let e = entries.as_slice()[i];
+                if e.size != dims[i] {
+                    return None;
+                }
+                let digit = Digit {
+                    dim: e.dim,
+                    w: e.w,
+                    n: e.size,
+                    s: strides[i],
+                };
+                if e.size > 1 && !out.push(digit) {
+                    return None;
+                }
+                i += 1;
+            }
             Some(Digits {
-                digits: Fixed::collect(
-                    entries
-                        .iter()
-                        .zip(strides)
-                        .filter(|(e, _)| e.size > 1)
-                        .map(|(e, &s)| Digit {
-                            dim: e.dim,
-                            w: e.w,
-                            n: e.size,
-                            s,
-                        }),
-                )?,
+                digits: out,
                 pseudo,
             })
         }
@@ -400,11 +482,22 @@ pub(crate) struct Loop {
     pub(crate) w: u64,
 }
 
+impl Loop {
+    /// A loop of one step, no dim: the neutral loop.
+    pub(crate) const ONE: Loop = Loop {
+        n: 1,
+        src: 0,
+        dst: 0,
+        dim: FREE,
+        w: 1,
+    };
+}
+
 /// The loops of the common refinement of two digit lists, and the size of
 /// each constrained dim (pseudo dims are size 1), or `None` if their weights
 /// do not form one divisibility chain for some dim (or the loops do not fit
 /// [`LOOPS`]).
-pub(crate) fn refine(
+pub(crate) const fn refine(
     rank: usize,
     dims: &[u64],
     src: &Digits,
@@ -412,102 +505,238 @@ pub(crate) fn refine(
 ) -> Option<(Loops, Sizes)> {
     let src_pseudo_base = rank as u32;
     let total = rank + src.pseudo as usize + dst.pseudo as usize;
-    let mut sizes = Sizes::from_slice(&dims[..rank])?;
-    sizes.extend((rank..total).map(|_| 1))?;
-    // dst pseudo dims are numbered after the source's
-    let dst_dim = |d: u32| {
-        if d >= src_pseudo_base {
-            d + src.pseudo
-        } else {
-            d
-        }
-    };
-    let mut loops = Loops::new();
-    let mut weights: Fixed<u64, { 2 * DIGITS + 1 }> = Fixed::new();
-    for d in 0..total as u32 {
-        // this dim's digits on each side
-        let sd = || src.digits.iter().filter(move |g| g.dim == d);
-        let dd = || dst.digits.iter().filter(move |g| dst_dim(g.dim) == d);
-        let size = sizes[d as usize];
-        let cover = dd().map(|g| g.w * g.n).max().unwrap_or(size).max(size);
-        weights.clear();
-        weights.push(1)?;
-        weights.extend(sd().chain(dd()).map(|g| g.w))?;
-        weights.sort_unstable();
-        let mut kept = 0;
-        for i in 0..weights.len() {
-            if kept == 0 || weights[i] != weights[kept - 1] {
-                weights[kept] = weights[i];
-                kept += 1;
-            }
-        }
-        weights.truncate(kept);
-        if weights.windows(2).any(|p| p[1] % p[0] != 0) {
+    let mut sizes = Sizes::empty(0);
+    let mut d = 0;
+    while d < total {
+        if !sizes.push(if d < rank { dims[d] } else { 1 }) {
             return None;
         }
-        let top = *weights.last()?;
-        let mut exact = true;
-        for (i, &w) in weights.iter().enumerate() {
-            let n = match weights.get(i + 1) {
-                Some(&next) => next / w,
-                None => {
-                    let n = cover.div_ceil(w);
-                    exact = n * w == size;
-                    n
+        d += 1;
+    }
+    let (sd, dd) = (src.digits.as_slice(), dst.digits.as_slice());
+    let mut loops = Loops::empty(Loop::ONE);
+    let mut weights: Fixed<u64, { 2 * DIGITS + 1 }> = Fixed::empty(0);
+    let mut d = 0;
+    while d < total {
+        let dim = d as u32;
+        let size = sizes.as_slice()[d];
+        // this dim's weights on both sides (and 1), sorted, distinct; the
+        // destination's cover
+        weights.truncate(0);
+        let _ = weights.push(1);
+        let mut cover = size;
+        let mut i = 0;
+        while i < sd.len() {
+            if sd[i].dim == dim && !weights.push(sd[i].w) {
+                return None;
+            }
+            i += 1;
+        }
+        let mut i = 0;
+        while i < dd.len() {
+            let g = &dd[i];
+            if dst_dim(g, src_pseudo_base, src.pseudo) == dim {
+                if !weights.push(g.w) {
+                    return None;
                 }
-            };
-            if n <= 1 {
-                continue;
+                if g.w * g.n > cover {
+                    cover = g.w * g.n;
+                }
             }
-            let stride = |ds: &mut dyn Iterator<Item = &Digit>| {
-                ds.filter(|g| g.w <= w)
-                    .max_by_key(|g| g.w)
-                    .map_or(0, |g| g.s * (w / g.w))
-            };
-            loops.push(Loop {
-                n,
-                src: stride(&mut sd()),
-                dst: stride(&mut dd()),
-                dim: d,
-                w,
-            })?;
+            i += 1;
         }
-        let _ = top;
+        sort_u64(weights.as_mut_slice());
+        let mut kept = 0;
+        let mut i = 0;
+        while i < weights.as_slice().len() {
+            let w = weights.as_slice()[i];
+            if kept == 0 || w != weights.as_slice()[kept - 1] {
+                weights.as_mut_slice()[kept] = w;
+                kept += 1;
+            }
+            i += 1;
+        }
+        weights.truncate(kept);
+        let ws = weights.as_slice();
+        let mut i = 1;
+        while i < ws.len() {
+            if !ws[i].is_multiple_of(ws[i - 1]) {
+                return None;
+            }
+            i += 1;
+        }
+        let mut exact = true;
+        let mut i = 0;
+        while i < ws.len() {
+            let w = ws[i];
+            let n = if i + 1 < ws.len() {
+                ws[i + 1] / w
+            } else {
+                let n = cover.div_ceil(w);
+                exact = n * w == size;
+                n
+            };
+            if n > 1 {
+                let l = Loop {
+                    n,
+                    src: stride(sd, w, dim, None),
+                    dst: stride(dd, w, dim, Some((src_pseudo_base, src.pseudo))),
+                    dim,
+                    w,
+                };
+                if !loops.push(l) {
+                    return None;
+                }
+            }
+            i += 1;
+        }
         if exact {
-            for l in loops.iter_mut().filter(|l| l.dim == d) {
-                l.dim = FREE;
+            let ls = loops.as_mut_slice();
+            let mut i = 0;
+            while i < ls.len() {
+                if ls[i].dim == dim {
+                    ls[i].dim = FREE;
+                }
+                i += 1;
             }
         }
+        d += 1;
     }
     Some((loops, sizes))
 }
 
+/// The stride of weight `w` of dim `dim` on a side: its digit of the
+/// largest weight `<= w`, scaled (0 if none). With `pseudo = Some((base,
+/// shift))`, the side's dims `>= base` are pseudo dims numbered `shift`
+/// later (the destination's).
+const fn stride(ds: &[Digit], w: u64, dim: u32, pseudo: Option<(u32, u32)>) -> u64 {
+    let mut best: Option<Digit> = None;
+    let mut i = 0;
+    while i < ds.len() {
+        let g = ds[i];
+        let gd = match pseudo {
+            Some((base, shift)) => dst_dim(&g, base, shift),
+            None => g.dim,
+        };
+        if gd == dim && g.w <= w {
+            best = match best {
+                Some(b) if b.w >= g.w => Some(b),
+                _ => Some(g),
+            };
+        }
+        i += 1;
+    }
+    match best {
+        Some(g) => g.s * (w / g.w),
+        None => 0,
+    }
+}
+
+/// The dim of destination digit `g`: pseudo dims (`>= base`) are numbered
+/// after the source's `shift` ones.
+const fn dst_dim(g: &Digit, base: u32, shift: u32) -> u32 {
+    if g.dim >= base {
+        g.dim + shift
+    } else {
+        g.dim
+    }
+}
+
+/// Sorts `s` ascending (insertion sort: short lists, `const`).
+const fn sort_u64(s: &mut [u64]) {
+    let mut i = 1;
+    while i < s.len() {
+        let x = s[i];
+        let mut j = i;
+        while j > 0 && s[j - 1] > x {
+            s[j] = s[j - 1];
+            j -= 1;
+        }
+        s[j] = x;
+        i += 1;
+    }
+}
+
+/// The orders the planner sorts loops in, outermost first.
+#[derive(Clone, Copy)]
+pub(crate) enum Order {
+    /// Destination stride descending, then source stride descending.
+    Dst,
+    /// Source stride descending, then destination stride descending.
+    Src,
+    /// The smaller of the two strides descending, then destination stride
+    /// descending (cache blocking).
+    Block,
+}
+
+/// Whether `x` goes before `y` in `order`.
+const fn before(order: Order, x: &Loop, y: &Loop) -> bool {
+    const fn min(a: u64, b: u64) -> u64 {
+        if a < b {
+            a
+        } else {
+            b
+        }
+    }
+    let (k1x, k1y, k2x, k2y) = match order {
+        Order::Dst => (x.dst, y.dst, x.src, y.src),
+        Order::Src => (x.src, y.src, x.dst, y.dst),
+        Order::Block => (min(x.src, x.dst), min(y.src, y.dst), x.dst, y.dst),
+    };
+    // descending on both keys
+    k1x > k1y || (k1x == k1y && k2x > k2y)
+}
+
+/// Sorts loops stably in `order` (insertion sort: short lists, `const`).
+pub(crate) const fn sort_loops(s: &mut [Loop], order: Order) {
+    let mut i = 1;
+    while i < s.len() {
+        let x = s[i];
+        let mut j = i;
+        while j > 0 && before(order, &x, &s[j - 1]) {
+            s[j] = s[j - 1];
+            j -= 1;
+        }
+        s[j] = x;
+        i += 1;
+    }
+}
+
 /// Sorts loops by destination stride (outermost first) and merges
 /// neighbours along which both sides stay affine (Post 3).
-pub(crate) fn coalesce(loops: &mut Loops) {
-    sort_by(loops, |a, b| b.dst.cmp(&a.dst).then(b.src.cmp(&a.src)));
+pub(crate) const fn coalesce(loops: &mut Loops) {
+    sort_loops(loops.as_mut_slice(), Order::Dst);
+    let ls = loops.as_mut_slice();
     let mut kept = 0;
-    for i in 0..loops.len() {
-        let l = loops[i];
+    let mut i = 0;
+    while i < ls.len() {
+        let l = ls[i];
+        let mut merged = false;
         if kept > 0 {
-            let a = &mut loops[kept - 1];
+            let a = ls[kept - 1];
             let same = (a.dim == FREE && l.dim == FREE) || (a.dim == l.dim && a.w == l.w * l.n);
             if same && a.src == l.n * l.src && a.dst == l.n * l.dst {
-                *a = Loop { n: a.n * l.n, ..l };
-                continue;
+                ls[kept - 1] = Loop { n: a.n * l.n, ..l };
+                merged = true;
             }
         }
-        loops[kept] = l;
-        kept += 1;
+        if !merged {
+            ls[kept] = l;
+            kept += 1;
+        }
+        i += 1;
     }
     loops.truncate(kept);
 }
 
 /// Whether `loops` (sorted by destination stride) cover `0..slots` of the
 /// destination exactly once.
-pub(crate) fn dense(loops: &[Loop], slots: u64) -> bool {
+pub(crate) const fn dense(loops: &[Loop], slots: u64) -> bool {
     let mut expect = 1u64;
-    for l in loops.iter().rev() {
+    let mut i = loops.len();
+    while i > 0 {
+        i -= 1;
+        let l = &loops[i];
         if l.dst != expect {
             return false;
         }
@@ -543,9 +772,12 @@ mod tests {
             31 => 1 << 60,
             j => 1 << (2 * j - 1),
         });
-        let side = |ws: &[u64]| Digits {
-            digits: Fixed::collect(chain(0, ws).chain(chain(1, ws))).unwrap(),
-            pseudo: 0,
+        let side = |ws: &[u64]| {
+            let mut digits = Fixed::empty(Digit::ZERO);
+            for g in chain(0, ws).chain(chain(1, ws)) {
+                assert!(digits.push(g));
+            }
+            Digits { digits, pseudo: 0 }
         };
         let dims = [1u64 << 60, 1 << 60];
         assert!(refine(2, &dims, &side(&even), &side(&odd)).is_none());
@@ -564,8 +796,8 @@ mod tests {
             w: 1,
         };
         // rows of 8 contiguous on both sides, then a transposed pair
-        let mut loops =
-            Loops::from_slice(&[l(8, 1, 1), l(4, 8, 8), l(2, 32, 64), l(2, 64, 32)]).unwrap();
+        let mut loops = Loops::empty(Loop::ONE);
+        assert!(loops.extend_from_slice(&[l(8, 1, 1), l(4, 8, 8), l(2, 32, 64), l(2, 64, 32)]));
         coalesce(&mut loops);
         assert_eq!(&*loops, &[l(2, 32, 64), l(2, 64, 32), l(32, 1, 1)]);
     }

@@ -131,11 +131,54 @@ impl RelayoutPlan {
         src: impl Into<ArrayLayout>,
         dst: impl Into<ArrayLayout>,
     ) -> Result<Self, StorageError> {
-        let (sa, da) = (src.into(), dst.into());
-        let (src, dst) = (Side::new(&sa)?, Side::new(&da)?);
+        Self::between(&src.into(), &dst.into())
+    }
+
+    /// [`RelayoutPlan::new`] as a `const fn`: a plan can be a compile-time
+    /// constant (the typed views' copies use one per layout type).
+    ///
+    /// # Errors
+    /// As [`RelayoutPlan::new`].
+    ///
+    /// # Examples
+    /// ```
+    /// use tilelayout::storage::{ArrayLayout, RelayoutPlan, StorageError, Strided};
+    /// use tilelayout::{layout, Layout};
+    /// type L = layout!(f32[16,256]{1,0:T(8,128)});
+    /// const ROWS: ArrayLayout = match Strided::row_major(&[16, 256], 32) {
+    ///     Ok(s) => ArrayLayout::Strided(s),
+    ///     Err(_) => panic!("row-major f32[16,256]"),
+    /// };
+    /// const PLAN: Result<RelayoutPlan, StorageError> =
+    ///     RelayoutPlan::between(&ROWS, &ArrayLayout::Tiled(L::SHAPE));
+    /// let plan = PLAN?;
+    /// let src: Vec<f32> = (0..16 * 256).map(|i| i as f32).collect();
+    /// let mut dst = vec![0.0f32; L::SLOTS];
+    /// plan.execute(&src, &mut dst)?;
+    /// assert_eq!(dst[L::offset([9, 130])], (9 * 256 + 130) as f32);
+    /// # Ok::<(), StorageError>(())
+    /// ```
+    pub const fn between(src: &ArrayLayout, dst: &ArrayLayout) -> Result<Self, StorageError> {
+        let (sa, da) = (src, dst);
+        let src = match Side::new(sa) {
+            Ok(s) => s,
+            Err(e) => return Err(e),
+        };
+        let dst = match Side::new(da) {
+            Ok(s) => s,
+            Err(e) => return Err(e),
+        };
         let (dims, rank) = src.dims();
-        if dst.dims() != (dims, rank) {
+        let (ddims, drank) = dst.dims();
+        if drank != rank {
             return Err(StorageError::DimsMismatch);
+        }
+        let mut i = 0;
+        while i < MAX_RANK {
+            if ddims[i] != dims[i] {
+                return Err(StorageError::DimsMismatch);
+            }
+            i += 1;
         }
         if src.bits() != dst.bits() {
             return Err(StorageError::WidthMismatch {
@@ -144,15 +187,15 @@ impl RelayoutPlan {
             });
         }
         let bits = src.bits();
-        fn shape_of(a: &ArrayLayout) -> Option<&crate::value::Shape> {
+        const fn shape_of(a: &ArrayLayout) -> Option<&crate::value::Shape> {
             match a {
                 ArrayLayout::Tiled(s) => Some(s),
                 ArrayLayout::Strided(_) => None,
             }
         }
-        let (ss, ds) = (shape_of(&sa), shape_of(&da));
+        let (ss, ds) = (shape_of(sa), shape_of(da));
         let loops = match (digits(&src, ss, rank as u32), digits(&dst, ds, rank as u32)) {
-            (Some(s), Some(d)) => refine(rank, &dims, &s, &d),
+            (Some(s), Some(d)) => refine(rank, dims.split_at(rank).0, &s, &d),
             _ => None,
         };
         let fill = if dst.has_padding() {
@@ -175,7 +218,9 @@ impl RelayoutPlan {
         };
         coalesce(&mut loops);
         if let Side::Tiled { tiling, .. } = &plan.dst {
-            if plan.fill == Fill::Prefill && dense(&loops, tiling.expanded_slots()) {
+            if matches!(plan.fill, Fill::Prefill)
+                && dense(loops.as_slice(), tiling.expanded_slots())
+            {
                 plan.fill = Fill::Inline;
             }
         }

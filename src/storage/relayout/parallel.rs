@@ -160,7 +160,9 @@ impl RelayoutPlan {
         };
         let mut nest = nest.clone();
         let l = nest.outer.remove(i);
-        nest.outer.insert(0, l)?;
+        if !nest.outer.insert(0, l) {
+            return None;
+        }
         Some((nest, step))
     }
 }
