@@ -120,6 +120,57 @@ fn case<U: Unit>(name: &str, plan: &RelayoutPlan) {
     );
 }
 
+/// One bf16[8,128] tile from row-major, repeatedly: what a kernel copying
+/// small tiles pays per copy (a plan made once, made per call, and the
+/// layout type's compile-time plan).
+fn small_tile() {
+    use tilelayout::layout_array;
+    let n = 20_000;
+    let per = |f: &mut dyn FnMut()| {
+        let t = Instant::now();
+        for _ in 0..n {
+            f();
+        }
+        t.elapsed().as_nanos() as f64 / n as f64
+    };
+    let rows = vec![half::bf16::ONE; 8 * 128];
+    let shape = parse_shape("bf16[8,128]{1,0:T(8,128)(2,1)}").unwrap();
+    let src = Strided::row_major(&[8, 128], 16).unwrap();
+    let plan = RelayoutPlan::new(src, shape).unwrap();
+    let mut tile = <layout_array!(bf16[8,128]{1,0:T(8,128)(2,1)})>::default();
+    let mut memcpy_dst = vec![half::bf16::ZERO; 8 * 128];
+    let mut best = [0.0f64; 4];
+    for _ in 0..runs() {
+        let r = [
+            per(&mut || {
+                memcpy_dst.copy_from_slice(black_box(&rows));
+                black_box(&mut memcpy_dst);
+            }),
+            per(&mut || {
+                plan.execute(black_box(&rows), tile.view_mut().units_mut())
+                    .unwrap()
+            }),
+            per(&mut || {
+                let p = RelayoutPlan::new(black_box(src), black_box(shape)).unwrap();
+                p.execute(black_box(&rows), tile.view_mut().units_mut())
+                    .unwrap()
+            }),
+            per(&mut || {
+                tile.view_mut()
+                    .copy_from_row_major(black_box(&rows))
+                    .unwrap()
+            }),
+        ];
+        for (a, b) in best.iter_mut().zip(r) {
+            *a = if *a == 0.0 { b } else { a.min(b) };
+        }
+    }
+    println!(
+        "bf16[8,128] tile rows -> (8,128)(2,1), ns per copy (best): memcpy {:.0}, plan made once {:.0}, plan per call {:.0}, layout type (compile-time plan) {:.0}",
+        best[0], best[1], best[2], best[3]
+    );
+}
+
 fn main() {
     let plan = |src: &str, dst: &str| {
         let s = parse_shape(src).unwrap();
@@ -213,6 +264,9 @@ fn main() {
             "s8[1024,1024] {1,0:T(8,128)(4,1)} -> rows",
             &RelayoutPlan::new(s8m, rows(m, 8)).unwrap(),
         );
+    }
+    if want("tile") {
+        small_tile();
     }
     let small = tiled("f32[1000,1000]{1,0:T(8,128)}");
     if want("f32 1000 rows->T") {
