@@ -14,9 +14,6 @@ use super::kernels::classify;
 use super::plan::{sort_loops, Loop, Loops, Order, Sizes, FREE};
 use super::relayout::Kernel;
 
-/// A loop of one step.
-pub(crate) const ONE: Loop = Loop::ONE;
-
 /// Largest block side for [`Kernel::Block`] (bigger loops are split so a
 /// block of both sides stays in L1).
 const BLOCK: u64 = 32;
@@ -46,7 +43,7 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes) -> Nest {
     let all = loops;
     let b = match loops.pop() {
         Some(b) => b,
-        None => ONE,
+        None => Loop::ONE,
     };
     // runs: pair with the loop of the smallest source stride, so that
     // reads stream through the source in order; interleave, deinterleave,
@@ -73,7 +70,7 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes) -> Nest {
     }
     let a = match ai {
         Some(i) => loops.remove(i),
-        None => ONE,
+        None => Loop::ONE,
     };
     let kernel = classify(&a, &b);
     if !matches!(kernel, Kernel::Block) {
@@ -93,7 +90,7 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes) -> Nest {
             a,
             b,
             kernel,
-            gather: Loops::empty(ONE),
+            gather: Loops::empty(Loop::ONE),
             sizes,
         };
     }
@@ -119,7 +116,7 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes) -> Nest {
         a,
         b,
         kernel,
-        gather: Loops::empty(ONE),
+        gather: Loops::empty(Loop::ONE),
         sizes,
     }
 }
@@ -147,7 +144,7 @@ const fn gather(all: &[Loop], sizes: &Sizes) -> Option<Nest> {
         return None;
     }
     let (head, tail) = all.split_at(k);
-    let (mut g, mut outer) = (Loops::empty(ONE), Loops::empty(ONE));
+    let (mut g, mut outer) = (Loops::empty(Loop::ONE), Loops::empty(Loop::ONE));
     if !g.extend_from_slice(tail) || !outer.extend_from_slice(head) {
         return None;
     }
@@ -169,7 +166,7 @@ const fn gather(all: &[Loop], sizes: &Sizes) -> Option<Nest> {
             None => break,
         }
     }
-    let mut a = ONE;
+    let mut a = Loop::ONE;
     let os = outer.as_slice();
     let mut pos = None;
     let mut i = 0;

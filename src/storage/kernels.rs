@@ -68,15 +68,6 @@ pub(crate) const fn classify(a: &Loop, b: &Loop) -> Kernel {
     }
 }
 
-/// A loop of one step (for `block_rep` as a `block_rep2`).
-const ONE_STEP: Loop = Loop {
-    n: 1,
-    src: 0,
-    dst: 0,
-    dim: super::plan::FREE,
-    w: 1,
-};
-
 /// Whole-unit moves.
 pub(crate) struct UnitMover<'a, T> {
     pub(crate) src: &'a [T],
@@ -165,7 +156,7 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
 
     #[inline]
     fn block_rep(&mut self, k: Kernel, c: &Loop, a: &Loop, b: &Loop, s: usize, d: usize) {
-        self.block_rep2(k, &ONE_STEP, c, a, b, s, d);
+        self.block_rep2(k, &Loop::ONE, c, a, b, s, d);
     }
 
     /// Repeats of a zip or unzip block go to the kernel as one call with

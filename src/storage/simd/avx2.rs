@@ -55,13 +55,9 @@ pub(super) fn transpose8_u32(
 
 #[target_feature(enable = "avx2")]
 pub(super) fn zip2_u16(rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
-    let mut ahead = bl.ahead(ahead_blocks(2 * 2 * bl.len));
+    let mut ahead = prefetch_targets(rows, &bl, 2 * 2 * bl.len, nt);
     each_zip::<u16, 2>(rows, out, bl, |[x, y], o| {
-        // in cache (no streaming stores) far-ahead lines would evict
-        // lines still in use: prefetch along the rows only
-        let pf = ahead.next().flatten().filter(|_| nt);
-        let pf = pf.map(|r| rows.as_ptr().wrapping_add(r));
-        zip2_u16_one(x, y, o, nt, pf, bl.rs)
+        zip2_u16_one(x, y, o, nt, ahead.next().flatten(), bl.rs)
     });
 }
 
@@ -74,20 +70,27 @@ pub(super) fn zip2_u16(rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
 /// prefetched) 0.75–0.85x; no software prefetch 0.6–0.75x.
 const AHEAD_BYTES: usize = 32 << 10;
 
-/// [`AHEAD_BYTES`] in blocks of `bytes`.
-fn ahead_blocks(bytes: usize) -> usize {
-    (AHEAD_BYTES / bytes.max(1)).max(1)
+/// For each block of `bl` (of `bytes` bytes of rows), the first row of
+/// the block [`AHEAD_BYTES`] later to prefetch, when streaming; `None`
+/// past the known blocks, and always in cache (no streaming stores), where
+/// far-ahead lines would evict lines still in use and the kernels prefetch
+/// along the rows only.
+fn prefetch_targets<'a, T>(
+    rows: &'a [T],
+    bl: &'a Blocks,
+    bytes: usize,
+    nt: bool,
+) -> impl Iterator<Item = Option<*const T>> + 'a {
+    let t = (AHEAD_BYTES / bytes.max(1)).max(1);
+    bl.ahead(t)
+        .map(move |r| r.filter(|_| nt).map(|r| rows.as_ptr().wrapping_add(r)))
 }
 
 #[target_feature(enable = "avx2")]
 pub(super) fn zip4_u8(rows: &[u8], out: &mut [u8], bl: Blocks, nt: bool) {
-    let mut ahead = bl.ahead(ahead_blocks(4 * bl.len));
+    let mut ahead = prefetch_targets(rows, &bl, 4 * bl.len, nt);
     each_zip::<u8, 4>(rows, out, bl, |r, o| {
-        // in cache (no streaming stores) far-ahead lines would evict
-        // lines still in use: prefetch along the rows only
-        let pf = ahead.next().flatten().filter(|_| nt);
-        let pf = pf.map(|r| rows.as_ptr().wrapping_add(r));
-        zip4_u8_one(r, o, nt, pf, bl.rs)
+        zip4_u8_one(r, o, nt, ahead.next().flatten(), bl.rs)
     });
 }
 
