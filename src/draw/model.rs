@@ -1,0 +1,348 @@
+//! What a picture shows: the logical grid (leading dims stacked, the last
+//! two dims as rows and columns), each position's slot, which tile of each
+//! level it falls in, where padding sits, and, for large layouts, which
+//! blocks are shown and how the others repeat them.
+//!
+//! Every slot comes from the core's [`Tiling`]: the layout's own tiling for
+//! elements; the tiling of the shape padded to whole first-level tiles for
+//! the padding cells of the grid (used only when its expanded dims equal
+//! the layout's, so the two agree slot for slot); the tiling of the layout
+//! cut after tile level `k` for the tiles of level `k` (after level `k` the
+//! tile dims are the most minor ones, so `slot / tile size` names the tile).
+
+use alloc::vec::Vec;
+use core::ops::Range;
+
+use crate::value::{Error, Layout, Shape, TileDim, Tiling};
+
+/// Most grid positions drawn before a picture shows one block per repeated
+/// run of blocks instead of every block.
+pub const CELL_LIMIT: u64 = 4096;
+
+/// Block size along an untiled row or column dim.
+const UNTILED_PERIOD: u64 = 16;
+
+/// One logical dim of the picture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axis {
+    /// The dim's size.
+    pub extent: u64,
+    /// The size drawn: `extent` rounded up to whole first-level tiles when
+    /// the padding cells can be placed in the grid, else `extent`.
+    pub padded: u64,
+    /// Positions per block: the first tile's size along this dim, or 1 for
+    /// an untiled dim (every index is a block), or `padded` for a dim that
+    /// a `*` combines (never repeated).
+    pub period: u64,
+    /// Number of blocks, ⌈padded / period⌉.
+    pub blocks: u64,
+    /// Slot distance between a position and the same position one block
+    /// further (meaningful when `elided`).
+    pub stride: u64,
+    /// Whether blocks `1..blocks-1` are left out (shown: the first and the
+    /// last block); each left-out block `b` holds the slots of block 0
+    /// plus `b·stride`.
+    pub elided: bool,
+}
+
+impl Axis {
+    /// The shown index ranges, in order (two when elided).
+    pub fn shown(&self) -> Vec<Range<u64>> {
+        if self.elided {
+            let last = (self.blocks - 1) * self.period;
+            alloc::vec![0..self.period, last..self.padded]
+        } else {
+            alloc::vec![0..self.padded]
+        }
+    }
+}
+
+/// How storage slots group into machine units (packing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Packing {
+    /// Slots per unit.
+    pub per_unit: u64,
+    /// Bits per unit: 8 (a byte) or 32 (a word).
+    pub unit_bits: u64,
+}
+
+/// The picture's model of one layout.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// The shape drawn.
+    pub shape: Shape,
+    /// Its tiling.
+    pub tiling: Tiling,
+    /// The tiling of the shape padded to whole first-level tiles, when it
+    /// places padding cells in the grid.
+    padded: Option<Tiling>,
+    /// Per tile level: the tiling cut after that level and its tile's size.
+    levels: Vec<(Tiling, u64)>,
+    /// One per logical dim.
+    pub axes: Vec<Axis>,
+    /// Packing of slots into bytes or 32-bit words, if any.
+    pub packing: Option<Packing>,
+}
+
+/// The same layout with only its first `n` tiles.
+fn cut_after(layout: &Layout, n: usize) -> Layout {
+    let mut l = Layout::EMPTY;
+    for &d in layout.minor_to_major() {
+        l.push_minor_to_major(d);
+    }
+    for t in &layout.tiles()[..n] {
+        l.push_tile(*t);
+    }
+    l.tail_padding_alignment_in_elements = layout.tail_padding_alignment_in_elements;
+    l.element_size_in_bits = layout.element_size_in_bits;
+    l.memory_space = layout.memory_space;
+    l
+}
+
+/// Product of a tile's sizes (its `*` dims add none).
+fn tile_size(layout: &Layout, level: usize) -> u64 {
+    let t = layout.tiles()[level];
+    (0..t.rank())
+        .filter_map(|j| match t.dim(j) {
+            TileDim::Size(n) => Some(n),
+            TileDim::Combine => None,
+        })
+        .product()
+}
+
+/// Per logical dim: the first tile's size along it, `None` if untiled,
+/// `Some(0)` if a `*` combines it with a neighbour.
+fn first_tile_sizes(tiling: &Tiling, layout: &Layout) -> Vec<Option<u64>> {
+    let rank = tiling.rank();
+    let mut out = alloc::vec![None; rank];
+    let Some(tile) = layout.tiles().first() else {
+        return out;
+    };
+    let k = tile.rank();
+    let mut combined = false;
+    for j in 0..k {
+        // tile dim j applies to physical position rank - k + j (negative:
+        // a left-padded 1-dim, no logical dim)
+        let p = (rank + j).checked_sub(k);
+        let d = tile.dim(j);
+        let size = match d {
+            TileDim::Combine => {
+                combined = true;
+                Some(0)
+            }
+            TileDim::Size(n) if combined => {
+                combined = false;
+                let _ = n;
+                Some(0)
+            }
+            TileDim::Size(n) => Some(n),
+        };
+        if let Some(p) = p {
+            out[tiling.physical_to_logical(p)] = size;
+        }
+    }
+    out
+}
+
+impl Model {
+    /// The model of `shape`, showing every position if there are at most
+    /// `cell_limit`, else one block per repeated run.
+    ///
+    /// # Errors
+    /// What [`Shape::tiling`] rejects.
+    pub fn new(shape: &Shape, cell_limit: u64) -> Result<Model, Error> {
+        let tiling = shape.tiling()?;
+        let layout = shape.layout();
+        let rank = tiling.rank();
+        let dims: Vec<u64> = (0..rank)
+            .map(|d| shape.dims()[d].size().unwrap_or(0))
+            .collect();
+        let firsts = first_tile_sizes(&tiling, layout);
+        let any_combine = layout.tiles().iter().any(|t| {
+            (0..t.rank()).any(|j| t.dim(j) == TileDim::Combine)
+        });
+        // padding cells in the grid: only without `*` (combining depends on
+        // the dims' sizes) and when the padded shape tiles identically
+        let mut padded_dims = dims.clone();
+        for (d, f) in firsts.iter().enumerate() {
+            if let Some(t) = f.filter(|&t| t > 0) {
+                padded_dims[d] = dims[d].div_ceil(t).saturating_mul(t);
+            }
+        }
+        let padded = if any_combine || padded_dims == dims {
+            None
+        } else {
+            Shape::new(shape.element_type(), &padded_dims)
+                .map(|s| s.with_layout(*layout))
+                .and_then(|s| s.tiling().ok())
+                .filter(|p| p.expanded_dims() == tiling.expanded_dims())
+        };
+        if padded.is_none() {
+            padded_dims.clone_from(&dims);
+        }
+        let base = match &padded {
+            Some(_) => Shape::new(shape.element_type(), &padded_dims)
+                .map(|s| s.with_layout(*layout))
+                .unwrap_or(*shape),
+            None => *shape,
+        };
+        let mut levels = Vec::with_capacity(layout.tile_count());
+        for n in 1..=layout.tile_count() {
+            let cut = base.with_layout(cut_after(layout, n)).tiling()?;
+            levels.push((cut, tile_size(layout, n - 1).max(1)));
+        }
+        let axes = (0..rank)
+            .map(|d| {
+                let period = match firsts[d] {
+                    Some(0) => padded_dims[d].max(1),
+                    Some(t) => t,
+                    // untiled rows and columns: blocks of 16 (every index
+                    // of a leading dim is its own block)
+                    None if d + 2 >= rank => padded_dims[d].clamp(1, UNTILED_PERIOD),
+                    None => 1,
+                };
+                Axis {
+                    extent: dims[d],
+                    padded: padded_dims[d],
+                    period,
+                    blocks: padded_dims[d].div_ceil(period),
+                    stride: 0,
+                    elided: false,
+                }
+            })
+            .collect();
+        let bits = shape.storage_bits();
+        let packing = if bits > 0 && bits < 8 {
+            Some(Packing {
+                per_unit: 8 / bits,
+                unit_bits: 8,
+            })
+        } else if bits > 0 && bits < 32 && layout.tile_count() >= 2 {
+            Some(Packing {
+                per_unit: 32 / bits,
+                unit_bits: 32,
+            })
+        } else {
+            None
+        };
+        let mut m = Model {
+            shape: *shape,
+            tiling,
+            padded,
+            levels,
+            axes,
+            packing,
+        };
+        let cells = m
+            .axes
+            .iter()
+            .try_fold(1u64, |acc, a| acc.checked_mul(a.padded));
+        if cells.is_none_or(|c| c > cell_limit) {
+            m.elide();
+        }
+        Ok(m)
+    }
+
+    /// The slot at grid position `pos` and whether it is padding; `None`
+    /// outside the drawn grid.
+    pub fn slot_at(&self, pos: &[u64]) -> Option<(u64, bool)> {
+        if pos.iter().zip(&self.axes).all(|(&p, a)| p < a.extent) {
+            return Some((self.tiling.offset_unchecked(pos), false));
+        }
+        let padded = self.padded.as_ref()?;
+        if pos.iter().zip(&self.axes).all(|(&p, a)| p < a.padded) {
+            Some((padded.offset_unchecked(pos), true))
+        } else {
+            None
+        }
+    }
+
+    /// The tile of level `level` that grid position `pos` falls in.
+    pub fn tile_at(&self, level: usize, pos: &[u64]) -> u64 {
+        let (t, size) = &self.levels[level];
+        t.offset_unchecked(pos) / size
+    }
+
+    /// The number of tile levels.
+    pub fn level_count(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// The outermost level at which two positions lie in different tiles.
+    pub fn boundary(&self, a: &[u64], b: &[u64]) -> Option<usize> {
+        (0..self.levels.len()).find(|&k| self.tile_at(k, a) != self.tile_at(k, b))
+    }
+
+    /// Elides every axis of three blocks or more whose blocks repeat the
+    /// first one at a constant slot distance, checked with the core: each
+    /// position of the first block against its copies in the second and
+    /// the last block, and the first position of every block.
+    fn elide(&mut self) {
+        let rank = self.axes.len();
+        let origin = alloc::vec![0u64; rank];
+        let Some((s0, _)) = self.slot_at(&origin) else {
+            return;
+        };
+        let block: Vec<u64> = self.axes.iter().map(|a| a.period.min(a.padded)).collect();
+        for d in 0..rank {
+            if self.axes[d].blocks < 3 {
+                continue;
+            }
+            let period = self.axes[d].period;
+            let mut one = origin.clone();
+            one[d] = period;
+            let Some((s1, _)) = self.slot_at(&one) else {
+                continue;
+            };
+            let Some(stride) = s1.checked_sub(s0) else {
+                continue;
+            };
+            if self.repeats(d, stride, &block) {
+                self.axes[d].stride = stride;
+                self.axes[d].elided = true;
+            }
+        }
+    }
+
+    /// Whether blocks along axis `d` repeat block 0 plus `b·stride`.
+    fn repeats(&self, d: usize, stride: u64, block: &[u64]) -> bool {
+        let axis = &self.axes[d];
+        let shifted = |pos: &[u64], b: u64| -> Option<bool> {
+            let mut q = pos.to_vec();
+            q[d] = pos[d] + b * axis.period;
+            if q[d] >= axis.padded {
+                return Some(true); // the last block may be partial
+            }
+            let (a, _) = self.slot_at(pos)?;
+            let (s, _) = self.slot_at(&q)?;
+            Some(Some(s) == b.checked_mul(stride).and_then(|x| x.checked_add(a)))
+        };
+        // the first position of every block
+        let origin = alloc::vec![0u64; block.len()];
+        if !(1..axis.blocks).all(|b| shifted(&origin, b) == Some(true)) {
+            return false;
+        }
+        // every position of the first block, in the second and last block
+        let mut pos = alloc::vec![0u64; block.len()];
+        loop {
+            for b in [1, axis.blocks - 1] {
+                if shifted(&pos, b) != Some(true) {
+                    return false;
+                }
+            }
+            // next position in the block, odometer order
+            let mut i = block.len();
+            loop {
+                if i == 0 {
+                    return true;
+                }
+                i -= 1;
+                pos[i] += 1;
+                if pos[i] < block[i] {
+                    break;
+                }
+                pos[i] = 0;
+            }
+        }
+    }
+}
