@@ -41,6 +41,7 @@ Examples:
   tilelayout index 'f32[3,5]{1,0:T(2,2)}' 2,3
   tilelayout coords 'f32[3,5]{1,0:T(2,2)}' 9
   tilelayout tpu 'bf16[2,1024]' 'f32[3,5]{0,1}'
+  tilelayout draw 'f32[4,8]{1,0:T(2,4)(2,1)}' --svg fig2.svg
   cut -f1 shapes.tsv | tilelayout parse - --json";
 
 #[derive(Subcommand, Debug)]
@@ -54,6 +55,8 @@ enum Command {
     /// The layout XLA's TPU compiler gives an array: `bf16[1024,1024]` or
     /// `f32[3,5]{0,1}`, with its bytes and padding.
     Tpu(cmd::tpu::Args),
+    /// Pictures of layouts: slots, tiles, padding and memory, or SVG.
+    Draw(cmd::draw::Args),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +67,7 @@ fn main() -> ExitCode {
         Command::Index(a) => ("index", cmd::index::run(a, &mut out)),
         Command::Coords(a) => ("coords", cmd::coords::run(a, &mut out)),
         Command::Tpu(a) => ("tpu", cmd::tpu::run(a, &mut out)),
+        Command::Draw(a) => ("draw", cmd::draw::run(a, &mut out)),
     };
     let result = run.and_then(|()| out.finish().map_err(Failure::Io));
     match result {

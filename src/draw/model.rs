@@ -158,9 +158,10 @@ impl Model {
             .map(|d| shape.dims()[d].size().unwrap_or(0))
             .collect();
         let firsts = first_tile_sizes(&tiling, layout);
-        let any_combine = layout.tiles().iter().any(|t| {
-            (0..t.rank()).any(|j| t.dim(j) == TileDim::Combine)
-        });
+        let any_combine = layout
+            .tiles()
+            .iter()
+            .any(|t| (0..t.rank()).any(|j| t.dim(j) == TileDim::Combine));
         // padding cells in the grid: only without `*` (combining depends on
         // the dims' sizes) and when the padded shape tiles identically
         let mut padded_dims = dims.clone();

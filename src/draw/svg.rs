@@ -112,7 +112,9 @@ impl Borders {
 
 /// Escapes text for XML.
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// The SVG picture.
@@ -241,7 +243,11 @@ pub(super) fn picture(m: &Model) -> String {
                         run = Some((x, cell_w, tile, pad));
                     }
                 }
-                let label = if pad { format!("({slot})") } else { slot.to_string() };
+                let label = if pad {
+                    format!("({slot})")
+                } else {
+                    slot.to_string()
+                };
                 let at = if pad {
                     String::new()
                 } else {

@@ -138,7 +138,9 @@ fn build_grid(m: &Model, lead: &[u64], label: &dyn Fn(u64, bool) -> String) -> G
 
 fn write_grid(m: &Model, lead: &[u64], g: &Grid, out: &mut String) {
     let (ra, ca) = grid_axes(m.axes.len());
-    let w = g.width.max(digits(m.axes.get(ca.unwrap_or(0)).map_or(0, |a| a.padded)));
+    let w = g
+        .width
+        .max(digits(m.axes.get(ca.unwrap_or(0)).map_or(0, |a| a.padded)));
     let row_label = ra.map_or(0, |d| digits(m.axes[d].padded));
     let pos = |i: u64, j: u64| position(lead, ra.map(|_| i), ca.map(|_| j));
     // column header
@@ -206,7 +208,9 @@ fn write_grid(m: &Model, lead: &[u64], g: &Grid, out: &mut String) {
                 for (n, c) in g.cols.iter().enumerate() {
                     if n > 0 {
                         let v = match (g.cols[n - 1], c) {
-                            (Line::At(a), Line::At(b)) => vertical(m.boundary(&pos(*i, a), &pos(*i, *b))),
+                            (Line::At(a), Line::At(b)) => {
+                                vertical(m.boundary(&pos(*i, a), &pos(*i, *b)))
+                            }
                             _ => ' ',
                         };
                         out.push(' ');
@@ -294,7 +298,11 @@ pub(super) fn picture(m: &Model) -> String {
     };
     write_grids(m, &slot_label, &mut out);
     if let Some(p) = m.packing {
-        let unit = if p.unit_bits == 8 { "byte" } else { "32-bit word" };
+        let unit = if p.unit_bits == 8 {
+            "byte"
+        } else {
+            "32-bit word"
+        };
         out.push_str(&format!(
             "\npacking: {} slots per {unit}; each cell is the {unit} of its element (slot / {})\n",
             p.per_unit, p.per_unit
@@ -344,19 +352,22 @@ fn memory_map(m: &Model, out: &mut String) {
         .tiles()
         .first()
         .map_or(16, |_| {
-            t.dims_after_level(0)
-                .map_or(16, |d| {
-                    let tile = m.shape.layout().tiles()[0];
-                    let g = (0..tile.rank())
-                        .filter(|&j| matches!(tile.dim(j), crate::value::TileDim::Size(_)))
-                        .count();
-                    d.as_slice().iter().rev().take(g).product::<u64>()
-                })
+            t.dims_after_level(0).map_or(16, |d| {
+                let tile = m.shape.layout().tiles()[0];
+                let g = (0..tile.rank())
+                    .filter(|&j| matches!(tile.dim(j), crate::value::TileDim::Size(_)))
+                    .count();
+                d.as_slice().iter().rev().take(g).product::<u64>()
+            })
         })
         .clamp(1, 64);
     let slots = t.slots();
     let elide = slots > 2 * MEMORY_ENDS;
-    let head = if elide { MEMORY_ENDS.div_ceil(per_line) * per_line } else { slots };
+    let head = if elide {
+        MEMORY_ENDS.div_ceil(per_line) * per_line
+    } else {
+        slots
+    };
     let tail_start = if elide {
         (slots - MEMORY_ENDS) / per_line * per_line
     } else {
