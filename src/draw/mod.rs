@@ -32,15 +32,17 @@
 //! by one representative block per repeated run: along a dim of three or
 //! more first-level tiles, only the first and the last block are drawn and
 //! a note says that block `b` holds the slots of block 0 plus `b·stride`.
-//! A dim is shortened only after the core confirms that rule for the first
-//! position of every block and for every position of the first block in
-//! the second and the last block; a `bf16[4096,4096]{1,0:T(8,128)(2,1)}`
+//! A dim is shortened only after the core confirms that rule for every
+//! position of the first block in the second and the last block, and for
+//! the first position of the first and last 2048 blocks and of every block
+//! 2^k; a `bf16[4096,4096]{1,0:T(8,128)(2,1)}`
 //! picture has 2×2 blocks of 8×128 cells, not 16 M cells.
 //!
 //! Every slot comes from the core's index math ([`crate::value::Tiling`]);
 //! the pictures compute none of their own.
 
 mod model;
+mod sheet;
 mod svg;
 mod text;
 

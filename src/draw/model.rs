@@ -13,11 +13,16 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use crate::value::{Error, Layout, Shape, TileDim, Tiling};
+use crate::value::{Error, Layout, Shape, TileDim, Tiling, MAX_TILES};
 
 /// Most grid positions drawn before a picture shows one block per repeated
 /// run of blocks instead of every block.
 pub const CELL_LIMIT: u64 = 4096;
+
+/// Blocks at each end of a dim whose first position the repeat check
+/// compares (beyond them, the blocks 2^k): the core's index costs about
+/// a third of a microsecond, and a dim can have millions of blocks.
+const CHECKED_BLOCKS: u64 = 2048;
 
 /// Block size along an untiled row or column dim.
 const UNTILED_PERIOD: u64 = 16;
@@ -39,21 +44,78 @@ pub struct Axis {
     /// Slot distance between a position and the same position one block
     /// further (meaningful when `elided`).
     pub stride: u64,
-    /// Whether blocks `1..blocks-1` are left out (shown: the first and the
-    /// last block); each left-out block `b` holds the slots of block 0
-    /// plus `b·stride`.
+    /// Whether blocks are left out: then only the first `kept` blocks
+    /// are drawn, and the last one if it is partial (holds padding or ends
+    /// early); each left-out block `b` holds the slots of block 0 plus
+    /// `b·stride`.
     pub elided: bool,
+    /// Blocks drawn from the start when `elided`: 2 for the grid's rows
+    /// and columns (so that a border and the stride show), 1 for stacked
+    /// dims.
+    pub kept: u64,
 }
 
 impl Axis {
-    /// The shown index ranges, in order (two when elided).
-    pub fn shown(&self) -> Vec<Range<u64>> {
-        if self.elided {
-            let last = (self.blocks - 1) * self.period;
-            alloc::vec![0..self.period, last..self.padded]
-        } else {
-            alloc::vec![0..self.padded]
+    /// Whether the last block is partial: the dim does not end on a block
+    /// boundary.
+    pub fn last_partial(&self) -> bool {
+        !self.extent.is_multiple_of(self.period)
+    }
+
+    /// Whether block `b` is drawn.
+    pub fn drawn(&self, b: u64) -> bool {
+        !self.elided || b < self.kept || (b + 1 == self.blocks && self.last_partial())
+    }
+
+    /// The left-out blocks, `first..end` (empty unless `elided`).
+    pub fn left_out(&self) -> Range<u64> {
+        if !self.elided {
+            return 0..0;
         }
+        let end = if self.last_partial() {
+            self.blocks - 1
+        } else {
+            self.blocks
+        };
+        self.kept..end
+    }
+
+    /// The shown index ranges, in order.
+    pub fn shown(&self) -> Vec<Range<u64>> {
+        let gap = self.left_out();
+        if gap.is_empty() {
+            return alloc::vec![0..self.padded];
+        }
+        let mut out = alloc::vec![0..gap.start * self.period];
+        if gap.end < self.blocks {
+            out.push(gap.end * self.period..self.padded);
+        }
+        out
+    }
+}
+
+/// One drawn grid position: its slot, whether it is padding, and its tile
+/// at every level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cell {
+    /// The slot.
+    pub slot: u64,
+    /// Whether the slot is padding.
+    pub pad: bool,
+    tiles: [u64; MAX_TILES],
+    levels: u8,
+}
+
+impl Cell {
+    /// The tile of level `k`.
+    pub fn tile(&self, k: usize) -> Option<u64> {
+        (k < self.levels as usize).then(|| self.tiles[k])
+    }
+
+    /// The outermost level at which `self` and `other` lie in different
+    /// tiles.
+    pub fn boundary(&self, other: &Cell) -> Option<usize> {
+        (0..self.levels as usize).find(|&k| self.tiles[k] != other.tiles[k])
     }
 }
 
@@ -82,6 +144,16 @@ pub struct Model {
     pub axes: Vec<Axis>,
     /// Packing of slots into bytes or 32-bit words, if any.
     pub packing: Option<Packing>,
+    /// The dim drawn down the grid: the second-to-last dim, or, when the
+    /// first tile reaches a dim before it, the one of the two most minor
+    /// physical dims written first (so tiles stay rectangles in the grid
+    /// and the stacked dims untiled). `None` below rank 2.
+    pub rows: Option<usize>,
+    /// The dim drawn across the grid (the last dim, or the other of the
+    /// two most minor physical dims). `None` for a scalar.
+    pub cols: Option<usize>,
+    /// The other dims, stacked in order.
+    pub stacked: Vec<usize>,
 }
 
 /// The same layout with only its first `n` tiles.
@@ -158,6 +230,20 @@ impl Model {
             .map(|d| shape.dims()[d].size().unwrap_or(0))
             .collect();
         let firsts = first_tile_sizes(&tiling, layout);
+        let lead_tiled = (0..rank.saturating_sub(2)).any(|d| firsts[d].is_some_and(|t| t != 1));
+        let (rows, cols) = match rank {
+            0 => (None, None),
+            1 => (None, Some(0)),
+            r if lead_tiled => {
+                let a = tiling.physical_to_logical(r - 1);
+                let b = tiling.physical_to_logical(r - 2);
+                (Some(a.min(b)), Some(a.max(b)))
+            }
+            r => (Some(r - 2), Some(r - 1)),
+        };
+        let stacked = (0..rank)
+            .filter(|&d| Some(d) != rows && Some(d) != cols)
+            .collect();
         let any_combine = layout
             .tiles()
             .iter()
@@ -199,7 +285,9 @@ impl Model {
                     Some(t) => t,
                     // untiled rows and columns: blocks of 16 (every index
                     // of a leading dim is its own block)
-                    None if d + 2 >= rank => padded_dims[d].clamp(1, UNTILED_PERIOD),
+                    None if Some(d) == rows || Some(d) == cols => {
+                        padded_dims[d].clamp(1, UNTILED_PERIOD)
+                    }
                     None => 1,
                 };
                 Axis {
@@ -209,6 +297,11 @@ impl Model {
                     blocks: padded_dims[d].div_ceil(period),
                     stride: 0,
                     elided: false,
+                    kept: if Some(d) == rows || Some(d) == cols {
+                        2
+                    } else {
+                        1
+                    },
                 }
             })
             .collect();
@@ -233,6 +326,9 @@ impl Model {
             levels,
             axes,
             packing,
+            rows,
+            cols,
+            stacked,
         };
         let cells = m
             .axes
@@ -258,6 +354,21 @@ impl Model {
         }
     }
 
+    /// The cell at grid position `pos`; `None` outside the drawn grid.
+    pub fn cell(&self, pos: &[u64]) -> Option<Cell> {
+        let (slot, pad) = self.slot_at(pos)?;
+        let mut tiles = [0; MAX_TILES];
+        for (k, t) in tiles.iter_mut().enumerate().take(self.levels.len()) {
+            *t = self.tile_at(k, pos);
+        }
+        Some(Cell {
+            slot,
+            pad,
+            tiles,
+            levels: self.levels.len() as u8,
+        })
+    }
+
     /// The tile of level `level` that grid position `pos` falls in.
     pub fn tile_at(&self, level: usize, pos: &[u64]) -> u64 {
         let (t, size) = &self.levels[level];
@@ -269,15 +380,11 @@ impl Model {
         self.levels.len()
     }
 
-    /// The outermost level at which two positions lie in different tiles.
-    pub fn boundary(&self, a: &[u64], b: &[u64]) -> Option<usize> {
-        (0..self.levels.len()).find(|&k| self.tile_at(k, a) != self.tile_at(k, b))
-    }
-
-    /// Elides every axis of three blocks or more whose blocks repeat the
+    /// Elides every axis with blocks to leave out whose blocks repeat the
     /// first one at a constant slot distance, checked with the core: each
     /// position of the first block against its copies in the second and
-    /// the last block, and the first position of every block.
+    /// the last block, and the first position of the first and last
+    /// [`CHECKED_BLOCKS`] blocks and of every block 2^k.
     fn elide(&mut self) {
         let rank = self.axes.len();
         let origin = alloc::vec![0u64; rank];
@@ -286,7 +393,7 @@ impl Model {
         };
         let block: Vec<u64> = self.axes.iter().map(|a| a.period.min(a.padded)).collect();
         for d in 0..rank {
-            if self.axes[d].blocks < 3 {
+            if self.axes[d].blocks <= self.axes[d].kept + 1 {
                 continue;
             }
             let period = self.axes[d].period;
@@ -318,9 +425,16 @@ impl Model {
             let (s, _) = self.slot_at(&q)?;
             Some(Some(s) == b.checked_mul(stride).and_then(|x| x.checked_add(a)))
         };
-        // the first position of every block
+        // the first position of the first and last CHECKED_BLOCKS blocks
+        // and of every block 2^k
         let origin = alloc::vec![0u64; block.len()];
-        if !(1..axis.blocks).all(|b| shifted(&origin, b) == Some(true)) {
+        let n = axis.blocks;
+        let ends = (1..n.min(CHECKED_BLOCKS)).chain(n.saturating_sub(CHECKED_BLOCKS).max(1)..n);
+        let powers = (0..64).map(|k| 1u64 << k).take_while(|&b| b < n);
+        if !ends
+            .chain(powers)
+            .all(|b| shifted(&origin, b) == Some(true))
+        {
             return false;
         }
         // every position of the first block, in the second and last block

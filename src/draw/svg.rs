@@ -14,7 +14,8 @@ use alloc::vec::Vec;
 use core::fmt::Write;
 
 use super::model::Model;
-use super::text::{coords, grid_axes, leads, lines, position, Line};
+use super::sheet::{coords, grid_axes, lead_header, lines, position, Line};
+use super::text::sheets;
 
 /// Cell height in pixels.
 const CELL_H: u64 = 24;
@@ -119,7 +120,7 @@ fn esc(s: &str) -> String {
 
 /// The SVG picture.
 pub(super) fn picture(m: &Model) -> String {
-    let (ra, ca) = grid_axes(m.axes.len());
+    let (ra, ca) = grid_axes(m);
     let rows = lines(m, ra);
     let cols = lines(m, ca);
     let digits = (m.tiling.slots().max(2) - 1).ilog10() as u64 + 1;
@@ -143,7 +144,6 @@ pub(super) fn picture(m: &Model) -> String {
 
     let mut body = String::new();
     let mut borders = Borders::default();
-    let mut tiles_used: BTreeMap<u64, ()> = BTreeMap::new();
     let mut y = 40u64;
     let _ = writeln!(
         body,
@@ -152,19 +152,18 @@ pub(super) fn picture(m: &Model) -> String {
         m.tiling.elements(),
         m.tiling.slots()
     );
-    for lead in leads(m) {
-        let Some(lead) = lead else {
+    for sheet in sheets(m) {
+        let Some((lead, sheet)) = sheet else {
             let _ = writeln!(body, r#"<text x="8" y="{}" class="note">…</text>"#, y + 14);
             y += GAP;
             continue;
         };
-        if m.axes.len() > 2 {
-            let parts: Vec<String> = lead.iter().map(u64::to_string).collect();
+        if !m.stacked.is_empty() {
             let _ = writeln!(
                 body,
-                r#"<text x="8" y="{}" class="note">[{},:,:]</text>"#,
+                r#"<text x="8" y="{}" class="note">{}</text>"#,
                 y + 14,
-                parts.join(",")
+                lead_header(m, &lead)
             );
             y += 20;
         }
@@ -180,7 +179,6 @@ pub(super) fn picture(m: &Model) -> String {
             }
         }
         y += 16;
-        let pos = |i: u64, j: u64| position(&lead, ra.map(|_| i), ca.map(|_| j));
         let mut row_y = y;
         for (ri, r) in rows.iter().enumerate() {
             let Line::At(i) = *r else {
@@ -227,15 +225,12 @@ pub(super) fn picture(m: &Model) -> String {
                     );
                     continue;
                 };
-                let p = pos(i, j);
-                let Some((slot, pad)) = m.slot_at(&p) else {
+                let Some(cell) = sheet.cell(ri, ci) else {
                     flush(&mut run, &mut body);
                     continue;
                 };
-                let tile = (m.level_count() > 0).then(|| m.tile_at(0, &p));
-                if let Some(t) = tile {
-                    tiles_used.insert(t, ());
-                }
+                let (slot, pad) = (cell.slot, cell.pad);
+                let tile = cell.tile(0);
                 match &mut run {
                     Some((_, w, t, pd)) if *t == tile && *pd == pad => *w += cell_w,
                     _ => {
@@ -251,7 +246,7 @@ pub(super) fn picture(m: &Model) -> String {
                 let at = if pad {
                     String::new()
                 } else {
-                    let c = coords(&p);
+                    let c = coords(&position(m, &lead, i, j));
                     String::from(&c[1..c.len() - 1])
                 };
                 let _ = writeln!(
@@ -262,17 +257,11 @@ pub(super) fn picture(m: &Model) -> String {
                     at
                 );
                 // borders with the next column and the next row
-                if let Some(Line::At(j2)) = cols.get(ci + 1) {
-                    if let Some(k) = m.boundary(&p, &pos(i, *j2)) {
-                        borders.add(k, true, x + cell_w, row_y, row_y + CELL_H);
-                    }
+                if let Some(k) = sheet.boundary((ri, ci), (ri, ci + 1)) {
+                    borders.add(k, true, x + cell_w, row_y, row_y + CELL_H);
                 }
-                if let Some(Line::At(i2)) = rows.get(ri + 1) {
-                    if m.slot_at(&pos(*i2, j)).is_some() {
-                        if let Some(k) = m.boundary(&p, &pos(*i2, j)) {
-                            borders.add(k, false, row_y + CELL_H, x, x + cell_w);
-                        }
-                    }
+                if let Some(k) = sheet.boundary((ri, ci), (ri + 1, ci)) {
+                    borders.add(k, false, row_y + CELL_H, x, x + cell_w);
                 }
             }
             flush(&mut run, &mut body);
@@ -286,12 +275,14 @@ pub(super) fn picture(m: &Model) -> String {
     }
     borders.write(&mut body);
     for (d, a) in m.axes.iter().enumerate() {
-        if a.elided {
+        let gap = a.left_out();
+        if !gap.is_empty() {
             let _ = writeln!(
                 body,
-                r#"<text x="8" y="{}" class="note">… dim {d}: blocks 1 to {} of {} hold the slots of block 0 plus block·{}</text>"#,
+                r#"<text x="8" y="{}" class="note">… dim {d}: blocks {} to {} of {} hold the slots of block 0 plus block·{}</text>"#,
                 y + 12,
-                a.blocks - 2,
+                gap.start,
+                gap.end - 1,
                 a.period,
                 a.stride
             );

@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::model::Model;
+use super::sheet::{coords, grid_axes, lead_header, leads, Line, Sheet};
 
 /// Vertical border characters per tile level (deeper levels use the last).
 const VERTICAL: [char; 3] = ['|', ':', '\''];
@@ -21,128 +22,31 @@ fn horizontal(level: Option<usize>) -> char {
     level.map_or(' ', |k| HORIZONTAL[k.min(HORIZONTAL.len() - 1)])
 }
 
-/// A row or column of the drawn grid: an index, or the gap where repeated
-/// blocks are left out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Line {
-    /// A drawn index.
-    At(u64),
-    /// Left-out blocks.
-    Gap,
-}
-
-/// The drawn lines of axis `d` (one line `At(0)` for a missing axis).
-pub(super) fn lines(m: &Model, d: Option<usize>) -> Vec<Line> {
-    let Some(d) = d else {
-        return alloc::vec![Line::At(0)];
-    };
-    let mut out = Vec::new();
-    for (n, r) in m.axes[d].shown().into_iter().enumerate() {
-        if n > 0 {
-            out.push(Line::Gap);
-        }
-        out.extend(r.map(Line::At));
-    }
-    out
-}
-
-/// The grid's row and column axes: the last two dims (rank 1: columns
-/// only; rank 0: neither).
-pub(super) fn grid_axes(rank: usize) -> (Option<usize>, Option<usize>) {
-    match rank {
-        0 => (None, None),
-        1 => (None, Some(0)),
-        r => (Some(r - 2), Some(r - 1)),
-    }
-}
-
-/// Every combination of the leading dims' drawn indices, with `None`
-/// where left-out blocks sit between two combinations.
-pub(super) fn leads(m: &Model) -> Vec<Option<Vec<u64>>> {
-    let rank = m.axes.len();
-    let lead = rank.saturating_sub(2);
-    let mut out: Vec<Option<Vec<u64>>> = alloc::vec![Some(Vec::new())];
-    for d in 0..lead {
-        let mut next = Vec::new();
-        for prefix in &out {
-            let Some(prefix) = prefix else {
-                next.push(None);
-                continue;
-            };
-            for l in lines(m, Some(d)) {
-                match l {
-                    Line::At(i) => {
-                        let mut p = prefix.clone();
-                        p.push(i);
-                        next.push(Some(p));
-                    }
-                    Line::Gap => next.push(None),
-                }
-            }
-        }
-        out = next;
-    }
-    // consecutive gaps read as one
-    out.dedup_by(|a, b| a.is_none() && b.is_none());
-    out
-}
-
-/// The position of grid cell (`row`, `col`) under leading indices `lead`.
-pub(super) fn position(lead: &[u64], row: Option<u64>, col: Option<u64>) -> Vec<u64> {
-    let mut p = lead.to_vec();
-    p.extend(row);
-    p.extend(col);
-    p
-}
-
-/// `label` of every drawn cell, for one leading combination.
-struct Grid {
-    rows: Vec<Line>,
-    cols: Vec<Line>,
-    /// `cells[r][c]`: the label, `None` at gaps.
-    cells: Vec<Vec<Option<String>>>,
-    width: usize,
-}
-
-fn build_grid(m: &Model, lead: &[u64], label: &dyn Fn(u64, bool) -> String) -> Grid {
-    let (ra, ca) = grid_axes(m.axes.len());
-    let rows = lines(m, ra);
-    let cols = lines(m, ca);
+/// The labels of a sheet's cells and their width.
+fn labels(sheet: &Sheet, label: &dyn Fn(u64, bool) -> String) -> (Vec<String>, usize) {
     let mut width = 1;
-    let cells = rows
-        .iter()
-        .map(|r| {
-            cols.iter()
-                .map(|c| match (r, c) {
-                    (Line::At(i), Line::At(j)) => {
-                        let pos = position(lead, ra.map(|_| *i), ca.map(|_| *j));
-                        let s = match m.slot_at(&pos) {
-                            Some((slot, pad)) => label(slot, pad),
-                            None => String::new(),
-                        };
-                        width = width.max(s.chars().count());
-                        Some(s)
-                    }
-                    _ => None,
-                })
-                .collect()
-        })
-        .collect();
-    Grid {
-        rows,
-        cols,
-        cells,
-        width,
+    let mut out = Vec::with_capacity(sheet.rows.len() * sheet.cols.len());
+    for r in 0..sheet.rows.len() {
+        for c in 0..sheet.cols.len() {
+            let s = match sheet.cell(r, c) {
+                Some(cell) => label(cell.slot, cell.pad),
+                None if sheet.rows[r] == Line::Gap || sheet.cols[c] == Line::Gap => {
+                    String::from("…")
+                }
+                None => String::new(),
+            };
+            width = width.max(s.chars().count());
+            out.push(s);
+        }
     }
+    (out, width)
 }
 
-fn write_grid(m: &Model, lead: &[u64], g: &Grid, out: &mut String) {
-    let (ra, ca) = grid_axes(m.axes.len());
-    let w = g
-        .width
-        .max(digits(m.axes.get(ca.unwrap_or(0)).map_or(0, |a| a.padded)));
+fn write_grid(m: &Model, g: &Sheet, label: &dyn Fn(u64, bool) -> String, out: &mut String) {
+    let (ra, ca) = grid_axes(m);
+    let (labels, width) = labels(g, label);
+    let w = width.max(digits(m.axes.get(ca.unwrap_or(0)).map_or(0, |a| a.padded)));
     let row_label = ra.map_or(0, |d| digits(m.axes[d].padded));
-    let pos = |i: u64, j: u64| position(lead, ra.map(|_| i), ca.map(|_| j));
     // column header
     if ca.is_some() {
         out.push_str(&" ".repeat(row_label + 2));
@@ -159,24 +63,16 @@ fn write_grid(m: &Model, lead: &[u64], g: &Grid, out: &mut String) {
     }
     for (ri, r) in g.rows.iter().enumerate() {
         // border line between this row and the previous drawn one
-        if let (Some(Line::At(i)), Line::At(i2)) = (ri.checked_sub(1).map(|p| g.rows[p]), r) {
-            let fills: Vec<char> = g
-                .cols
-                .iter()
-                .map(|c| match c {
-                    Line::At(j) => horizontal(m.boundary(&pos(i, *j), &pos(*i2, *j))),
-                    Line::Gap => ' ',
-                })
+        if ri > 0 && g.rows[ri - 1] != Line::Gap && *r != Line::Gap {
+            let fills: Vec<char> = (0..g.cols.len())
+                .map(|n| horizontal(g.boundary((ri - 1, n), (ri, n))))
                 .collect();
             if fills.iter().any(|&c| c != ' ') {
                 let mut line = " ".repeat(row_label + 2);
-                for (n, c) in g.cols.iter().enumerate() {
+                for n in 0..g.cols.len() {
                     if n > 0 {
                         let (hl, hr) = (fills[n - 1], fills[n]);
-                        let v = match (g.cols[n - 1], c) {
-                            (Line::At(a), Line::At(b)) => m.boundary(&pos(i, a), &pos(i, *b)),
-                            _ => None,
-                        };
+                        let v = g.boundary((ri - 1, n - 1), (ri - 1, n));
                         let j = if v == Some(0) && (hl == HORIZONTAL[0] || hr == HORIZONTAL[0]) {
                             '+'
                         } else if hl == hr {
@@ -205,19 +101,13 @@ fn write_grid(m: &Model, lead: &[u64], g: &Grid, out: &mut String) {
                     Some(_) => out.push_str(&format!("{i:>row_label$}  ")),
                     None => out.push_str("  "),
                 }
-                for (n, c) in g.cols.iter().enumerate() {
+                for n in 0..g.cols.len() {
                     if n > 0 {
-                        let v = match (g.cols[n - 1], c) {
-                            (Line::At(a), Line::At(b)) => {
-                                vertical(m.boundary(&pos(*i, a), &pos(*i, *b)))
-                            }
-                            _ => ' ',
-                        };
                         out.push(' ');
-                        out.push(v);
+                        out.push(vertical(g.boundary((ri, n - 1), (ri, n))));
                         out.push(' ');
                     }
-                    let s = g.cells[ri][n].as_deref().unwrap_or("…");
+                    let s = &labels[ri * g.cols.len() + n];
                     out.push_str(&format!("{s:>w$}"));
                 }
                 let len = out.trim_end_matches(' ').len();
@@ -232,22 +122,17 @@ fn digits(n: u64) -> usize {
     n.saturating_sub(1).max(1).ilog10() as usize + 1
 }
 
-/// `(2,3)`.
-pub(super) fn coords(c: &[u64]) -> String {
-    let parts: Vec<String> = c.iter().map(u64::to_string).collect();
-    format!("({})", parts.join(","))
-}
-
 /// How left-out blocks repeat, one line per elided axis.
 fn repeat_notes(m: &Model, out: &mut String) {
     for (d, a) in m.axes.iter().enumerate() {
-        if a.elided {
-            let last = (a.blocks - 1) * a.period;
+        let gap = a.left_out();
+        if !gap.is_empty() {
             out.push_str(&format!(
-                "… dim {d}, indices {} to {}: blocks 1 to {} of {} hold the slots of block 0 plus block·{}\n",
-                a.period,
-                last - 1,
-                a.blocks - 2,
+                "… dim {d}, indices {} to {}: blocks {} to {} of {} hold the slots of block 0 plus block·{}\n",
+                gap.start * a.period,
+                (gap.end * a.period).min(a.padded) - 1,
+                gap.start,
+                gap.end - 1,
                 a.period,
                 a.stride
             ));
@@ -267,7 +152,7 @@ pub(super) fn picture(m: &Model) -> String {
         t.slots(),
         padding
     ));
-    let (ra, ca) = grid_axes(m.axes.len());
+    let (ra, ca) = grid_axes(m);
     match (ra, ca) {
         (Some(r), Some(c)) => out.push_str(&format!(
             "grid: rows are dim {r}, columns dim {c}; each cell is the slot of its element"
@@ -296,7 +181,8 @@ pub(super) fn picture(m: &Model) -> String {
             slot.to_string()
         }
     };
-    write_grids(m, &slot_label, &mut out);
+    let sheets = sheets(m);
+    write_grids(m, &sheets, &slot_label, &mut out);
     if let Some(p) = m.packing {
         let unit = if p.unit_bits == 8 {
             "byte"
@@ -315,29 +201,45 @@ pub(super) fn picture(m: &Model) -> String {
                 (slot / per).to_string()
             }
         };
-        write_grids(m, &unit_label, &mut out);
+        write_grids(m, &sheets, &unit_label, &mut out);
     }
     out.push_str("\nmemory: slots in order, each with its element or pad\n");
     memory_map(m, &mut out);
     out
 }
 
-fn write_grids(m: &Model, label: &dyn Fn(u64, bool) -> String, out: &mut String) {
-    let rank = m.axes.len();
-    for lead in leads(m) {
-        match lead {
+fn write_grids(
+    m: &Model,
+    sheets: &[Option<(Vec<u64>, Sheet)>],
+    label: &dyn Fn(u64, bool) -> String,
+    out: &mut String,
+) {
+    for sheet in sheets {
+        match sheet {
             None => out.push_str("…\n"),
-            Some(lead) => {
-                if rank > 2 {
-                    let parts: Vec<String> = lead.iter().map(u64::to_string).collect();
-                    out.push_str(&format!("[{},:,:]\n", parts.join(",")));
+            Some((lead, sheet)) => {
+                if !m.stacked.is_empty() {
+                    out.push_str(&lead_header(m, lead));
+                    out.push('\n');
                 }
-                let g = build_grid(m, &lead, label);
-                write_grid(m, &lead, &g, out);
+                write_grid(m, sheet, label, out);
             }
         }
     }
     repeat_notes(m, out);
+}
+
+/// The sheets of every drawn stacked-dim combination (`None`: a gap).
+pub(super) fn sheets(m: &Model) -> Vec<Option<(Vec<u64>, Sheet)>> {
+    leads(m)
+        .into_iter()
+        .map(|l| {
+            l.map(|l| {
+                let s = Sheet::new(m, &l);
+                (l, s)
+            })
+        })
+        .collect()
 }
 
 /// Slots shown at each end of the memory map of a large layout.
