@@ -1,0 +1,216 @@
+//! `tilelayout draw`: the pictures from a shell, their formats, the SVG
+//! file, parse's errors for bad input, and every real shape.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tilelayout"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tilelayout");
+    let mut pipe = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("wait for tilelayout");
+    writer.join().expect("writer thread");
+    out
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn json_lines(o: &Output) -> Vec<Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+#[test]
+fn text_is_the_default() {
+    let o = run(&["draw", "f32[3,5]{1,0:T(2,2)}"], b"");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(concat!(
+            "0     0      1 |    4      5 |    8    (9)\n",
+            "1     2      3 |    6      7 |   10   (11)\n",
+            "   ------------+-------------+------------\n",
+            "2    12     13 |   16     17 |   20   (21)\n",
+            "3  (14)   (15) | (18)   (19) | (22)   (23)\n",
+        )),
+        "{out}"
+    );
+    assert!(out.contains("memory: slots in order"), "{out}");
+}
+
+#[test]
+fn slots_and_memory_formats() {
+    let o = run(
+        &["draw", "--format", "slots", "f32[4,8]{1,0:T(2,4)(2,1)}"],
+        b"",
+    );
+    assert_eq!(code(&o), 0);
+    assert_eq!(
+        stdout(&o),
+        "0 2 4 6 8 10 12 14\n1 3 5 7 9 11 13 15\n16 18 20 22 24 26 28 30\n17 19 21 23 25 27 29 31\n"
+    );
+    let o = run(&["draw", "--format", "memory", "f32[3,5]{1,0:T(2,2)}"], b"");
+    assert_eq!(code(&o), 0);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 24);
+    assert_eq!(lines[17], "17 (2,3)");
+    assert_eq!(lines[9], "9 pad");
+    let o = run(&["draw", "--format", "picture", "f32[3]"], b"");
+    assert_eq!(code(&o), 2, "an unknown format is a usage error");
+}
+
+#[test]
+fn svg_to_a_file_and_to_stdout() {
+    let dir = std::env::temp_dir().join(format!("tilelayout-draw-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file: PathBuf = dir.join("fig2.svg");
+    let f = file.to_str().unwrap();
+    let o = run(&["draw", "f32[4,8]{1,0:T(2,4)(2,1)}", "--svg", f], b"");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("wrote {f}\n"));
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{svg}"
+    );
+    let o = run(&["draw", "f32[4,8]{1,0:T(2,4)(2,1)}", "--svg", "-"], b"");
+    assert_eq!(stdout(&o), svg);
+    // --svg and --format together: the file, and the format on stdout
+    let o = run(
+        &[
+            "draw",
+            "f32[4,8]{1,0:T(2,4)(2,1)}",
+            "--svg",
+            f,
+            "--format",
+            "slots",
+        ],
+        b"",
+    );
+    assert!(stdout(&o).starts_with("0 2 4 6"), "{}", stdout(&o));
+    // one layout per SVG
+    let o = run(&["draw", "f32[2]", "f32[3]", "--svg", f], b"");
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("one LAYOUT"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Bad input gets exactly `parse`'s diagnostics: the same message, the
+/// same byte range, the same caret.
+#[test]
+fn errors_are_parses() {
+    for bad in [
+        "f32[3,5]{1,1:T(2,2)}",
+        "f32[3,5]{1,0:T(0,2)}",
+        "f32[3,5",
+        "f33[3]",
+        "f32[3,5]{1,0:T(2,-1)}",
+        "f32[3]{0:T(9223372036854775808)}",
+    ] {
+        let d = run(&["draw", bad], b"");
+        let p = run(&["parse", bad], b"");
+        assert_eq!(code(&d), 1, "{bad}");
+        assert_eq!(stderr(&d), stderr(&p), "{bad}");
+        assert!(stderr(&d).contains('^'), "{bad}: {}", stderr(&d));
+        let d = json_lines(&run(&["draw", "--json", bad], b""));
+        let p = json_lines(&run(&["parse", "--json", bad], b""));
+        for field in ["error", "error_start", "error_end"] {
+            assert_eq!(d[0][field], p[0][field], "{bad}: {field}");
+        }
+        assert_eq!(d[0]["ok"], false);
+        assert_eq!(d[0]["picture"], Value::Null);
+    }
+    // shapes that parse but have no index math
+    for (text, what) in [
+        ("(f32[2], s8[4])", "tuple"),
+        ("f32[<=4]", "dynamic"),
+        ("token[]", "token"),
+    ] {
+        let o = run(&["draw", text], b"");
+        assert_eq!(code(&o), 1, "{text}");
+        assert!(
+            stderr(&o).contains("error:"),
+            "{text} ({what}): {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn stdin_lines_each_drawn() {
+    let o = run(
+        &["draw", "--json", "--format", "slots", "-"],
+        b"f32[2,2]{0,1}\nf32[3,5]{1,1}\nf32[3]\n",
+    );
+    assert_eq!(code(&o), 1, "one line was rejected");
+    let v = json_lines(&o);
+    assert_eq!(v.len(), 3);
+    assert_eq!(v[0]["picture"], "0 2\n1 3\n");
+    assert_eq!(v[1]["ok"], false);
+    assert_eq!(v[2]["picture"], "0 1 2\n");
+    assert_eq!(v[2]["format"], "slots");
+}
+
+fn data_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("TILELAYOUT_SHARED_DATA") {
+        return PathBuf::from(d);
+    }
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for up in [here.join("../../shared/data"), here.join("../shared/data")] {
+        if up.is_dir() {
+            return up;
+        }
+    }
+    panic!("../shared/data not found beside the repository; set TILELAYOUT_SHARED_DATA")
+}
+
+/// Every real shape draws without error, each picture within 1 MB (the
+/// 50 ms limit is checked in release by the library's
+/// `tests/draw_real_shapes.rs`).
+#[test]
+fn every_real_shape_draws() {
+    let text = std::fs::read_to_string(data_dir().join("real_shapes_dev.tsv")).unwrap();
+    let shapes: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split('\t').next())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let input = shapes.join("\n");
+    let o = run(&["draw", "--json", "-"], input.as_bytes());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v = json_lines(&o);
+    assert_eq!(v.len(), shapes.len());
+    for (record, shape) in v.iter().zip(&shapes) {
+        assert_eq!(record["input"], *shape);
+        assert_eq!(record["ok"], true, "{shape}: {}", record["error"]);
+        let picture = record["picture"].as_str().unwrap();
+        assert!(picture.len() <= 1 << 20, "{shape}: {} bytes", picture.len());
+        assert!(picture.contains("memory: slots in order"), "{shape}");
+    }
+}
