@@ -86,6 +86,9 @@ pub mod gpu;
 #[cfg(feature = "alloc")]
 pub mod draw;
 
+#[cfg(feature = "alloc")]
+pub mod guide;
+
 /// Storage for runtime layouts: views and owned arrays over tiled buffers,
 /// packed sub-byte elements, and relayout between strided and tiled
 /// layouts at memory speed.

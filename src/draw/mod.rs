@@ -12,12 +12,12 @@
 //! let p = Picture::parse("f32[3,5]{1,0:T(2,2)}")?;
 //! let text = p.text();
 //! assert!(text.contains(concat!(
-//!     "     0    1    2    3    4    5\n",
-//!     "0    0    1 |  4    5 |  8  (9)\n",
-//!     "1    2    3 |  6    7 | 10 (11)\n",
-//!     "   ---------+---------+---------\n",
-//!     "2   12   13 | 16   17 | 20 (21)\n",
-//!     "3 (14) (15) |(18) (19)|(22) (23)\n",
+//!     "      0      1      2      3      4      5\n",
+//!     "0     0      1 |    4      5 |    8    (9)\n",
+//!     "1     2      3 |    6      7 |   10   (11)\n",
+//!     "   ------------+-------------+------------\n",
+//!     "2    12     13 |   16     17 |   20   (21)\n",
+//!     "3  (14)   (15) | (18)   (19) | (22)   (23)\n",
 //! )), "{text}");
 //! assert_eq!(p.slots(), "0 1 4 5 8\n2 3 6 7 10\n12 13 16 17 20\n");
 //! # Ok::<(), tilelayout::value::Error>(())
@@ -39,7 +39,8 @@
 //! picture has 2×2 blocks of 8×128 cells, not 16 M cells.
 //!
 //! Every slot comes from the core's index math ([`crate::value::Tiling`]);
-//! the pictures compute none of their own.
+//! the pictures compute none of their own. [`crate::guide`] teaches
+//! layouts with these pictures.
 
 mod model;
 mod sheet;
