@@ -40,8 +40,11 @@
 //!
 //! Every slot comes from the core's index math ([`crate::value::Tiling`]);
 //! the pictures compute none of their own. [`crate::guide`] teaches
-//! layouts with these pictures.
+//! layouts with these pictures; [`gpu`] draws the GPU tiles of
+//! [`crate::gpu`]: swizzled shared tiles and their bank groups, register
+//! tiles' lanes, copy plans' owners.
 
+pub mod gpu;
 mod model;
 mod sheet;
 mod svg;
