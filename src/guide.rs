@@ -12,6 +12,8 @@
 //! 7. [Relayout](relayout): moving an array between layouts.
 //! 8. The layout algebra: its chapter will come with the algebra itself,
 //!    which is not part of the library yet.
+//! 9. [GPU tiles](gpu_tiles): bank groups and the swizzle, register tiles'
+//!    lanes, copy plans.
 //!
 //! The pictures are [`crate::draw`]'s, the same as
 //! `tilelayout draw LAYOUT` prints (`--svg FILE` for a coloured one).
@@ -40,3 +42,6 @@ pub mod relayout {}
 // Chapter 8, the layout algebra, goes here (`docs/guide/08-…md` and a
 // module `algebra`) once the algebra lands; it is written by the engineer
 // who builds it.
+
+#[doc = include_str!("../docs/guide/09-gpu-tiles.md")]
+pub mod gpu_tiles {}
