@@ -39,12 +39,13 @@ fn base_tiles_follow_the_mma_lane_map() {
 fn register_tiles_number_base_tiles_by_their_layout() {
     let p = reg_tile::<[f32; 32], BaseTileRowMajor, RowMajor<2, 2>>();
     let c = cells(&p, 32);
-    for i in 0..32 {
-        for j in 0..32 {
+    assert_eq!((c.len(), c[0].len()), (32, 32));
+    for (i, line) in c.iter().enumerate() {
+        for (j, cell) in line.iter().enumerate() {
             let lane = (i % 8) * 4 + (j % 8) / 2;
             let slot = j % 2 + 2 * (i % 16 / 8) + 4 * (j % 16 / 8);
             let reg = ((i / 16) * 2 + j / 16) * 8 + slot;
-            assert_eq!(c[i][j], format!("{lane}.{reg}"), "({i},{j})");
+            assert_eq!(*cell, format!("{lane}.{reg}"), "({i},{j})");
         }
     }
 }
@@ -95,16 +96,13 @@ fn copy_plans_show_each_element_s_mover() {
     let p = copy_plan::<G, S, RowMajor<2, 2>>();
     assert!(p.contains("every element moved once"), "{p}");
     let c = cells(&p, 32);
-    for i in 0..32 {
-        for j in 0..64 {
+    assert_eq!((c.len(), c[0].len()), (32, 64));
+    for (i, line) in c.iter().enumerate() {
+        for (j, cell) in line.iter().enumerate() {
             // 2×2 warps of 16×32 regions, 8 halves per vector, row by row
             let warp = (i / 16) * 2 + j / 32;
             let t = ((i % 16) * 32 + j % 32) / 8;
-            assert_eq!(
-                c[i][j],
-                format!("{warp}:{}@{}", t % 32, t / 32),
-                "({i},{j})"
-            );
+            assert_eq!(*cell, format!("{warp}:{}@{}", t % 32, t / 32), "({i},{j})");
         }
     }
 }
