@@ -2,7 +2,7 @@
 //! every example in it is a test.
 //!
 //! 1. [An XLA layout](xla_layout): dims, slots, the memory map.
-//! 2. [`minor_to_major`](minor_to_major): which dim is contiguous; the
+//! 2. [`minor_to_major`]: which dim is contiguous; the
 //!    physical dims; stacked grids.
 //! 3. [One tile](one_tile): tiles, padding, XLA's Figure 1.
 //! 4. [Repeated tiles](repeated_tiles): tiles of tiles, XLA's Figure 2.
