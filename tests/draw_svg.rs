@@ -90,6 +90,9 @@ fn figure_1_as_xml_and_pixels() {
     }
     // six first-level tiles, six colours
     assert_eq!(colours.len(), 6);
+    if let Ok(dir) = std::env::var("DRAW_PNG_DIR") {
+        pixels.save_png(format!("{dir}/figure_1.png")).unwrap();
+    }
 }
 
 #[test]
