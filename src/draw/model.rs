@@ -369,6 +369,12 @@ impl Model {
         })
     }
 
+    /// Whether the grid places padding cells (past the dims, up to whole
+    /// first-level tiles).
+    pub fn padding_in_grid(&self) -> bool {
+        self.padded.is_some()
+    }
+
     /// The tile of level `level` that grid position `pos` falls in.
     pub fn tile_at(&self, level: usize, pos: &[u64]) -> u64 {
         let (t, size) = &self.levels[level];

@@ -160,8 +160,10 @@ pub(super) fn picture(m: &Model) -> String {
         (None, Some(_)) => out.push_str("grid: each cell is the slot of its element"),
         _ => out.push_str("grid: the one element's slot"),
     }
-    if padding > 0 {
+    if m.padding_in_grid() {
         out.push_str("; (n) is padding slot n");
+    } else if padding > 0 {
+        out.push_str("; the memory map shows the padding");
     }
     out.push('\n');
     for (k, tile) in m.shape.layout().tiles().iter().enumerate() {
