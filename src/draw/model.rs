@@ -423,9 +423,13 @@ impl Model {
         let axis = &self.axes[d];
         let shifted = |pos: &[u64], b: u64| -> Option<bool> {
             let mut q = pos.to_vec();
-            q[d] = pos[d] + b * axis.period;
-            if q[d] >= axis.padded {
-                return Some(true); // the last block may be partial
+            // past the grid (the last block may be partial): nothing to check
+            match b
+                .checked_mul(axis.period)
+                .and_then(|x| x.checked_add(pos[d]))
+            {
+                Some(x) if x < axis.padded => q[d] = x,
+                _ => return Some(true),
             }
             let (a, _) = self.slot_at(pos)?;
             let (s, _) = self.slot_at(&q)?;
