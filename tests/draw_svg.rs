@@ -90,6 +90,11 @@ fn figure_1_as_xml_and_pixels() {
     }
     // six first-level tiles, six colours
     assert_eq!(colours.len(), 6);
+    // elements carry their coordinates as a tooltip
+    assert!(
+        svg.contains(r#"data-slot="17" data-coords="2,3">17<title>(2,3)</title></text>"#),
+        "{svg}"
+    );
     if let Ok(dir) = std::env::var("DRAW_PNG_DIR") {
         pixels.save_png(format!("{dir}/figure_1.png")).unwrap();
     }

@@ -1,6 +1,7 @@
 //! The SVG picture, written directly: the grid of each leading index with
 //! one colour per first-level tile, a border per tile level, padding
-//! hatched, slot labels, and a strip of the first slots in memory order.
+//! hatched, slot labels (element coordinates as tooltips in small
+//! pictures), and a strip of the first slots in memory order.
 //!
 //! Cells of one row that lie in the same tile are one `<rect>` and the
 //! borders of a level are one `<path>`, so a picture of a large layout stays
@@ -17,6 +18,8 @@ use super::model::Model;
 use super::sheet::{coords, grid_axes, lead_header, lines, position, Line};
 use super::text::sheets;
 
+/// Most cells in a grid whose elements get coordinate tooltips.
+const TOOLTIP_CELLS: usize = 1024;
 /// Cell height in pixels.
 const CELL_H: u64 = 24;
 /// Height or width of a gap where repeated blocks are left out.
@@ -142,6 +145,7 @@ pub(super) fn picture(m: &Model) -> String {
         .map(|r| if *r == Line::Gap { GAP } else { CELL_H })
         .sum::<u64>();
 
+    let tooltips = rows.len() * cols.len() <= TOOLTIP_CELLS;
     let mut body = String::new();
     let mut borders = Borders::default();
     let mut y = 40u64;
@@ -249,9 +253,16 @@ pub(super) fn picture(m: &Model) -> String {
                     let c = coords(&position(m, &lead, i, j));
                     String::from(&c[1..c.len() - 1])
                 };
+                // the element's coordinates as a tooltip, in small pictures
+                // (they do not fit in a cell, and large ones stay small)
+                let tip = if tooltips && !pad {
+                    format!("<title>({at})</title>")
+                } else {
+                    String::new()
+                };
                 let _ = writeln!(
                     body,
-                    r#"<text x="{}" y="{}" data-slot="{slot}" data-coords="{}">{label}</text>"#,
+                    r#"<text x="{}" y="{}" data-slot="{slot}" data-coords="{}">{label}{tip}</text>"#,
                     x + cell_w / 2,
                     row_y + 16,
                     at
