@@ -77,8 +77,10 @@
 //! Everything here is `no_std` and allocation-free except the `Vec` storage
 //! impl (feature `alloc`).
 
+mod banks;
 mod block;
 mod copy_plan;
+mod ldmatrix;
 mod matrix;
 mod reg_tile;
 mod sgemm;
@@ -89,13 +91,18 @@ mod tile_iter;
 
 pub use block::{Blocked, BlockedColMajor, BlockedRowMajor};
 pub use copy_plan::{
-    copy, Axis, CopyDest, CopyEndpoint, CopyPlan, CopySource, Vector, VECTOR_BYTES,
+    copy, Axis, ColReuseCont, Cont, CopyDest, CopyEndpoint, CopyPlan, CopySource, RowReuseCont,
+    Vector, WarpReuse, CACHE_LINE_BYTES, VECTOR_BYTES,
 };
+pub use ldmatrix::{LdMatrix, Operand};
 pub use matrix::{
     const_offset, layout_of, ColMajor, Layout2, LayoutExpr, LayoutValue, MatrixLayout, RowMajor,
     Shape2, TileShape,
 };
-pub use reg_tile::{BaseTile, BaseTileColMajor, BaseTileRowMajor, RegTile, LANES, SLOTS};
+pub use reg_tile::{
+    AccTileColMajor, AccTileRowMajor, BaseTile, BaseTileColMajor, BaseTileRowMajor, RegTile, LANES,
+    SLOTS,
+};
 pub use sgemm::{mma, sgemm, sgemm_hand_indexed, BLOCK_K, BLOCK_M, BLOCK_N};
 pub use shared::{Bytes128, Bytes64, SwizzleAtom, SwizzledColMajor, SwizzledRowMajor};
 pub use swizzle::{Swizzle, SwizzleFn, Swizzled};

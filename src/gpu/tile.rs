@@ -122,6 +122,9 @@ impl<T: Copy> StorageMut for alloc::vec::Vec<T> {
 pub trait Space: Sealed {
     /// The space's name, for messages.
     const NAME: &'static str;
+    /// Whether accesses are served by banks (shared memory), so that a
+    /// copy plan counts their conflicts.
+    const BANKED: bool;
 }
 
 /// Global (device) memory.
@@ -136,9 +139,11 @@ impl Sealed for Global {}
 impl Sealed for Shared {}
 impl Space for Global {
     const NAME: &'static str = "global";
+    const BANKED: bool = false;
 }
 impl Space for Shared {
     const NAME: &'static str = "shared";
+    const BANKED: bool = true;
 }
 
 /// A marker that owns nothing and is `Send + Sync` whatever `T` is.
