@@ -320,9 +320,11 @@ impl WarpReuse for ColReuseCont {
 ///    lines, `BASE_ROWS = 32 / (BASE_COLS / VECTOR)`. Lane `l` takes line
 ///    `l / (BASE_COLS / VECTOR)`, vector `l % (BASE_COLS / VECTOR)` of it:
 ///    consecutive lanes, consecutive vectors of a line. For column vectors
-///    the same with rows and columns exchanged, so consecutive lanes take
-///    consecutive *columns* (lane 1 of an `f32` column-major tile starts at
-///    `(0, 1)`, not `(4, 0)`).
+///    (a column-major tile) `BASE_ROWS = min(rows per warp, 128 / size)`,
+///    `BASE_COLS = 32 / (BASE_ROWS / VECTOR)`, and consecutive lanes take
+///    consecutive *columns*: lane `l` takes column `l % BASE_COLS`, rows from
+///    `VECTOR · (l / BASE_COLS)` (lane 1 of an `f32` column-major tile starts
+///    at `(0, 1)`, not `(4, 0)`), as TileFusion's column-major loader does.
 /// 4. **Steps.** The region is a grid of `ROW_EXEC × COL_EXEC` base tiles;
 ///    step `s` is base tile `(s / COL_EXEC, s % COL_EXEC)` for row vectors
 ///    and `(s % ROW_EXEC, s / ROW_EXEC)` for column vectors (TileFusion's loop
@@ -626,9 +628,23 @@ where
         Axis::Col => Self::BASE.2,
     };
 
-    /// Lanes along a base tile's lines, `BASE_COLS / VECTOR` for row vectors
-    /// (TileFusion's `kColThreads`); for column vectors `BASE_COLS`.
-    const LANES_ALONG: usize = Self::BASE.1;
+    /// Consecutive lanes vary fastest along this many positions
+    /// (TileFusion's `kColThreads`): the vectors of a line for row vectors
+    /// (`BASE_COLS / VECTOR`), the lines for column vectors (`BASE_COLS`).
+    const LANE_MINOR: usize = match Self::AXIS {
+        Axis::Row => Self::BASE.1,
+        Axis::Col => Self::BASE.2,
+    };
+
+    /// Where the lane at `(lane / LANE_MINOR, lane % LANE_MINOR)` starts in a
+    /// base tile.
+    #[inline(always)]
+    const fn lane_at(major: usize, minor: usize) -> (usize, usize) {
+        match Self::AXIS {
+            Axis::Row => (major, minor * Self::VECTOR),
+            Axis::Col => (major * Self::VECTOR, minor),
+        }
+    }
 
     /// Base tiles down a region (TileFusion's `kRowExec`).
     pub const ROW_EXEC: usize = {
@@ -684,7 +700,6 @@ where
             return None;
         };
         let size = size_of::<Src::Elem>();
-        let lanes_along = Self::LANES_ALONG;
         let mut worst = 0;
         let mut wr = 0;
         while wr < W::ROWS {
@@ -704,11 +719,8 @@ where
                         let mut k = 0;
                         while k < PHASE_LANES {
                             let lane = q * PHASE_LANES + k;
-                            let (line, v) = (lane / lanes_along, lane % lanes_along);
-                            let (r, c) = match Self::AXIS {
-                                Axis::Row => (line, v * Self::VECTOR),
-                                Axis::Col => (line * Self::VECTOR, v),
-                            };
+                            let (r, c) =
+                                Self::lane_at(lane / Self::LANE_MINOR, lane % Self::LANE_MINOR);
                             let row = r0 + i * Self::BASE_ROWS + r;
                             let col = c0 + j * Self::BASE_COLS + c;
                             addrs[k] = layout.offset(row, col) * size;
@@ -772,11 +784,7 @@ where
     #[inline(always)]
     #[must_use]
     pub fn lane_origin(lane: usize) -> (usize, usize) {
-        let (line, k) = (lane / Self::LANES_ALONG, lane % Self::LANES_ALONG);
-        match Self::AXIS {
-            Axis::Row => (line, k * Self::VECTOR),
-            Axis::Col => (line * Self::VECTOR, k),
-        }
+        Self::lane_at(lane / Self::LANE_MINOR, lane % Self::LANE_MINOR)
     }
 
     /// Returns the vector moved by lane `lane` of the warp at `(wr, wc)` at
@@ -820,9 +828,9 @@ where
     /// Runs the plan on the CPU: for every warp, step by step and lane by
     /// lane, reads the lane's vector from `src` and writes it to `dst`.
     ///
-    /// The lanes of a step are walked as the base tile's lines and the
-    /// vectors in a line (`lane = line · LANES_ALONG + k`), the same order
-    /// with no division.
+    /// The lanes of a step are walked as `lane = major · LANE_MINOR + minor`
+    /// (TileFusion's `kColThreads` is `LANE_MINOR`), the same order with no
+    /// division.
     #[inline(always)]
     pub fn run(src: &Src, dst: &mut Dst)
     where
@@ -830,18 +838,15 @@ where
         Dst: CopyDest,
     {
         let () = Self::CHECK;
-        let lines = LANES / Self::LANES_ALONG;
+        let majors = LANES / Self::LANE_MINOR;
         for wr in 0..W::ROWS {
             for wc in 0..W::COLS {
                 let warp = W::offset(wr, wc);
                 for step in 0..Self::STEPS {
                     let (i, j) = Self::step_tile(step);
-                    for line in 0..lines {
-                        for k in 0..Self::LANES_ALONG {
-                            let (r, c) = match Self::AXIS {
-                                Axis::Row => (line, k * Self::VECTOR),
-                                Axis::Col => (line * Self::VECTOR, k),
-                            };
+                    for major in 0..majors {
+                        for minor in 0..Self::LANE_MINOR {
+                            let (r, c) = Self::lane_at(major, minor);
                             let v = Self::at(wr, wc, i, j, r, c);
                             let mut staging = [Src::Elem::default(); VECTOR_BYTES];
                             dst.write_vector(warp, &v, src.load(warp, &v, &mut staging));

@@ -189,9 +189,10 @@ impl<const B: u32, const M: u32, const S: i32> SwizzleFn for Swizzle<B, M, S> {
 /// The layout `L` with `Sw` applied to its offsets: `(i, j) → Sw(L(i, j))`.
 ///
 /// CuTe's `composition(Swizzle, Layout)`. Shape, `COSIZE` and the buffer it
-/// needs are `L`'s; a row (column) run survives when it fits in the `2^m`
-/// elements the swizzle keeps together, `m` the lowest bit it moves (`M`, or
-/// `M + |S|` for a negative shift), so `ROW_RUN = gcd(L::ROW_RUN, 2^m)`.
+/// needs are `L`'s; a row (column) run survives when it fits in the `2^M`
+/// elements the swizzle keeps together (whatever the sign of the shift, the
+/// XORed value depends on bits at or above `M` only and the low `M` bits
+/// stay), so `ROW_RUN = gcd(L::ROW_RUN, 2^M)`.
 ///
 /// # The fit rule (ours)
 ///
@@ -249,13 +250,6 @@ impl<L: Layout2, Sw: SwizzleFn> Swizzled<L, Sw> {
         );
     };
 
-    /// The lowest bit the swizzle changes: `M`, or `M + |S|` for `S < 0`.
-    const LOW_BITS: u32 = Sw::BASE
-        + if Sw::SHIFT < 0 {
-            Sw::SHIFT.unsigned_abs()
-        } else {
-            0
-        };
 }
 
 impl<L, Sw> Sealed for Swizzled<L, Sw> {}
@@ -270,8 +264,8 @@ impl<L: Layout2, Sw: SwizzleFn> Layout2 for Swizzled<L, Sw> {
         let () = Self::CHECK;
         L::COSIZE
     };
-    const ROW_RUN: usize = gcd(L::ROW_RUN, 1 << Self::LOW_BITS);
-    const COL_RUN: usize = gcd(L::COL_RUN, 1 << Self::LOW_BITS);
+    const ROW_RUN: usize = gcd(L::ROW_RUN, 1 << Sw::BASE);
+    const COL_RUN: usize = gcd(L::COL_RUN, 1 << Sw::BASE);
     const EXPR: LayoutExpr = LayoutExpr::Swizzled {
         layout: &L::EXPR,
         bits: Sw::BITS,
