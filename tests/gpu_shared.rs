@@ -60,12 +60,21 @@ fn decomposed(
     move |i, j| {
         let (line, along) = if col_major { (j, i) } else { (i, j) };
         let (bl, bw) = (1usize << b, 1usize << (m + b));
-        let block = if col_major { tiles.offset(along / bw, line / bl) } else { tiles.offset(line / bl, along / bw) };
+        let block = if col_major {
+            tiles.offset(along / bw, line / bl)
+        } else {
+            tiles.offset(line / bl, along / bw)
+        };
         let (x, y) = (line % bl, along % bw);
         // TileFusion's `Swizzle<B, M, S>` on the in-block index x·2^(M+S) + y
         let chunk = (y >> m) ^ x;
         let y = (chunk << m) | (y & ((1 << m) - 1));
-        block + if col_major { in_tile.offset(y, x) } else { in_tile.offset(x, y) }
+        block
+            + if col_major {
+                in_tile.offset(y, x)
+            } else {
+                in_tile.offset(x, y)
+            }
     }
 }
 
@@ -125,11 +134,15 @@ fn every_row_count_and_width() {
         ($t:ty, $w:ty, $r:literal x $c:literal, $s:literal) => {{
             type Sw = <$t as SwizzleAtom<$w>>::Swizzle;
             type L = SwizzledRowMajor<$t, $w, $r, $c>;
-            check_against::<L>(Swizzled::<RowMajor<$r, $c>, Swizzle<{ Sw::BITS }, { Sw::BASE }, $s>>::offset);
+            check_against::<L>(
+                Swizzled::<RowMajor<$r, $c>, Swizzle<{ Sw::BITS }, { Sw::BASE }, $s>>::offset,
+            );
             check_layout::<L>();
             check_bijection::<L>();
             type C = SwizzledColMajor<$t, $w, $c, $r>;
-            check_against::<C>(Swizzled::<ColMajor<$c, $r>, Swizzle<{ Sw::BITS }, { Sw::BASE }, $s>>::offset);
+            check_against::<C>(
+                Swizzled::<ColMajor<$c, $r>, Swizzle<{ Sw::BITS }, { Sw::BASE }, $s>>::offset,
+            );
         }};
     }
     // TileFusion's unit-test shapes, 16×16 to 128×128
@@ -167,19 +180,47 @@ fn atom_parameters() {
     fn block<L: Shape2>() -> (usize, usize) {
         (L::ROWS, L::COLS)
     }
-    assert_eq!(params::<<f16 as SwizzleAtom<Bytes128>>::Swizzle>(), (3, 3, 3));
+    assert_eq!(
+        params::<<f16 as SwizzleAtom<Bytes128>>::Swizzle>(),
+        (3, 3, 3)
+    );
     assert_eq!(block::<<f16 as SwizzleAtom<Bytes128>>::RowBlock>(), (8, 64));
-    assert_eq!(params::<<f32 as SwizzleAtom<Bytes128>>::Swizzle>(), (3, 2, 3));
+    assert_eq!(
+        params::<<f32 as SwizzleAtom<Bytes128>>::Swizzle>(),
+        (3, 2, 3)
+    );
     assert_eq!(block::<<f32 as SwizzleAtom<Bytes128>>::RowBlock>(), (8, 32));
-    assert_eq!(params::<<f16 as SwizzleAtom<Bytes64>>::Swizzle>(), (2, 3, 2));
+    assert_eq!(
+        params::<<f16 as SwizzleAtom<Bytes64>>::Swizzle>(),
+        (2, 3, 2)
+    );
     assert_eq!(block::<<f16 as SwizzleAtom<Bytes64>>::RowBlock>(), (4, 32));
-    assert_eq!(params::<<f32 as SwizzleAtom<Bytes64>>::Swizzle>(), (2, 2, 2));
+    assert_eq!(
+        params::<<f32 as SwizzleAtom<Bytes64>>::Swizzle>(),
+        (2, 2, 2)
+    );
     assert_eq!(block::<<f32 as SwizzleAtom<Bytes64>>::RowBlock>(), (4, 16));
     assert_eq!(block::<<f32 as SwizzleAtom<Bytes128>>::ColBlock>(), (32, 8));
     // TileFusion's TileLayout / NonSwizzled strides for f32 64×64 at 128 B
     type L = SwizzledRowMajor<f32, Bytes128, 64, 64>;
-    assert_eq!(L::TILES, LayoutExpr::Strided { rows: 8, cols: 2, row_stride: 512, col_stride: 32 });
-    assert_eq!(L::IN_TILE, LayoutExpr::Strided { rows: 8, cols: 32, row_stride: 64, col_stride: 1 });
+    assert_eq!(
+        L::TILES,
+        LayoutExpr::Strided {
+            rows: 8,
+            cols: 2,
+            row_stride: 512,
+            col_stride: 32
+        }
+    );
+    assert_eq!(
+        L::IN_TILE,
+        LayoutExpr::Strided {
+            rows: 8,
+            cols: 32,
+            row_stride: 64,
+            col_stride: 1
+        }
+    );
 }
 
 #[test]

@@ -27,7 +27,10 @@ fn check_swizzle<const B: u32, const M: u32, const S: i32>() {
     type Sw<const B: u32, const M: u32, const S: i32> = Swizzle<B, M, S>;
     let span = 1usize << (M + S as u32 + B);
     assert_eq!(Sw::<B, M, S>::SPAN, span);
-    assert_eq!(Sw::<B, M, S>::SOURCE_MASK, ((1usize << B) - 1) << (M + S as u32));
+    assert_eq!(
+        Sw::<B, M, S>::SOURCE_MASK,
+        ((1usize << B) - 1) << (M + S as u32)
+    );
     assert_eq!(Sw::<B, M, S>::TARGET_MASK, ((1usize << B) - 1) << M);
     assert_eq!(
         (
@@ -204,8 +207,17 @@ fn swizzles_equal_cutes_own_values() {
         }};
     }
     check!(
-        (3, 3, 3), (3, 2, 3), (2, 3, 2), (2, 2, 2), (2, 0, -2), (3, 4, -3), (3, 3, 4), (3, 2, 4),
-        (2, 3, 3), (2, 2, 3), (1, 1, -1)
+        (3, 3, 3),
+        (3, 2, 3),
+        (2, 3, 2),
+        (2, 2, 2),
+        (2, 0, -2),
+        (3, 4, -3),
+        (3, 3, 4),
+        (3, 2, 4),
+        (2, 3, 3),
+        (2, 2, 3),
+        (1, 1, -1)
     );
 }
 

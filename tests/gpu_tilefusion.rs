@@ -10,7 +10,7 @@ use gpu_common::vectors::{numbers, sections, Section, CUTE, TILEFUSION};
 use half::f16;
 use tilelayout::gpu::{
     AccTileColMajor, AccTileRowMajor, BaseTile, BaseTileColMajor, BaseTileRowMajor, Bytes128,
-    Bytes64, ColMajor, ColReuseCont, Cont, CopyPlan, GlobalTile, LdMatrix, Layout2, RowMajor,
+    Bytes64, ColMajor, ColReuseCont, Cont, CopyPlan, GlobalTile, Layout2, LdMatrix, RowMajor,
     RowReuseCont, SharedTile, SwizzledColMajor, SwizzledRowMajor, WarpReuse,
 };
 
@@ -19,7 +19,13 @@ use tilelayout::gpu::{
 // ---------------------------------------------------------------------------
 
 /// The section of TileFusion's loader for one configuration.
-fn g2s_section(dtype: &str, bytes: usize, major: &str, w: (usize, usize), shape: (usize, usize)) -> Section<'static> {
+fn g2s_section(
+    dtype: &str,
+    bytes: usize,
+    major: &str,
+    w: (usize, usize),
+    shape: (usize, usize),
+) -> Section<'static> {
     sections(TILEFUSION, "g2s")
         .into_iter()
         .find(|s| {
@@ -45,21 +51,40 @@ where
     type Plan<'a, T, G, D, W> = CopyPlan<GlobalTile<&'a [T], G>, SharedTile<&'a mut [T], D>, W>;
     let sec = g2s_section(dtype, bytes, major, (W::ROWS, W::COLS), (G::ROWS, G::COLS));
     let base = (sec.num(9), sec.num(10));
-    assert_eq!((Plan::<T, G, S, W>::BASE_ROWS, Plan::<T, G, S, W>::BASE_COLS), base, "WarpBaseTileShape");
-    assert_eq!((Plan::<T, G, P, W>::BASE_ROWS, Plan::<T, G, P, W>::BASE_COLS), base);
+    assert_eq!(
+        (Plan::<T, G, S, W>::BASE_ROWS, Plan::<T, G, S, W>::BASE_COLS),
+        base,
+        "WarpBaseTileShape"
+    );
+    assert_eq!(
+        (Plan::<T, G, P, W>::BASE_ROWS, Plan::<T, G, P, W>::BASE_COLS),
+        base
+    );
     assert_eq!(sec.lines.len(), 32 * W::ROWS * W::COLS);
     for line in &sec.lines {
         let n = numbers(line);
         let (warp, lane) = (n[0] as usize, n[1] as usize);
         let copies: Vec<&[i64]> = n[2..].chunks(3).collect();
-        assert_eq!(copies.len(), Plan::<T, G, S, W>::STEPS, "steps of warp {warp} lane {lane}");
+        assert_eq!(
+            copies.len(),
+            Plan::<T, G, S, W>::STEPS,
+            "steps of warp {warp} lane {lane}"
+        );
         for (step, c) in copies.iter().enumerate() {
             let v = Plan::<T, G, S, W>::vector(warp, lane, step).expect("a vector");
             assert_eq!(Plan::<T, G, P, W>::vector(warp, lane, step), Some(v));
             let at = (warp, lane, step, v);
             assert_eq!(G::offset(v.row, v.col) as i64, c[0], "global offset {at:?}");
-            assert_eq!(P::offset(v.row, v.col) as i64, c[1], "plain shared offset {at:?}");
-            assert_eq!(S::offset(v.row, v.col) as i64, c[2], "swizzled shared offset {at:?}");
+            assert_eq!(
+                P::offset(v.row, v.col) as i64,
+                c[1],
+                "plain shared offset {at:?}"
+            );
+            assert_eq!(
+                S::offset(v.row, v.col) as i64,
+                c[2],
+                "swizzled shared offset {at:?}"
+            );
         }
         assert_eq!(Plan::<T, G, S, W>::vector(warp, lane, copies.len()), None);
     }
@@ -187,17 +212,37 @@ fn ldmatrix_addresses() {
     type Rm = BaseTileRowMajor;
     type Cm = BaseTileColMajor;
     // TileFusion's tests/cpp/cell/test_s2r_copy.cu …
-    check_s2r::<RowMajor<64, 64>, Rm, RowMajor<4, 4>, RowMajor<1, 1>, RowReuseCont>("row", 128, "plain", "rowreuse");
-    check_s2r::<ColMajor<64, 32>, Cm, ColMajor<4, 2>, RowMajor<1, 1>, ColReuseCont>("col", 128, "plain", "colreuse");
-    check_s2r::<Sw<16, 64>, Rm, RowMajor<1, 4>, RowMajor<1, 1>, RowReuseCont>("row", 128, "swizzled", "rowreuse");
-    check_s2r::<RowMajor<64, 128>, Rm, RowMajor<4, 8>, RowMajor<1, 1>, Cont>("row", 128, "plain", "cont");
+    check_s2r::<RowMajor<64, 64>, Rm, RowMajor<4, 4>, RowMajor<1, 1>, RowReuseCont>(
+        "row", 128, "plain", "rowreuse",
+    );
+    check_s2r::<ColMajor<64, 32>, Cm, ColMajor<4, 2>, RowMajor<1, 1>, ColReuseCont>(
+        "col", 128, "plain", "colreuse",
+    );
+    check_s2r::<Sw<16, 64>, Rm, RowMajor<1, 4>, RowMajor<1, 1>, RowReuseCont>(
+        "row", 128, "swizzled", "rowreuse",
+    );
+    check_s2r::<RowMajor<64, 128>, Rm, RowMajor<4, 8>, RowMajor<1, 1>, Cont>(
+        "row", 128, "plain", "cont",
+    );
     // … and a GEMM's four warps sharing operands
-    check_s2r::<RowMajor<64, 64>, Rm, RowMajor<2, 4>, RowMajor<2, 2>, RowReuseCont>("row", 128, "plain", "rowreuse");
-    check_s2r::<Sw<64, 64>, Rm, RowMajor<2, 4>, RowMajor<2, 2>, RowReuseCont>("row", 128, "swizzled", "rowreuse");
-    check_s2r::<ColMajor<64, 64>, Cm, ColMajor<4, 2>, RowMajor<2, 2>, ColReuseCont>("col", 128, "plain", "colreuse");
-    check_s2r::<SwC<64, 64>, Cm, ColMajor<4, 2>, RowMajor<2, 2>, ColReuseCont>("col", 128, "swizzled", "colreuse");
-    check_s2r::<Sw64<32, 64>, Rm, RowMajor<1, 2>, RowMajor<2, 2>, Cont>("row", 64, "swizzled", "cont");
-    check_s2r::<SwC64<64, 32>, Cm, ColMajor<2, 1>, RowMajor<2, 2>, Cont>("col", 64, "swizzled", "cont");
+    check_s2r::<RowMajor<64, 64>, Rm, RowMajor<2, 4>, RowMajor<2, 2>, RowReuseCont>(
+        "row", 128, "plain", "rowreuse",
+    );
+    check_s2r::<Sw<64, 64>, Rm, RowMajor<2, 4>, RowMajor<2, 2>, RowReuseCont>(
+        "row", 128, "swizzled", "rowreuse",
+    );
+    check_s2r::<ColMajor<64, 64>, Cm, ColMajor<4, 2>, RowMajor<2, 2>, ColReuseCont>(
+        "col", 128, "plain", "colreuse",
+    );
+    check_s2r::<SwC<64, 64>, Cm, ColMajor<4, 2>, RowMajor<2, 2>, ColReuseCont>(
+        "col", 128, "swizzled", "colreuse",
+    );
+    check_s2r::<Sw64<32, 64>, Rm, RowMajor<1, 2>, RowMajor<2, 2>, Cont>(
+        "row", 64, "swizzled", "cont",
+    );
+    check_s2r::<SwC64<64, 32>, Cm, ColMajor<2, 1>, RowMajor<2, 2>, Cont>(
+        "col", 64, "swizzled", "cont",
+    );
     assert_eq!(sections(TILEFUSION, "s2r").len(), 10);
 }
 
@@ -226,11 +271,31 @@ fn ldmatrix_fills_the_operand_slots() {
 
 #[test]
 fn ldmatrix_conflicts() {
-    type Plain = LdMatrix<RowMajor<64, 64>, BaseTileRowMajor, RowMajor<2, 4>, RowMajor<2, 2>, RowReuseCont>;
-    type Swz = LdMatrix<SwizzledRowMajor<f16, Bytes128, 64, 64>, BaseTileRowMajor, RowMajor<2, 4>, RowMajor<2, 2>, RowReuseCont>;
-    type Swz64 = LdMatrix<SwizzledRowMajor<f16, Bytes64, 32, 64>, BaseTileRowMajor, RowMajor<1, 2>, RowMajor<2, 2>, Cont>;
-    type ColPlain = LdMatrix<ColMajor<64, 64>, BaseTileColMajor, ColMajor<4, 2>, RowMajor<2, 2>, ColReuseCont>;
-    type ColSwz = LdMatrix<SwizzledColMajor<f16, Bytes128, 64, 64>, BaseTileColMajor, ColMajor<4, 2>, RowMajor<2, 2>, ColReuseCont>;
+    type Plain =
+        LdMatrix<RowMajor<64, 64>, BaseTileRowMajor, RowMajor<2, 4>, RowMajor<2, 2>, RowReuseCont>;
+    type Swz = LdMatrix<
+        SwizzledRowMajor<f16, Bytes128, 64, 64>,
+        BaseTileRowMajor,
+        RowMajor<2, 4>,
+        RowMajor<2, 2>,
+        RowReuseCont,
+    >;
+    type Swz64 = LdMatrix<
+        SwizzledRowMajor<f16, Bytes64, 32, 64>,
+        BaseTileRowMajor,
+        RowMajor<1, 2>,
+        RowMajor<2, 2>,
+        Cont,
+    >;
+    type ColPlain =
+        LdMatrix<ColMajor<64, 64>, BaseTileColMajor, ColMajor<4, 2>, RowMajor<2, 2>, ColReuseCont>;
+    type ColSwz = LdMatrix<
+        SwizzledColMajor<f16, Bytes128, 64, 64>,
+        BaseTileColMajor,
+        ColMajor<4, 2>,
+        RowMajor<2, 2>,
+        ColReuseCont,
+    >;
     // 128-byte rows: the 8 rows of a matrix share their banks
     assert_eq!(Plain::CONFLICTS, 8);
     assert_eq!(ColPlain::CONFLICTS, 8);
@@ -249,7 +314,10 @@ fn ldmatrix_conflicts() {
 #[test]
 fn global_to_register_is_the_operand_map() {
     fn check<B: BaseTile>(major: &str, offset: impl Fn(usize, usize) -> usize) {
-        let sec = sections(TILEFUSION, "g2r").into_iter().find(|s| s.header[2] == major).expect("g2r");
+        let sec = sections(TILEFUSION, "g2r")
+            .into_iter()
+            .find(|s| s.header[2] == major)
+            .expect("g2r");
         for (lane, line) in sec.lines.iter().enumerate() {
             let n = numbers(line);
             assert_eq!(n[0] as usize, lane);
@@ -257,7 +325,11 @@ fn global_to_register_is_the_operand_map() {
                 let (bi, bj) = (t[0] as usize, t[1] as usize);
                 for slot in 0..8 {
                     let (i, j) = B::element(lane, slot);
-                    assert_eq!(offset(16 * bi + i, 16 * bj + j) as i64, t[2 + slot], "lane {lane} tile ({bi}, {bj}) slot {slot}");
+                    assert_eq!(
+                        offset(16 * bi + i, 16 * bj + j) as i64,
+                        t[2 + slot],
+                        "lane {lane} tile ({bi}, {bj}) slot {slot}"
+                    );
                     assert_eq!(B::lane_slot(i, j), (lane, slot));
                 }
             }
@@ -273,12 +345,19 @@ fn global_to_register_is_the_operand_map() {
 #[test]
 fn register_to_shared_is_the_accumulator_map() {
     fn check<B: BaseTile>(major: &str, tiles_row_major: bool) -> usize {
-        let sec = sections(TILEFUSION, "r2s").into_iter().find(|s| s.header[2] == major).expect("r2s");
+        let sec = sections(TILEFUSION, "r2s")
+            .into_iter()
+            .find(|s| s.header[2] == major)
+            .expect("r2s");
         let mut mismatches = 0;
         for (i, line) in sec.lines.iter().enumerate() {
             for (j, &code) in numbers(line).iter().enumerate() {
                 let (bi, bj) = (i / 16, j / 16);
-                let tile = if tiles_row_major { bi * 2 + bj } else { bi * 2 + bj };
+                let tile = if tiles_row_major {
+                    bi * 2 + bj
+                } else {
+                    bi * 2 + bj
+                };
                 let (lane, slot) = B::lane_slot(i % 16, j % 16);
                 if ((tile * 32 + lane) * 8 + slot) as i64 != code {
                     mismatches += 1;
@@ -301,25 +380,44 @@ fn register_to_shared_is_the_accumulator_map() {
 fn cute_mma_layouts() {
     let values = |name: &str| -> Vec<Vec<usize>> {
         let s = sections(CUTE, name).into_iter().next().expect(name);
-        s.lines.iter().map(|l| numbers(l).into_iter().map(|x| x as usize).collect()).collect()
+        s.lines
+            .iter()
+            .map(|l| numbers(l).into_iter().map(|x| x as usize).collect())
+            .collect()
     };
-    let (a, b, c) = (values("mma_a_m16k16"), values("mma_b_n8k16"), values("mma_c_m16n8"));
+    let (a, b, c) = (
+        values("mma_a_m16k16"),
+        values("mma_b_n8k16"),
+        values("mma_c_m16n8"),
+    );
     for t in 0..32 {
         for (v, &idx) in a[t].iter().enumerate() {
             // A: m + 16k
-            assert_eq!(BaseTileRowMajor::lane_slot(idx % 16, idx / 16), (t, v), "A t{t} v{v}");
+            assert_eq!(
+                BaseTileRowMajor::lane_slot(idx % 16, idx / 16),
+                (t, v),
+                "A t{t} v{v}"
+            );
         }
         for half in 0..2 {
             for (v, &idx) in b[t].iter().enumerate() {
                 // B: n + 8k, element (k, n) of the K × N operand
                 let (n, k) = (idx % 8 + 8 * half, idx / 8);
                 let slot = [0, 1, 4, 5][v] + 2 * half;
-                assert_eq!(BaseTileColMajor::lane_slot(k, n), (t, slot), "B t{t} v{v} half {half}");
+                assert_eq!(
+                    BaseTileColMajor::lane_slot(k, n),
+                    (t, slot),
+                    "B t{t} v{v} half {half}"
+                );
             }
             for (v, &idx) in c[t].iter().enumerate() {
                 // C: m + 16n
                 let (m, n) = (idx % 16, idx / 16 + 8 * half);
-                assert_eq!(AccTileRowMajor::lane_slot(m, n), (t, v + 4 * half), "C t{t} v{v} half {half}");
+                assert_eq!(
+                    AccTileRowMajor::lane_slot(m, n),
+                    (t, v + 4 * half),
+                    "C t{t} v{v} half {half}"
+                );
             }
         }
     }

@@ -118,7 +118,8 @@ where
     const WARPS: Option<usize> = None;
     const ROW_RUN: usize = L::ROW_RUN;
     const COL_RUN: usize = L::COL_RUN;
-    const SHARED_LAYOUT: Option<&'static LayoutExpr> = if Sp::BANKED { Some(&L::EXPR) } else { None };
+    const SHARED_LAYOUT: Option<&'static LayoutExpr> =
+        if Sp::BANKED { Some(&L::EXPR) } else { None };
 }
 
 /// Checks (in debug builds) that a vector is contiguous in a memory tile.
@@ -449,7 +450,12 @@ impl<Src, Dst, W, R> core::fmt::Debug for CopyPlan<Src, Dst, W, R> {
 /// Rows (or columns) of the whole tile seen from one endpoint: a memory
 /// tile's own; register tiles hold a warp's region, `warp_extent` of them
 /// when the axis is split.
-const fn tile_extent(extent: usize, warps: Option<usize>, warp_extent: usize, split: bool) -> usize {
+const fn tile_extent(
+    extent: usize,
+    warps: Option<usize>,
+    warp_extent: usize,
+    split: bool,
+) -> usize {
     match warps {
         Some(_) if split => extent * warp_extent,
         _ => extent,
@@ -502,7 +508,11 @@ const fn warp_base(warp_extent: usize, vector: usize, line: usize) -> (usize, us
         warp_extent < line || warp_extent.is_multiple_of(line),
         "CopyPlan: a warp's share of a line longer than 128 bytes must be a whole number of 128-byte cache lines (TileFusion's WarpBaseTileShape)"
     );
-    let along = if warp_extent >= line { line } else { warp_extent };
+    let along = if warp_extent >= line {
+        line
+    } else {
+        warp_extent
+    };
     assert!(
         along.is_multiple_of(vector),
         "CopyPlan: a warp's share of a line must be a whole number of 128-bit vectors"
@@ -705,8 +715,16 @@ where
         while wr < W::ROWS {
             let mut wc = 0;
             while wc < W::COLS {
-                let r0 = if R::SPLIT_ROWS { wr * Self::REGION_ROWS } else { 0 };
-                let c0 = if R::SPLIT_COLS { wc * Self::REGION_COLS } else { 0 };
+                let r0 = if R::SPLIT_ROWS {
+                    wr * Self::REGION_ROWS
+                } else {
+                    0
+                };
+                let c0 = if R::SPLIT_COLS {
+                    wc * Self::REGION_COLS
+                } else {
+                    0
+                };
                 let mut step = 0;
                 while step < Self::STEPS {
                     let (i, j) = match Self::AXIS {
@@ -765,8 +783,16 @@ where
     #[must_use]
     pub fn region_origin(wr: usize, wc: usize) -> (usize, usize) {
         (
-            if R::SPLIT_ROWS { wr * Self::REGION_ROWS } else { 0 },
-            if R::SPLIT_COLS { wc * Self::REGION_COLS } else { 0 },
+            if R::SPLIT_ROWS {
+                wr * Self::REGION_ROWS
+            } else {
+                0
+            },
+            if R::SPLIT_COLS {
+                wc * Self::REGION_COLS
+            } else {
+                0
+            },
         )
     }
 

@@ -111,9 +111,17 @@ impl<S, B, L, W, R> core::fmt::Debug for LdMatrix<S, B, L, W, R> {
 
 impl<S: Layout2, B: Operand, L: Layout2, W: Layout2, R: WarpReuse> LdMatrix<S, B, L, W, R> {
     /// Rows of a warp's region.
-    pub const REGION_ROWS: usize = if R::SPLIT_ROWS { S::ROWS / W::ROWS } else { S::ROWS };
+    pub const REGION_ROWS: usize = if R::SPLIT_ROWS {
+        S::ROWS / W::ROWS
+    } else {
+        S::ROWS
+    };
     /// Columns of a warp's region.
-    pub const REGION_COLS: usize = if R::SPLIT_COLS { S::COLS / W::COLS } else { S::COLS };
+    pub const REGION_COLS: usize = if R::SPLIT_COLS {
+        S::COLS / W::COLS
+    } else {
+        S::COLS
+    };
 
     const CHECK: () = {
         assert!(
@@ -150,8 +158,16 @@ impl<S: Layout2, B: Operand, L: Layout2, W: Layout2, R: WarpReuse> LdMatrix<S, B
     #[must_use]
     pub fn region_origin(wr: usize, wc: usize) -> (usize, usize) {
         (
-            if R::SPLIT_ROWS { wr * Self::REGION_ROWS } else { 0 },
-            if R::SPLIT_COLS { wc * Self::REGION_COLS } else { 0 },
+            if R::SPLIT_ROWS {
+                wr * Self::REGION_ROWS
+            } else {
+                0
+            },
+            if R::SPLIT_COLS {
+                wc * Self::REGION_COLS
+            } else {
+                0
+            },
         )
     }
 
@@ -190,8 +206,16 @@ impl<S: Layout2, B: Operand, L: Layout2, W: Layout2, R: WarpReuse> LdMatrix<S, B
         while wr < W::ROWS {
             let mut wc = 0;
             while wc < W::COLS {
-                let r0 = if R::SPLIT_ROWS { wr * Self::REGION_ROWS } else { 0 };
-                let c0 = if R::SPLIT_COLS { wc * Self::REGION_COLS } else { 0 };
+                let r0 = if R::SPLIT_ROWS {
+                    wr * Self::REGION_ROWS
+                } else {
+                    0
+                };
+                let c0 = if R::SPLIT_COLS {
+                    wc * Self::REGION_COLS
+                } else {
+                    0
+                };
                 let mut i = 0;
                 while i < L::ROWS {
                     let mut j = 0;

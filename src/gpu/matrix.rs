@@ -272,11 +272,7 @@ impl LayoutExpr {
                 bits,
                 base,
                 shift,
-            } => swizzle(
-                layout.offset(i, j),
-                source_mask(bits, base, shift),
-                shift,
-            ),
+            } => swizzle(layout.offset(i, j), source_mask(bits, base, shift), shift),
             Self::CoordSwizzled {
                 layout,
                 bits,

@@ -164,7 +164,12 @@ const fn row_major_element(lane: usize, slot: usize) -> (usize, usize) {
 
 /// Element held by `(lane, slot)`: the inverse of [`lane_slot_of`].
 #[inline(always)]
-const fn element_of(col_major: bool, accumulator: bool, lane: usize, slot: usize) -> (usize, usize) {
+const fn element_of(
+    col_major: bool,
+    accumulator: bool,
+    lane: usize,
+    slot: usize,
+) -> (usize, usize) {
     if !col_major {
         return row_major_element(lane, slot);
     }
@@ -224,7 +229,12 @@ impl_base_tile!(AccTileColMajor, true, true);
 
 /// The base tile's offset as a `const fn` (the twin of [`Layout2::offset`]
 /// for [`LayoutExpr::BaseTile`]).
-pub(crate) const fn base_tile_offset(col_major: bool, accumulator: bool, i: usize, j: usize) -> usize {
+pub(crate) const fn base_tile_offset(
+    col_major: bool,
+    accumulator: bool,
+    i: usize,
+    j: usize,
+) -> usize {
     let (lane, slot) = lane_slot_of(col_major, accumulator, i, j);
     lane * SLOTS + slot
 }

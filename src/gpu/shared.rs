@@ -238,9 +238,19 @@ macro_rules! impl_swizzled_tile {
 
             /// The strided layout before the swizzle.
             const STRIDED: LayoutExpr = if $col_major {
-                LayoutExpr::Strided { rows: R, cols: C, row_stride: 1, col_stride: $stride }
+                LayoutExpr::Strided {
+                    rows: R,
+                    cols: C,
+                    row_stride: 1,
+                    col_stride: $stride,
+                }
             } else {
-                LayoutExpr::Strided { rows: R, cols: C, row_stride: $stride, col_stride: 1 }
+                LayoutExpr::Strided {
+                    rows: R,
+                    cols: C,
+                    row_stride: $stride,
+                    col_stride: 1,
+                }
             };
 
             /// TileFusion's `TileLayout`: where each swizzle block starts
@@ -249,9 +259,19 @@ macro_rules! impl_swizzled_tile {
                 let () = Self::CHECK;
                 let (bl, bw) = (1usize << Self::BITS, 1usize << (Self::BASE + Self::BITS));
                 if $col_major {
-                    LayoutExpr::Strided { rows: R / bw, cols: C / bl, row_stride: bw, col_stride: $stride * bl }
+                    LayoutExpr::Strided {
+                        rows: R / bw,
+                        cols: C / bl,
+                        row_stride: bw,
+                        col_stride: $stride * bl,
+                    }
                 } else {
-                    LayoutExpr::Strided { rows: R / bl, cols: C / bw, row_stride: $stride * bl, col_stride: bw }
+                    LayoutExpr::Strided {
+                        rows: R / bl,
+                        cols: C / bw,
+                        row_stride: $stride * bl,
+                        col_stride: bw,
+                    }
                 }
             };
 
@@ -261,9 +281,19 @@ macro_rules! impl_swizzled_tile {
                 let () = Self::CHECK;
                 let (bl, bw) = (1usize << Self::BITS, 1usize << (Self::BASE + Self::BITS));
                 if $col_major {
-                    LayoutExpr::Strided { rows: bw, cols: bl, row_stride: 1, col_stride: $stride }
+                    LayoutExpr::Strided {
+                        rows: bw,
+                        cols: bl,
+                        row_stride: 1,
+                        col_stride: $stride,
+                    }
                 } else {
-                    LayoutExpr::Strided { rows: bl, cols: bw, row_stride: $stride, col_stride: 1 }
+                    LayoutExpr::Strided {
+                        rows: bl,
+                        cols: bw,
+                        row_stride: $stride,
+                        col_stride: 1,
+                    }
                 }
             };
         }
@@ -275,8 +305,16 @@ macro_rules! impl_swizzled_tile {
                 let () = Self::CHECK;
                 Self::STRIDED.cosize()
             };
-            const ROW_RUN: usize = if $col_major { 1 } else { gcd(C, 1 << Self::BASE) };
-            const COL_RUN: usize = if $col_major { gcd(R, 1 << Self::BASE) } else { 1 };
+            const ROW_RUN: usize = if $col_major {
+                1
+            } else {
+                gcd(C, 1 << Self::BASE)
+            };
+            const COL_RUN: usize = if $col_major {
+                gcd(R, 1 << Self::BASE)
+            } else {
+                1
+            };
             const EXPR: LayoutExpr = LayoutExpr::CoordSwizzled {
                 layout: &Self::STRIDED,
                 bits: Self::BITS,

@@ -249,7 +249,6 @@ impl<L: Layout2, Sw: SwizzleFn> Swizzled<L, Sw> {
             "Swizzled<L, Swizzle<B, M, S>> requires L::COSIZE to be a non-zero multiple of 2^(M+|S|+B): use a larger tile or a smaller swizzle"
         );
     };
-
 }
 
 impl<L, Sw> Sealed for Swizzled<L, Sw> {}

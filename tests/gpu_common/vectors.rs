@@ -25,18 +25,31 @@ impl Section<'_> {
 /// The sections of `kind` in `text`.
 pub fn sections<'a>(text: &'a str, kind: &str) -> Vec<Section<'a>> {
     let kinds = [
-        "shared", "g2s", "s2r", "g2r", "r2s", "swizzle", "mma_a_m16k16", "mma_b_n8k16",
+        "shared",
+        "g2s",
+        "s2r",
+        "g2r",
+        "r2s",
+        "swizzle",
+        "mma_a_m16k16",
+        "mma_b_n8k16",
         "mma_c_m16n8",
     ];
     let mut out: Vec<Section<'a>> = Vec::new();
     let mut current: Option<Section<'a>> = None;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let first = line.split(' ').next().unwrap_or("");
         if kinds.contains(&first) {
             if let Some(s) = current.take() {
                 out.push(s);
             }
-            current = Some(Section { header: line.split(' ').collect(), lines: Vec::new() });
+            current = Some(Section {
+                header: line.split(' ').collect(),
+                lines: Vec::new(),
+            });
         } else if let Some(s) = current.as_mut() {
             s.lines.push(line);
         }
