@@ -821,9 +821,20 @@ where
         if lane >= LANES || step >= Self::STEPS {
             return None;
         }
+        Some(Self::vector_in(wr, wc, lane, step))
+    }
+
+    /// Returns the vector moved by lane `lane < 32` of the warp at
+    /// `(wr, wc)` at `step < STEPS`: [`vector_at`](Self::vector_at) without
+    /// the range test (checked with `debug_assert!`), for device code that
+    /// must not branch. Outside the range the result is unspecified.
+    #[inline(always)]
+    #[must_use]
+    pub fn vector_in(wr: usize, wc: usize, lane: usize, step: usize) -> Vector {
+        debug_assert!(lane < LANES && step < Self::STEPS, "CopyPlan: lane or step out of range");
         let (i, j) = Self::step_tile(step);
         let (r, c) = Self::lane_origin(lane);
-        Some(Self::at(wr, wc, i, j, r, c))
+        Self::at(wr, wc, i, j, r, c)
     }
 
     /// The vector at `(r, c)` of base tile `(i, j)` of warp `(wr, wc)`.
