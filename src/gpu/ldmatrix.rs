@@ -12,9 +12,9 @@
 use core::marker::PhantomData;
 
 use super::banks::{phase_degree, PHASE_LANES};
-use super::copy_plan::{Cont, WarpReuse};
 use super::matrix::Layout2;
 use super::reg_tile::{BaseTile, BaseTileColMajor, BaseTileRowMajor, LANES};
+use super::warp_reuse::{Cont, WarpReuse};
 
 /// Bytes of an `ldmatrix` element (`.b16`).
 const B16: usize = 2;
@@ -101,7 +101,10 @@ impl Operand for BaseTileColMajor {
 /// type P = LdMatrix<RowMajor<64, 64>, BaseTileRowMajor, RowMajor<2, 2>, RowMajor<1, 1>, Cont>;
 /// let _ = P::address(0, 0, 0, 0);
 /// ```
-pub struct LdMatrix<S, B, L, W, R = Cont>(PhantomData<fn() -> (S, B, L, W, R)>);
+pub struct LdMatrix<S, B, L, W, R = Cont>(Phantom<(S, B, L, W, R)>);
+
+/// A marker that owns nothing and is `Send + Sync` whatever `T` is.
+type Phantom<T> = PhantomData<fn() -> T>;
 
 impl<S, B, L, W, R> core::fmt::Debug for LdMatrix<S, B, L, W, R> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

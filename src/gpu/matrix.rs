@@ -465,9 +465,9 @@ mod tests {
         assert!(const_offset::<RowMajor<3, 5>>(2, 3) == 13);
         assert!(const_offset::<ColMajor<3, 5>>(2, 3) == 11);
         assert!(gcd(12, 18) == 6 && gcd(0, 7) == 7 && gcd(7, 0) == 7);
-        assert!(swizzle(0b10_0000_0000, 3, 3, 3) == 0b10_0000_0000);
-        assert!(swizzle(0b01_0000_0000, 3, 3, 3) == 0b01_0010_0000);
-        assert!(swizzle(0b0_0100_0000, 3, 3, 3) == 0b0_0100_1000);
+        assert!(swizzle(0b10_0000_0000, source_mask(3, 3, 3), 3) == 0b10_0000_0000);
+        assert!(swizzle(0b01_0000_0000, source_mask(3, 3, 3), 3) == 0b01_0010_0000);
+        assert!(swizzle(0b0_0100_0000, source_mask(3, 3, 3), 3) == 0b0_0100_1000);
     };
 
     #[test]
