@@ -184,7 +184,8 @@ type Phantom<T> = PhantomData<fn() -> T>;
 /// let mut s = SharedTile::<_, SwizzledRowMajor<f32, Bytes128, 64, 64>>::new(&mut buf[..]);
 /// s.set(9, 37, 1.5);
 /// assert_eq!(s.get(9, 37), 1.5);
-/// assert_eq!(buf[3 * 256 + 33], 1.5); // the swizzled physical slot
+/// // row 9, 16-byte chunk 37 / 4 = 9 is stored at chunk 9 ^ (9 mod 8) = 8
+/// assert_eq!(buf[9 * 64 + 8 * 4 + 1], 1.5);
 /// ```
 pub struct Tile<Sp, D, L, V = L> {
     data: D,
