@@ -80,7 +80,7 @@ impl Vector {
 /// # The rule: TileFusion's `GlobalToSharedLoader`
 ///
 /// 1. **Regions.** Warp `(wr, wc)` copies the region `(wr, wc)` of the tile
-///    split `W::ROWS × W::COLS` ways ([`Cont`]); with [`RowReuseCont`]
+///    split `W::ROWS × W::COLS` ways ([`Cont`]); with [`RowReuseCont`](super::RowReuseCont)
 ///    (`ColReuseCont`) the columns (rows) are not split.
 /// 2. **Direction.** Vectors of `VECTOR = 16 / size_of::<T>()` elements run
 ///    along rows when both tiles allow it (a row-major tile), else along
@@ -350,7 +350,7 @@ where
     };
 
     /// Rows of a warp's region: `ROWS / W::ROWS`, or `ROWS` when the warps
-    /// of a column share them ([`ColReuseCont`]).
+    /// of a column share them ([`ColReuseCont`](super::ColReuseCont)).
     pub const REGION_ROWS: usize = {
         let () = Self::CHECK;
         if R::SPLIT_ROWS {
@@ -360,7 +360,7 @@ where
         }
     };
     /// Columns of a warp's region: `COLS / W::COLS`, or `COLS` when the
-    /// warps of a row share them ([`RowReuseCont`]).
+    /// warps of a row share them ([`RowReuseCont`](super::RowReuseCont)).
     pub const REGION_COLS: usize = {
         let () = Self::CHECK;
         if R::SPLIT_COLS {

@@ -54,7 +54,7 @@ pub const SLOTS: usize = 8;
 /// TileFusion's code and CuTe's `ALayout`/`BLayout`/`CLayout`).
 ///
 /// Implemented by [`BaseTileRowMajor`], [`BaseTileColMajor`] (operands, see
-/// [`Operand`]) and [`AccTileRowMajor`], [`AccTileColMajor`]
+/// [`Operand`](super::Operand)) and [`AccTileRowMajor`], [`AccTileColMajor`]
 /// (accumulators). As a [`Layout2`] it maps `(i, j)` to `lane·8 + slot`.
 pub trait BaseTile: Layout2 {
     /// `true` for the column-major base tiles.
