@@ -66,8 +66,8 @@ mod tests {
         assert_eq!(phase_degree(&[64; 8]), 1);
         // a column of a 128-byte-row tile: 8 rows, all in group 0
         assert_eq!(phase_degree(&[0, 128, 256, 384, 512, 640, 768, 896]), 8);
-        // two rows of 64 bytes: groups 0..4 then 4..8
-        assert_eq!(phase_degree(&[0, 16, 32, 48, 64, 80, 96, 112]), 1);
+        // the first 64 bytes of two rows 128 bytes apart: groups 0..4 twice
+        assert_eq!(phase_degree(&[0, 16, 32, 48, 128, 144, 160, 176]), 2);
         // rows 64 bytes apart, column of 8: groups 0 and 4, 4 each
         assert_eq!(phase_degree(&[0, 64, 128, 192, 256, 320, 384, 448]), 4);
     }
