@@ -157,6 +157,13 @@ impl Vector {
 ///     RowMajor<1, 1>,
 /// >;
 /// assert_eq!((P::BASE_ROWS, P::BASE_COLS, P::STEPS), (4, 64, 64));
+/// // f32 64×64: 4×32
+/// type F<'a> = CopyPlan<
+///     GlobalTile<&'a [f32], RowMajor<64, 64>>,
+///     SharedTile<&'a mut [f32], RowMajor<64, 64>>,
+///     RowMajor<1, 1>,
+/// >;
+/// assert_eq!((F::BASE_ROWS, F::BASE_COLS), (4, 32));
 /// ```
 ///
 /// # Compile-time errors
