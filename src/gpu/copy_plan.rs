@@ -663,6 +663,24 @@ where
         for wr in 0..W::ROWS {
             for wc in 0..W::COLS {
                 let warp = W::offset(wr, wc);
+                if matches!(Self::AXIS, Axis::Row) && Self::COL_EXEC == 1 {
+                    // one base tile across: the steps and the lanes' lines
+                    // are the region's rows, in order (one loop fewer)
+                    let (r0, c0) = Self::region_origin(wr, wc);
+                    for line in 0..Self::REGION_ROWS {
+                        for minor in 0..Self::LANE_MINOR {
+                            let v = Vector {
+                                row: r0 + line,
+                                col: c0 + minor * Self::VECTOR,
+                                len: Self::VECTOR,
+                                axis: Axis::Row,
+                            };
+                            let mut staging = [Src::Elem::default(); VECTOR_BYTES];
+                            dst.write_vector(warp, &v, src.load(warp, &v, &mut staging));
+                        }
+                    }
+                    continue;
+                }
                 for step in 0..Self::STEPS {
                     let (i, j) = Self::step_tile(step);
                     for major in 0..majors {
