@@ -284,6 +284,9 @@ const fn is_warp_numbering<W: Layout2>() -> bool {
 /// vectors, lanes along them, lines)` of a warp whose even share of the
 /// tile is `warp_extent` long, with `vector` elements per vector and `line`
 /// elements per 128-byte cache line.
+// Follows microsoft/TileFusion@ddc570d96e2fcda2bceb518dab6878d5ee5daba7: include/types/base_tile.hpp (WarpBaseTileShape),
+// include/cell/copy/global_to_shared.hpp (GlobalToSharedLoaderImpl lane maps
+// and loop order), include/cell/copy/warp.hpp (warp offsets, ExecCounter).
 const fn warp_base(warp_extent: usize, vector: usize, line: usize) -> (usize, usize, usize) {
     assert!(
         warp_extent < line || warp_extent.is_multiple_of(line),

@@ -31,6 +31,8 @@ pub trait Operand: BaseTile {
     fn ldmatrix_row(lane: usize) -> (usize, usize);
 }
 
+// Follows microsoft/TileFusion@ddc570d96e2fcda2bceb518dab6878d5ee5daba7: include/cell/copy/copy_atom.hpp (LoadMatBase lane
+// layout), include/cell/copy/shared_to_register.hpp (SharedToRegLoaderImpl).
 /// [`Operand::ldmatrix_row`] as a `const fn` of the orientation.
 #[inline(always)]
 const fn ldmatrix_row_of(col_major: bool, lane: usize) -> (usize, usize) {

@@ -178,6 +178,10 @@ const fn element_of(
     (j, i)
 }
 
+// Follows microsoft/TileFusion@ddc570d96e2fcda2bceb518dab6878d5ee5daba7: include/cell/copy/global_to_register.hpp (operand slots),
+// include/cell/copy/shared_to_register.hpp (RegToSharedStorerImpl:
+// accumulator slots), include/cell/compute/gemm.hpp (mma register use); and
+// NVIDIA/cutlass@7107b05535f8977f5ecb9d01ee203205b1fd9bc4: include/cute/atom/mma_traits_sm80.hpp (SM80_16x8x16 A/B/CLayout).
 macro_rules! impl_base_tile {
     ($ty:ident, $col_major:literal, $acc:literal) => {
         impl Shape2 for $ty {

@@ -192,6 +192,9 @@ const fn check_tile(lines: usize, width: usize, stride: usize, b: u32, m: u32) {
     );
 }
 
+// Follows microsoft/TileFusion@ddc570d96e2fcda2bceb518dab6878d5ee5daba7: include/types/shared.hpp (SharedTile::fetch_physical_offset,
+// TileLayout, NonSwizzled), include/types/swizzle.hpp (SwizzleBaseTileShape,
+// SwizzledLayout); and NVIDIA/cutlass@7107b05535f8977f5ecb9d01ee203205b1fd9bc4: include/cute/swizzle.hpp.
 macro_rules! impl_swizzled_tile {
     ($ty:ident, $stride:ident, $col_major:literal, $rows:ident, $cols:ident) => {
         impl<T, W, const R: usize, const C: usize, const $stride: usize> Sealed

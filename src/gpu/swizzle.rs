@@ -121,6 +121,8 @@ impl<const B: u32, const M: u32, const S: i32> Swizzle<B, M, S> {
     }
 }
 
+// Follows NVIDIA/cutlass@7107b05535f8977f5ecb9d01ee203205b1fd9bc4: include/cute/swizzle.hpp (yyy_msk, zzz_msk,
+// shiftr by a signed amount, the |S| >= B static_assert).
 /// The compile-time checks of `Swizzle<B, M, S>`: `|S| ≥ B` (an involution)
 /// and `M + |S| + B < usize::BITS` (the bits fit in an offset).
 pub(crate) const fn check_swizzle(b: u32, m: u32, s: i32) {
