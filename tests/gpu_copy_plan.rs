@@ -1,7 +1,9 @@
-//! Copy plans: every element of the tile is moved exactly once, by a lane of
-//! the warp whose region holds it, in 128-bit vectors that are contiguous in
-//! both memory tiles; and the executor moves real data between global,
-//! swizzled shared and register tiles.
+//! Copy plans: every element of the tile is moved exactly once (once per
+//! sharing warp with a reuse mode), by a lane of the warp whose region holds
+//! it, in 128-bit vectors that are contiguous in both memory tiles; the
+//! executor moves real data between global, swizzled shared and register
+//! tiles, in the plan's order. (The lane maps themselves are compared with
+//! TileFusion's loader in `gpu_tilefusion.rs`.)
 
 mod gpu_common;
 
@@ -11,14 +13,16 @@ use gpu_common::Lcg;
 use half::f16;
 use tilelayout::gpu::{
     copy, Axis, BaseTileColMajor, BaseTileRowMajor, BlockedRowMajor, Bytes128, Bytes64, ColMajor,
-    CopyDest, CopyEndpoint, CopyPlan, CopySource, GlobalTile, Layout2, RegTile, RowMajor, Shape2,
-    SharedTile, SwizzledColMajor, SwizzledRowMajor, TileShape, Vector, LANES,
+    ColReuseCont, CopyDest, CopyEndpoint, CopyPlan, CopySource, GlobalTile, Layout2, RegTile,
+    RowMajor, RowReuseCont, Shape2, SharedTile, SwizzledColMajor, SwizzledRowMajor, TileShape,
+    Vector, LANES,
 };
 
 /// Checks the plan's postcondition: each element of the `ROWS × COLS` tile
 /// is in exactly one vector; the vector belongs to the warp whose region
 /// holds it; vectors are 16 bytes along `AXIS`; consecutive lanes of a step
-/// take consecutive vectors. Returns the number of vectors.
+/// take consecutive vectors of a line (row vectors) or consecutive columns
+/// (column vectors) except where they wrap. Returns the number of vectors.
 fn check_plan<S, D, W>() -> usize
 where
     S: CopyEndpoint,
@@ -37,10 +41,16 @@ where
     for warp in 0..P::<S, D, W>::WARPS {
         let (wr, wc) = P::<S, D, W>::warp_coords(warp);
         assert_eq!(W::offset(wr, wc), warp);
+        // lanes along the fastest-varying position of a base tile
+        let minor = match P::<S, D, W>::AXIS {
+            Axis::Row => P::<S, D, W>::BASE_COLS / len,
+            Axis::Col => P::<S, D, W>::BASE_COLS,
+        };
         for step in 0..P::<S, D, W>::STEPS + 1 {
             let mut prev: Option<Vector> = None;
             for lane in 0..LANES + 1 {
                 let Some(v) = P::<S, D, W>::vector(warp, lane, step) else {
+                    assert!(lane == LANES || step == P::<S, D, W>::STEPS, "an idle lane");
                     prev = None;
                     continue;
                 };
@@ -54,17 +64,17 @@ where
                     assert_eq!((i / rr, j / rc), (wr, wc), "vector {v:?} of warp {warp}");
                     moved[i * cols + j] += 1;
                 }
-                // coalescing: the next lane continues along the line
+                // the next lane continues along the line (row vectors) or
+                // takes the next column (column vectors)
                 if let Some(p) = prev {
                     let next = match v.axis {
                         Axis::Row => (p.row, p.col + len),
-                        Axis::Col => (p.row + len, p.col),
+                        Axis::Col => (p.row, p.col + 1),
                     };
-                    let wrapped = match v.axis {
-                        Axis::Row => v.col == wc * rc,
-                        Axis::Col => v.row == wr * rr,
-                    };
-                    assert!((v.row, v.col) == next || wrapped, "{p:?} then {v:?}");
+                    assert!(
+                        (v.row, v.col) == next || lane % minor == 0,
+                        "{p:?} then {v:?}"
+                    );
                 }
                 prev = Some(v);
             }
@@ -138,14 +148,14 @@ fn plans_cover_every_element_once() {
         S<f64, BlockedRowMajor<16, 16, RowMajor<4, 4>>>,
         RowMajor<1, 1>,
     >();
-    // idle lanes: 16×16 floats over 2×2 warps is 16 vectors a warp
+    // 16×16 floats, one warp: two 8×16 base tiles
     assert_eq!(
-        check_plan::<G<f32, RowMajor<16, 16>>, S<f32, RowMajor<16, 16>>, RowMajor<2, 2>>(),
+        check_plan::<G<f32, RowMajor<16, 16>>, S<f32, RowMajor<16, 16>>, RowMajor<1, 1>>(),
         64
     );
     assert_eq!(
-        CopyPlan::<G<f32, RowMajor<16, 16>>, S<f32, RowMajor<16, 16>>, RowMajor<2, 2>>::STEPS,
-        1
+        CopyPlan::<G<f32, RowMajor<16, 16>>, S<f32, RowMajor<16, 16>>, RowMajor<1, 1>>::STEPS,
+        2
     );
     // tall and thin
     check_plan::<G<f32, RowMajor<128, 8>>, S<f32, RowMajor<128, 8>>, ColMajor<4, 1>>();
@@ -320,7 +330,7 @@ fn plans_run_between_any_endpoints() {
 #[test]
 #[should_panic(expected = "warp out of range")]
 fn plans_reject_unknown_warps() {
-    let _ = CopyPlan::<G<f32, RowMajor<16, 16>>, S<f32, RowMajor<16, 16>>, RowMajor<2, 2>>::vector(
+    let _ = CopyPlan::<G<f32, RowMajor<32, 32>>, S<f32, RowMajor<32, 32>>, RowMajor<2, 2>>::vector(
         4, 0, 0,
     );
 }
@@ -375,6 +385,7 @@ impl<const R: usize, const C: usize, const RUN: usize> CopyDest for Recorder<R, 
 
 /// The order the plan documents: warps by their coordinates in the warp
 /// grid (row by row), then step by step, lane by lane.
+#[allow(clippy::type_complexity)] // reason: generic test helper
 fn documented_order<S, D, W>() -> Vec<(usize, Vector)>
 where
     S: CopyEndpoint,
@@ -414,10 +425,131 @@ fn executor_moves_the_plans_vectors_warp_by_warp_step_by_step_lane_by_lane() {
     // rows: several steps a warp, 4 and 8 vectors a line
     check_run_order::<64, 32, 4, RowMajor<2, 2>>();
     check_run_order::<32, 64, 4, ColMajor<2, 2>>();
-    // idle lanes in the last step (16 vectors a warp)
-    check_run_order::<16, 16, 4, RowMajor<2, 2>>();
-    // 40 vectors a warp: one full step and one with 8 lanes busy
-    check_run_order::<40, 16, 4, RowMajor<1, 1>>();
+    // several base tiles across a region (lines capped at 128 bytes)
+    check_run_order::<8, 128, 4, RowMajor<1, 1>>();
+    check_run_order::<16, 16, 4, RowMajor<1, 1>>();
     // columns (a run of 1 along rows is refused, so columns are taken)
     check_run_order::<64, 8, 1, RowMajor<1, 2>>();
+    check_run_order::<64, 64, 1, RowMajor<2, 1>>();
+}
+
+/// With a reuse mode, the warps sharing rows (columns) move the same
+/// elements: each element is moved once per sharing warp, and every warp's
+/// register tile ends up with its whole band.
+#[test]
+fn reuse_modes_share_bands() {
+    type Swz = SwizzledRowMajor<f16, Bytes128, 64, 64>;
+    type RegA = RegTile<[f16; 64], BaseTileRowMajor, RowMajor<2, 4>>;
+    type RegB = RegTile<[f16; 64], BaseTileColMajor, RowMajor<4, 2>>;
+    type PA<'a> =
+        CopyPlan<SharedTile<&'a [f16], Swz>, [[RegA; LANES]; 4], RowMajor<2, 2>, RowReuseCont>;
+    type PB<'a> =
+        CopyPlan<SharedTile<&'a [f16], Swz>, [[RegB; LANES]; 4], RowMajor<2, 2>, ColReuseCont>;
+    assert_eq!((PA::REGION_ROWS, PA::REGION_COLS), (32, 64));
+    assert_eq!((PB::REGION_ROWS, PB::REGION_COLS), (64, 32));
+    // both regions are those of TileFusion's warp offsets
+    assert_eq!(PA::region_origin(1, 1), (32, 0));
+    assert_eq!(PB::region_origin(1, 1), (0, 32));
+    // the base tile is still the even split's (32 columns = 64 bytes a line)
+    assert_eq!((PA::BASE_ROWS, PA::BASE_COLS), (8, 32));
+
+    let src = random_f16(64 * 64, 11);
+    let mut buf = vec![f16::ZERO; 64 * 64];
+    let mut s = SharedTile::<_, Swz>::new(&mut buf[..]);
+    for i in 0..64 {
+        for j in 0..64 {
+            s.set(i, j, src[i * 64 + j]);
+        }
+    }
+    let s = SharedTile::<_, Swz>::new(&buf[..]);
+    let mut a = [[RegA::filled(f16::ZERO); LANES]; 4];
+    let mut b = [[RegB::filled(f16::ZERO); LANES]; 4];
+    PA::run(&s, &mut a);
+    PB::run(&s, &mut b);
+    let mut moved = vec![0u32; 64 * 64];
+    for warp in 0..4 {
+        let (wr, wc) = (warp / 2, warp % 2);
+        for lane in 0..LANES {
+            for bi in 0..2 {
+                for bj in 0..4 {
+                    for slot in 0..8 {
+                        let (i, j) = RegA::element(lane, bi, bj, slot);
+                        assert_eq!(a[warp][lane].get(bi, bj, slot), src[(32 * wr + i) * 64 + j]);
+                    }
+                }
+            }
+            for bi in 0..4 {
+                for bj in 0..2 {
+                    for slot in 0..8 {
+                        let (i, j) = RegB::element(lane, bi, bj, slot);
+                        assert_eq!(b[warp][lane].get(bi, bj, slot), src[i * 64 + 32 * wc + j]);
+                    }
+                }
+            }
+            for step in 0..PA::STEPS {
+                let v = PA::vector(warp, lane, step).expect("a vector");
+                for t in 0..v.len {
+                    let (i, j) = v.element(t);
+                    moved[i * 64 + j] += 1;
+                }
+            }
+        }
+    }
+    // each element by the two warps of its row band
+    assert!(moved.iter().all(|&m| m == 2));
+}
+
+/// The conflict degree of the plans' shared-memory side, counted by the
+/// types, against a count written here from the bank model: 8 lanes at a
+/// time, 16-byte accesses, 8 groups of 4 banks.
+#[test]
+fn shared_conflicts() {
+    fn count<T: 'static + Copy + Default, L: Layout2, D: Layout2, W: Layout2>() -> usize {
+        type P<T, L, D, W> = CopyPlan<G<T, L>, S<T, D>, W>;
+        let mut worst = 0;
+        for warp in 0..P::<T, L, D, W>::WARPS {
+            for step in 0..P::<T, L, D, W>::STEPS {
+                for phase in 0..4 {
+                    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); 8];
+                    for lane in 8 * phase..8 * phase + 8 {
+                        let v = P::<T, L, D, W>::vector(warp, lane, step).unwrap();
+                        let addr = D::offset(v.row, v.col) * size_of::<T>() / 16;
+                        if !groups[addr % 8].contains(&addr) {
+                            groups[addr % 8].push(addr);
+                        }
+                    }
+                    worst = worst.max(groups.iter().map(Vec::len).max().unwrap());
+                }
+            }
+        }
+        assert_eq!(P::<T, L, D, W>::SHARED_CONFLICTS, Some(worst));
+        worst
+    }
+    // row-major: 8 lanes cover 128 contiguous bytes, swizzled or not
+    assert_eq!(
+        count::<f32, RowMajor<64, 64>, RowMajor<64, 64>, RowMajor<2, 2>>(),
+        1
+    );
+    assert_eq!(
+        count::<f32, RowMajor<64, 64>, SwizzledRowMajor<f32, Bytes128, 64, 64>, RowMajor<2, 2>>(),
+        1
+    );
+    // column-major f32: lanes 0–3 take columns 0–3 (256 bytes apart, the
+    // same banks), lanes 4–7 the next 16 bytes of them
+    assert_eq!(
+        count::<f32, ColMajor<64, 64>, ColMajor<64, 64>, RowMajor<1, 1>>(),
+        4
+    );
+    // … which the swizzle spreads, but TileFusion's lane order (4 columns,
+    // then the next 16 bytes of the same columns) still pairs them up
+    assert_eq!(
+        count::<f32, ColMajor<64, 64>, SwizzledColMajor<f32, Bytes128, 64, 64>, RowMajor<1, 1>>(),
+        2
+    );
+    assert_eq!(
+        count::<f16, ColMajor<64, 64>, SwizzledColMajor<f16, Bytes64, 64, 64>, RowMajor<1, 1>>(),
+        2
+    );
+    // no shared side
+    assert_eq!(CopyPlan::<G<f32, RowMajor<8, 32>>, G<f32, RowMajor<8, 32>>, RowMajor<1, 1>>::SHARED_CONFLICTS, None);
 }

@@ -171,3 +171,76 @@ fn short_inputs_panic() {
     let mut c = vec![0.0f32; 64 * 64];
     sgemm::<64, 64, 32>(&a, &b, &mut c);
 }
+
+/// The hand-indexed kernel walks the vectors of the typed kernel's plans in
+/// the same order: its loops (warp row, warp column, line, vector in the
+/// line, as written in `sgemm_hand_indexed`) give the sequence the plans'
+/// executor runs (warp by warp, step by step, lane by lane).
+#[test]
+fn hand_indexed_loops_follow_the_plans() {
+    use tilelayout::gpu::{
+        AccTileRowMajor, BaseTileColMajor, BaseTileRowMajor, Bytes128, CopyPlan, GlobalTile,
+        Layout2, RegTile, RowMajor, SharedTile, SwizzledRowMajor, LANES,
+    };
+    fn plan_order<S, D, W>() -> Vec<(usize, usize)>
+    where
+        S: tilelayout::gpu::CopyEndpoint,
+        D: tilelayout::gpu::CopyEndpoint<Elem = S::Elem>,
+        W: Layout2,
+    {
+        type P<S, D, W> = CopyPlan<S, D, W>;
+        let mut out = Vec::new();
+        for wr in 0..W::ROWS {
+            for wc in 0..W::COLS {
+                for step in 0..P::<S, D, W>::STEPS {
+                    for lane in 0..LANES {
+                        let v = P::<S, D, W>::vector_at(wr, wc, lane, step).unwrap();
+                        out.push((v.row, v.col));
+                    }
+                }
+            }
+        }
+        out
+    }
+    fn hand(warps: (usize, usize), region: (usize, usize)) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for wr in 0..warps.0 {
+            for wc in 0..warps.1 {
+                for line in 0..region.0 {
+                    for k in 0..region.1 / 4 {
+                        out.push((wr * region.0 + line, wc * region.1 + k * 4));
+                    }
+                }
+            }
+        }
+        out
+    }
+    type G<'a, const R: usize, const C: usize> = GlobalTile<&'a [f32], RowMajor<R, C>>;
+    type S<'a, const R: usize, const C: usize> =
+        SharedTile<&'a [f32], SwizzledRowMajor<f32, Bytes128, R, C>>;
+    type Regs<B> = [[RegTile<[f32; 32], B, RowMajor<2, 2>>; LANES]; 2];
+    type RegsC = [[RegTile<[f32; 32], AccTileRowMajor, RowMajor<2, 2>>; LANES]; 4];
+    // global → shared, A (64×32) and B (32×64), 2×2 warps
+    assert_eq!(
+        plan_order::<G<64, 32>, S<64, 32>, RowMajor<2, 2>>(),
+        hand((2, 2), (32, 16))
+    );
+    assert_eq!(
+        plan_order::<G<32, 64>, S<32, 64>, RowMajor<2, 2>>(),
+        hand((2, 2), (16, 32))
+    );
+    // shared → registers: A by 2×1 warps, B by 1×2
+    assert_eq!(
+        plan_order::<S<64, 32>, Regs<BaseTileRowMajor>, RowMajor<2, 1>>(),
+        hand((2, 1), (32, 32))
+    );
+    assert_eq!(
+        plan_order::<S<32, 64>, Regs<BaseTileColMajor>, RowMajor<1, 2>>(),
+        hand((1, 2), (32, 32))
+    );
+    // registers → global, C by 2×2 warps
+    assert_eq!(
+        plan_order::<RegsC, G<64, 64>, RowMajor<2, 2>>(),
+        hand((2, 2), (32, 32))
+    );
+}

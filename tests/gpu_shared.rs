@@ -1,117 +1,180 @@
-//! The swizzled shared-memory formats: for half (f16, bf16) and float at
-//! 128- and 64-byte rows, row- and column-major, every element of tiles up
-//! to 64×64 (and a few wider) lands where the bank-conflict-free rule says,
-//! which is also CuTe's swizzle over the whole tile's blocked offsets and
-//! TileFusion's swizzle inside each block.
+//! The swizzled shared tiles against what TileFusion's own
+//! `SharedTile::fetch_physical_offset` computes (f32/f16/bf16, 128- and
+//! 64-byte swizzles, row- and column-major; `tests/gpu_data/tilefusion.txt`),
+//! against CuTe's `composition(Swizzle<B, M, log2(stride) − M>, layout)`
+//! (with our `Swizzle`, itself checked against CuTe's vectors in
+//! `gpu_swizzle.rs`), and against TileFusion's `TileLayout` + swizzled
+//! `NonSwizzled` decomposition; every element of every tile.
 
 mod gpu_common;
 
-use core::mem::size_of;
-
+use gpu_common::vectors::{numbers, sections, TILEFUSION};
 use gpu_common::{check_against, check_bijection, check_layout};
 use half::{bf16, f16};
 use tilelayout::gpu::{
-    BlockedColMajor, BlockedRowMajor, Bytes128, Bytes64, Layout2, Shape2, SharedTile, SwizzleAtom,
-    SwizzleFn, Swizzled, SwizzledColMajor, SwizzledRowMajor,
+    Bytes128, Bytes64, ColMajor, Layout2, LayoutExpr, RowMajor, Shape2, SharedTile, Swizzle,
+    SwizzleAtom, SwizzleFn, Swizzled, SwizzledColMajor, SwizzledRowMajor,
 };
 
-/// The rule, from the hardware's point of view: a block has `2^B` rows of
-/// `row_bytes` bytes, i.e. `2^B` chunks of 16 bytes; in block row `r`, chunk
-/// `k` is stored in chunk `k ^ r`. Blocks are contiguous, in row-major order.
-fn row_rule(elem_bytes: usize, row_bytes: usize, cols: usize) -> impl Fn(usize, usize) -> usize {
-    let per_chunk = 16 / elem_bytes;
-    let block_cols = row_bytes / elem_bytes;
-    let block_rows = row_bytes / 16; // 2^B rows for 2^B chunks a row
-    let grid_cols = cols / block_cols;
+/// TileFusion's map for `(dtype, bytes, major, rows, cols)`.
+fn tilefusion_map(dtype: &str, bytes: usize, major: &str, r: usize, c: usize) -> Vec<Vec<usize>> {
+    let s = sections(TILEFUSION, "shared")
+        .into_iter()
+        .find(|s| {
+            s.header[1] == dtype
+                && s.num(2) == bytes
+                && s.header[3] == major
+                && s.num(4) == r
+                && s.num(5) == c
+        })
+        .expect("a TileFusion shared-tile section");
+    let rows: Vec<Vec<usize>> = s
+        .lines
+        .iter()
+        .map(|l| numbers(l).into_iter().map(|x| x as usize).collect())
+        .collect();
+    assert_eq!(rows.len(), r);
+    assert!(rows.iter().all(|row| row.len() == c));
+    rows
+}
+
+/// Checks layout `L` against TileFusion's map `dtype` (`bf16` uses the `f16`
+/// vectors: the driver checked TileFusion computes the same for both).
+#[track_caller]
+fn check_tilefusion<L: Layout2>(dtype: &str, bytes: usize, major: &str) {
+    let map = tilefusion_map(dtype, bytes, major, L::ROWS, L::COLS);
+    check_against::<L>(|i, j| map[i][j]);
+    check_layout::<L>();
+    check_bijection::<L>();
+}
+
+/// TileFusion's decomposition: `TILES(i / bl, j / bw) + swizzle(IN_TILE(i % bl, j % bw))`
+/// for a row-major tile, with the in-block swizzle applied to the chunk index.
+fn decomposed(
+    tiles: &'static LayoutExpr,
+    in_tile: &'static LayoutExpr,
+    b: u32,
+    m: u32,
+    col_major: bool,
+) -> impl Fn(usize, usize) -> usize {
     move |i, j| {
-        let block = (i / block_rows) * grid_cols + j / block_cols;
-        let (r, c) = (i % block_rows, j % block_cols);
-        let (chunk, e) = (c / per_chunk, c % per_chunk);
-        block * block_rows * block_cols + r * block_cols + (chunk ^ r) * per_chunk + e
+        let (line, along) = if col_major { (j, i) } else { (i, j) };
+        let (bl, bw) = (1usize << b, 1usize << (m + b));
+        let block = if col_major {
+            tiles.offset(along / bw, line / bl)
+        } else {
+            tiles.offset(line / bl, along / bw)
+        };
+        let (x, y) = (line % bl, along % bw);
+        // TileFusion's `Swizzle<B, M, S>` on the in-block index x·2^(M+S) + y
+        let chunk = (y >> m) ^ x;
+        let y = (chunk << m) | (y & ((1 << m) - 1));
+        block
+            + if col_major {
+                in_tile.offset(y, x)
+            } else {
+                in_tile.offset(x, y)
+            }
     }
 }
 
-/// The column-major twin: the rule on the transposed tile.
-fn col_rule(elem_bytes: usize, row_bytes: usize, rows: usize) -> impl Fn(usize, usize) -> usize {
-    let f = row_rule(elem_bytes, row_bytes, rows);
-    move |i, j| f(j, i)
-}
-
-/// Checks a row-major and a column-major swizzled tile of `R × C` (and
-/// `C × R`) for element `T` at width `W`.
-fn check_format<T, W, const R: usize, const C: usize>(row_bytes: usize)
-where
-    T: SwizzleAtom<W>,
-{
-    type Row<T, W, const R: usize, const C: usize> = SwizzledRowMajor<T, W, R, C>;
-    type Col<T, W, const R: usize, const C: usize> = SwizzledColMajor<T, W, C, R>;
-    let elem = size_of::<T>();
-
-    // the rule
-    check_against::<Row<T, W, R, C>>(row_rule(elem, row_bytes, C));
-    check_against::<Col<T, W, R, C>>(col_rule(elem, row_bytes, C));
-    // TileFusion: the swizzle applied inside each block
-    type PerBlock<T, W, const R: usize, const C: usize> = BlockedRowMajor<
-        R,
-        C,
-        Swizzled<<T as SwizzleAtom<W>>::RowBlock, <T as SwizzleAtom<W>>::Swizzle>,
-    >;
-    check_against::<PerBlock<T, W, R, C>>(Row::<T, W, R, C>::offset);
-    type PerBlockCol<T, W, const R: usize, const C: usize> = BlockedColMajor<
-        C,
-        R,
-        Swizzled<<T as SwizzleAtom<W>>::ColBlock, <T as SwizzleAtom<W>>::Swizzle>,
-    >;
-    check_against::<PerBlockCol<T, W, R, C>>(Col::<T, W, R, C>::offset);
-    // the layout invariants, and a bijection onto the tile's R·C slots
-    check_layout::<Row<T, W, R, C>>();
-    check_layout::<Col<T, W, R, C>>();
-    check_bijection::<Row<T, W, R, C>>();
-    check_bijection::<Col<T, W, R, C>>();
-    // 16-byte vectors stay whole
-    assert_eq!(Row::<T, W, R, C>::ROW_RUN, 16 / elem);
-    assert_eq!(Col::<T, W, R, C>::COL_RUN, 16 / elem);
-    // the block is 2^(M+S+B) elements and has rows of `row_bytes`
-    type Block<T, W> = <T as SwizzleAtom<W>>::RowBlock;
-    type Sw<T, W> = <T as SwizzleAtom<W>>::Swizzle;
-    let bits = Sw::<T, W>::BASE + Sw::<T, W>::SHIFT + Sw::<T, W>::BITS;
-    assert_eq!(Block::<T, W>::ROWS * Block::<T, W>::COLS, 1 << bits);
-    assert_eq!(Block::<T, W>::COLS * elem, row_bytes);
-    assert_eq!(1usize << Sw::<T, W>::BASE, 16 / elem);
-}
-
-macro_rules! formats {
-    ($($name:ident: $t:ty, $w:ty, $bytes:literal, $r:literal x $c:literal;)*) => {$(
+macro_rules! tiles {
+    ($($name:ident: $t:ty, $w:ty, $dtype:literal, $bytes:literal, $r:literal x $c:literal, cute shift $s:literal;)*) => {$(
         #[test]
         fn $name() {
-            check_format::<$t, $w, $r, $c>($bytes);
+            type Row = SwizzledRowMajor<$t, $w, $r, $c>;
+            type Col = SwizzledColMajor<$t, $w, $c, $r>;
+            check_tilefusion::<Row>($dtype, $bytes, "row");
+            check_tilefusion::<Col>($dtype, $bytes, "col");
+            // CuTe: the swizzle on the strided offsets
+            type Sw = <$t as SwizzleAtom<$w>>::Swizzle;
+            type CuteRow = Swizzled<RowMajor<$r, $c>, Swizzle<{ Sw::BITS }, { Sw::BASE }, $s>>;
+            type CuteCol = Swizzled<ColMajor<$c, $r>, Swizzle<{ Sw::BITS }, { Sw::BASE }, $s>>;
+            check_against::<Row>(CuteRow::offset);
+            check_against::<Col>(CuteCol::offset);
+            // TileFusion's TileLayout / NonSwizzled decomposition
+            let (b, m) = (Row::BITS, Row::BASE);
+            check_against::<Row>(decomposed(&Row::TILES, &Row::IN_TILE, b, m, false));
+            check_against::<Col>(decomposed(&Col::TILES, &Col::IN_TILE, b, m, true));
+            // 16-byte vectors stay whole
+            assert_eq!(Row::ROW_RUN, 16 / core::mem::size_of::<$t>());
+            assert_eq!(Col::COL_RUN, 16 / core::mem::size_of::<$t>());
         }
     )*};
 }
 
-formats! {
-    float_128_8x32: f32, Bytes128, 128, 8 x 32;
-    float_128_16x64: f32, Bytes128, 128, 16 x 64;
-    float_128_64x32: f32, Bytes128, 128, 64 x 32;
-    float_128_64x64: f32, Bytes128, 128, 64 x 64;
-    float_128_32x96: f32, Bytes128, 128, 32 x 96;
-    float_128_64x128: f32, Bytes128, 128, 64 x 128;
-    half_128_8x64: f16, Bytes128, 128, 8 x 64;
-    half_128_64x64: f16, Bytes128, 128, 64 x 64;
-    half_128_16x128: f16, Bytes128, 128, 16 x 128;
-    bf16_128_24x64: bf16, Bytes128, 128, 24 x 64;
-    half_64_4x32: f16, Bytes64, 64, 4 x 32;
-    half_64_12x32: f16, Bytes64, 64, 12 x 32;
-    half_64_64x64: f16, Bytes64, 64, 64 x 64;
-    bf16_64_16x32: bf16, Bytes64, 64, 16 x 32;
-    float_64_4x16: f32, Bytes64, 64, 4 x 16;
-    float_64_20x48: f32, Bytes64, 64, 20 x 48;
-    float_64_64x64: f32, Bytes64, 64, 64 x 64;
+tiles! {
+    f32_128_32x128: f32, Bytes128, "f32", 128, 32 x 128, cute shift 5;
+    f32_64_32x128: f32, Bytes64, "f32", 64, 32 x 128, cute shift 5;
+    f16_128_32x128: f16, Bytes128, "f16", 128, 32 x 128, cute shift 4;
+    f16_64_32x128: f16, Bytes64, "f16", 64, 32 x 128, cute shift 4;
+    bf16_128_32x128: bf16, Bytes128, "f16", 128, 32 x 128, cute shift 4;
+    bf16_64_32x128: bf16, Bytes64, "f16", 64, 32 x 128, cute shift 4;
+}
+
+/// Smaller tiles are the first rows of TileFusion's (its map is
+/// `i·stride + swizzle(j)`, so a 32×128 map holds every `R × 128` tile):
+/// every shape with whole swizzle blocks from 8 rows up, and the rows of the
+/// other widths through CuTe's composition with the width's own shift.
+#[test]
+fn every_row_count_and_width() {
+    fn rows<L: Layout2>(dtype: &str, bytes: usize) {
+        let map = tilefusion_map(dtype, bytes, "row", 32, 128);
+        check_against::<L>(|i, j| map[i][j]);
+        check_layout::<L>();
+        check_bijection::<L>();
+    }
+    rows::<SwizzledRowMajor<f32, Bytes128, 8, 128>>("f32", 128);
+    rows::<SwizzledRowMajor<f32, Bytes128, 16, 128>>("f32", 128);
+    rows::<SwizzledRowMajor<f16, Bytes64, 4, 128>>("f16", 64);
+    rows::<SwizzledRowMajor<f16, Bytes64, 12, 128>>("f16", 64);
+    rows::<SwizzledRowMajor<bf16, Bytes128, 24, 128>>("f16", 128);
+
+    macro_rules! cute {
+        ($t:ty, $w:ty, $r:literal x $c:literal, $s:literal) => {{
+            type Sw = <$t as SwizzleAtom<$w>>::Swizzle;
+            type L = SwizzledRowMajor<$t, $w, $r, $c>;
+            check_against::<L>(
+                Swizzled::<RowMajor<$r, $c>, Swizzle<{ Sw::BITS }, { Sw::BASE }, $s>>::offset,
+            );
+            check_layout::<L>();
+            check_bijection::<L>();
+            type C = SwizzledColMajor<$t, $w, $c, $r>;
+            check_against::<C>(
+                Swizzled::<ColMajor<$c, $r>, Swizzle<{ Sw::BITS }, { Sw::BASE }, $s>>::offset,
+            );
+        }};
+    }
+    // TileFusion's unit-test shapes, 16×16 to 128×128
+    cute!(f32, Bytes128, 8 x 32, 3);
+    cute!(f32, Bytes128, 16 x 64, 4);
+    cute!(f32, Bytes128, 64 x 64, 4);
+    cute!(f32, Bytes128, 128 x 128, 5);
+    cute!(f32, Bytes64, 16 x 16, 2);
+    cute!(f32, Bytes64, 16 x 32, 3);
+    cute!(f32, Bytes64, 64 x 64, 4);
+    cute!(f16, Bytes128, 16 x 64, 3);
+    cute!(f16, Bytes128, 64 x 64, 3);
+    cute!(f16, Bytes128, 128 x 128, 4);
+    cute!(f16, Bytes64, 16 x 32, 2);
+    cute!(f16, Bytes64, 32 x 64, 3);
+    cute!(bf16, Bytes128, 64 x 64, 3);
+    cute!(bf16, Bytes64, 32 x 32, 2);
+}
+
+/// A row stride larger than the row (TileFusion's `RowMajor<R, C, kStride>`):
+/// rows `RS` apart, each row swizzled alone.
+#[test]
+fn a_wider_row_stride() {
+    type L = SwizzledRowMajor<f32, Bytes128, 16, 32, 64>;
+    check_against::<L>(|i, j| i * 64 + (j ^ ((i % 8) << 2)));
+    assert_eq!(L::COSIZE, 15 * 64 + 32);
+    check_layout::<L>();
 }
 
 #[test]
-fn spec_parameters() {
-    fn params<S: SwizzleFn>() -> (u32, u32, u32) {
+fn atom_parameters() {
+    fn params<S: SwizzleFn>() -> (u32, u32, i32) {
         (S::BITS, S::BASE, S::SHIFT)
     }
     fn block<L: Shape2>() -> (usize, usize) {
@@ -138,16 +201,26 @@ fn spec_parameters() {
     );
     assert_eq!(block::<<f32 as SwizzleAtom<Bytes64>>::RowBlock>(), (4, 16));
     assert_eq!(block::<<f32 as SwizzleAtom<Bytes128>>::ColBlock>(), (32, 8));
-}
-
-#[test]
-fn rows_of_a_block_spread_over_all_chunks() {
-    // the point of the swizzle: column chunk 0 of the 8 rows of a block
-    // lands in 8 different 16-byte chunks, i.e. different banks
-    type L = SwizzledRowMajor<f16, Bytes128, 64, 64>;
-    let mut chunks: Vec<usize> = (0..8).map(|i| (L::offset(i, 0) % 64) / 8).collect();
-    chunks.sort_unstable();
-    assert_eq!(chunks, (0..8).collect::<Vec<_>>());
+    // TileFusion's TileLayout / NonSwizzled strides for f32 64×64 at 128 B
+    type L = SwizzledRowMajor<f32, Bytes128, 64, 64>;
+    assert_eq!(
+        L::TILES,
+        LayoutExpr::Strided {
+            rows: 8,
+            cols: 2,
+            row_stride: 512,
+            col_stride: 32
+        }
+    );
+    assert_eq!(
+        L::IN_TILE,
+        LayoutExpr::Strided {
+            rows: 8,
+            cols: 32,
+            row_stride: 64,
+            col_stride: 1
+        }
+    );
 }
 
 #[test]

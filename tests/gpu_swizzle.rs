@@ -1,11 +1,13 @@
-//! `Swizzle<B, M, S>` against CuTe's definition,
-//! `x ^ ((x & (((1 << B) - 1) << (M + S))) >> S)`: for every `B ≤ 4`,
-//! `M ≤ 4`, `B ≤ S ≤ 5` with `M + S + B ≤ 12`, the swizzle agrees with the
-//! formula, is an involution, and is a bijection of `[0, k·2^(M+S+B))`;
-//! and swizzled layouts, exhaustively.
+//! `Swizzle<B, M, S>` against the values CuTe's own `Swizzle` computes
+//! (`tests/gpu_data/cute.txt`, including negative shifts), and against
+//! CuTe's definition `x ^ ((x & (((1 << B) - 1) << (M + S))) >> S)`: for every
+//! `B ≤ 4`, `M ≤ 4`, `B ≤ S ≤ 5` with `M + S + B ≤ 12`, the swizzle agrees
+//! with the formula, is an involution, and is a bijection of
+//! `[0, k·2^(M+S+B))`; and swizzled layouts, exhaustively.
 
 mod gpu_common;
 
+use gpu_common::vectors::{numbers, sections, CUTE};
 use gpu_common::{check_against, check_bijection, check_layout};
 use proptest::prelude::*;
 use tilelayout::gpu::{
@@ -21,11 +23,14 @@ fn cute(x: usize, b: u32, m: u32, s: u32) -> usize {
 
 /// Checks one swizzle against the formula on `[0, 3·span)` and on a few
 /// offsets with high bits set.
-fn check_swizzle<const B: u32, const M: u32, const S: u32>() {
-    type Sw<const B: u32, const M: u32, const S: u32> = Swizzle<B, M, S>;
-    let span = 1usize << (M + S + B);
+fn check_swizzle<const B: u32, const M: u32, const S: i32>() {
+    type Sw<const B: u32, const M: u32, const S: i32> = Swizzle<B, M, S>;
+    let span = 1usize << (M + S as u32 + B);
     assert_eq!(Sw::<B, M, S>::SPAN, span);
-    assert_eq!(Sw::<B, M, S>::SOURCE_MASK, ((1usize << B) - 1) << (M + S));
+    assert_eq!(
+        Sw::<B, M, S>::SOURCE_MASK,
+        ((1usize << B) - 1) << (M + S as u32)
+    );
     assert_eq!(Sw::<B, M, S>::TARGET_MASK, ((1usize << B) - 1) << M);
     assert_eq!(
         (
@@ -45,7 +50,7 @@ fn check_swizzle<const B: u32, const M: u32, const S: u32>() {
     let mut hit = vec![false; 3 * span];
     for x in 0..3 * span {
         let y = Sw::<B, M, S>::apply(x);
-        assert_eq!(y, cute(x, B, M, S), "Swizzle<{B}, {M}, {S}>({x})");
+        assert_eq!(y, cute(x, B, M, S as u32), "Swizzle<{B}, {M}, {S}>({x})");
         assert_eq!(<Sw<B, M, S> as SwizzleFn>::apply(x), y);
         // the low M bits are kept, the block of span offsets is kept
         assert_eq!(y % (1 << M), x % (1 << M));
@@ -57,7 +62,7 @@ fn check_swizzle<const B: u32, const M: u32, const S: u32>() {
     }
     for high in [1usize << 40, usize::MAX << 20, usize::MAX] {
         let x = high ^ 0x5a5;
-        assert_eq!(Sw::<B, M, S>::apply(x), cute(x, B, M, S));
+        assert_eq!(Sw::<B, M, S>::apply(x), cute(x, B, M, S as u32));
         assert_eq!(Sw::<B, M, S>::apply(Sw::<B, M, S>::apply(x)), x);
     }
 }
@@ -176,6 +181,61 @@ all_swizzles![
     (4, 3, 5),
     (4, 4, 4)
 ];
+
+/// The values CuTe's `Swizzle<B, M, S>` computes, negative shifts included.
+#[test]
+fn swizzles_equal_cutes_own_values() {
+    macro_rules! check {
+        ($(($b:literal, $m:literal, $s:literal)),*) => {{
+            let mut n = 0;
+            $(
+                let sec = sections(CUTE, "swizzle")
+                    .into_iter()
+                    .find(|x| x.header[1..4] == [stringify!($b), stringify!($m), stringify!($s)])
+                    .expect("a CuTe swizzle section");
+                let values = numbers(sec.lines[0]);
+                assert_eq!(values.len(), Swizzle::<$b, $m, $s>::SPAN);
+                for (x, &y) in values.iter().enumerate() {
+                    assert_eq!(Swizzle::<$b, $m, $s>::apply(x) as i64, y, "Swizzle<{}, {}, {}>({x})", $b, $m, $s);
+                    // and on the next block
+                    let x2 = x + Swizzle::<$b, $m, $s>::SPAN;
+                    assert_eq!(Swizzle::<$b, $m, $s>::apply(x2), y as usize + Swizzle::<$b, $m, $s>::SPAN);
+                }
+                n += 1;
+            )*
+            assert_eq!(n, sections(CUTE, "swizzle").len());
+        }};
+    }
+    check!(
+        (3, 3, 3),
+        (3, 2, 3),
+        (2, 3, 2),
+        (2, 2, 2),
+        (2, 0, -2),
+        (3, 4, -3),
+        (3, 3, 4),
+        (3, 2, 4),
+        (2, 3, 3),
+        (2, 2, 3),
+        (1, 1, -1)
+    );
+}
+
+/// A swizzled layout with a negative shift stays a bijection of its span.
+#[test]
+fn negative_shift_layouts() {
+    type L = Swizzled<RowMajor<4, 4>, Swizzle<2, 0, -2>>;
+    // CuTe: 0 5 10 15 4 1 14 11 8 13 2 7 12 9 6 3
+    check_against::<L>(|i, j| [0, 5, 10, 15, 4, 1, 14, 11, 8, 13, 2, 7, 12, 9, 6, 3][i * 4 + j]);
+    check_layout::<L>();
+    check_bijection::<L>();
+    // the low bits are the source: runs of one element only
+    assert_eq!(L::ROW_RUN, 1);
+    type Wide = Swizzled<RowMajor<8, 16>, Swizzle<2, 1, -3>>;
+    check_layout::<Wide>();
+    check_bijection::<Wide>();
+    assert_eq!(Wide::ROW_RUN, 2);
+}
 
 proptest! {
     #[test]

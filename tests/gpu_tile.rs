@@ -175,7 +175,10 @@ fn base_tiles_are_bijective_layouts() {
     check_bijection::<BaseTileColMajor>();
     assert_eq!(
         BaseTileRowMajor::EXPR,
-        LayoutExpr::BaseTile { col_major: false }
+        LayoutExpr::BaseTile {
+            col_major: false,
+            accumulator: false
+        }
     );
     const { assert!(BaseTileColMajor::COL_MAJOR && !BaseTileRowMajor::COL_MAJOR) };
     // slots 0–1 are neighbours in a row: 32-bit pairs of f16

@@ -4,20 +4,26 @@
 //! warp layout, and infer how the threads of a thread block share the copy.
 //! Here that inference is a type, [`CopyPlan`], computed lazily per
 //! `(warp, lane, step)` with no allocation, and an executor that runs it on
-//! the CPU lane by lane.
-//!
+//! the CPU lane by lane. The endpoints are in `copy_endpoint.rs`, the warp
+//! reuse modes in `warp_reuse.rs`.
 //!
 //! The rule a plan follows is documented on [`CopyPlan`].
 
 use core::marker::PhantomData;
 use core::mem::size_of;
 
-use super::matrix::{Layout2, Shape2};
-use super::reg_tile::{BaseTile, RegTile, LANES};
-use super::tile::{Space, Storage, StorageMut, Tile};
+use super::banks::{phase_degree, PHASE_LANES};
+use super::copy_endpoint::{CopyDest, CopyEndpoint, CopySource};
+use super::matrix::{Layout2, LayoutExpr};
+use super::reg_tile::LANES;
+use super::warp_reuse::{Cont, WarpReuse};
 
 /// Bytes moved by one thread in one vector instruction (128 bits).
 pub const VECTOR_BYTES: usize = 16;
+
+/// Bytes of a cache line (and of a shared-memory transaction): the most a
+/// warp's line of vectors covers in a copy plan.
+pub const CACHE_LINE_BYTES: usize = 128;
 
 /// The direction of a vector in the tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,211 +62,58 @@ impl Vector {
 }
 
 // ---------------------------------------------------------------------------
-// Endpoints
-// ---------------------------------------------------------------------------
-
-/// A side of a copy: a memory tile (one tile for the thread block) or
-/// register tiles (one tile per warp).
-pub trait CopyEndpoint {
-    /// Element type (`Default` gives the initial value of a lane's staging
-    /// registers).
-    type Elem: Copy + Default;
-    /// Memory: the tile's rows. Registers: the rows of each warp's tile.
-    const ROWS: usize;
-    /// Memory: the tile's columns. Registers: the columns of each warp's tile.
-    const COLS: usize;
-    /// `None` for a memory tile; `Some(n)` for register tiles of `n` warps.
-    const WARPS: Option<usize>;
-    /// Memory: the layout's [`Layout2::ROW_RUN`]. Registers: ignored.
-    const ROW_RUN: usize;
-    /// Memory: the layout's [`Layout2::COL_RUN`]. Registers: ignored.
-    const COL_RUN: usize;
-}
-
-/// A side a plan reads from.
-pub trait CopySource: CopyEndpoint {
-    /// Reads the element at tile coordinates `(i, j)` (in `warp`'s region).
-    fn read(&self, warp: usize, i: usize, j: usize) -> Self::Elem;
-    /// Returns the `v.len` elements of vector `v` (moved by a lane of
-    /// `warp`), in order. A memory tile lends the contiguous run of its
-    /// storage (the 128-bit load); register tiles gather the elements from
-    /// their owner lanes into `staging` (the moving lane's registers).
-    fn load<'a>(
-        &'a self,
-        warp: usize,
-        v: &Vector,
-        staging: &'a mut [Self::Elem; VECTOR_BYTES],
-    ) -> &'a [Self::Elem];
-}
-
-/// A side a plan writes to.
-pub trait CopyDest: CopyEndpoint {
-    /// Writes `src[..v.len]` as vector `v` (moved by a lane of `warp`).
-    fn write_vector(&mut self, warp: usize, v: &Vector, src: &[Self::Elem]);
-}
-
-impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> CopyEndpoint for Tile<Sp, D, L, V>
-where
-    D::Elem: Default,
-{
-    type Elem = D::Elem;
-    const ROWS: usize = V::ROWS;
-    const COLS: usize = V::COLS;
-    const WARPS: Option<usize> = None;
-    const ROW_RUN: usize = L::ROW_RUN;
-    const COL_RUN: usize = L::COL_RUN;
-}
-
-/// Checks (in debug builds) that a vector is contiguous in a memory tile.
-#[inline(always)]
-fn debug_check_contiguous<Sp: Space, D, L: Layout2, V: Shape2>(
-    tile: &Tile<Sp, D, L, V>,
-    v: &Vector,
-    first: usize,
-) {
-    if cfg!(debug_assertions) {
-        let (r0, c0) = tile.origin();
-        for t in 0..v.len {
-            let (i, j) = v.element(t);
-            debug_assert_eq!(
-                L::offset(r0 + i, c0 + j),
-                first + t,
-                "vector not contiguous"
-            );
-        }
-        debug_assert_eq!(first % v.len, 0, "vector not aligned");
-    }
-}
-
-impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> CopySource for Tile<Sp, D, L, V>
-where
-    D::Elem: Default,
-{
-    #[inline(always)]
-    fn read(&self, _warp: usize, i: usize, j: usize) -> Self::Elem {
-        self.get(i, j)
-    }
-
-    #[inline(always)]
-    fn load<'a>(
-        &'a self,
-        _warp: usize,
-        v: &Vector,
-        _staging: &'a mut [Self::Elem; VECTOR_BYTES],
-    ) -> &'a [Self::Elem] {
-        let first = self.offset_in_range(v.row, v.col);
-        debug_check_contiguous(self, v, first);
-        // (the layout's extent, `COSIZE`, is a constant: with it the range
-        // check folds against the constant offsets of the plan)
-        &self.storage()[..L::COSIZE][first..first + v.len]
-    }
-}
-
-impl<Sp: Space, D: StorageMut, L: Layout2, V: Shape2> CopyDest for Tile<Sp, D, L, V>
-where
-    D::Elem: Default,
-{
-    #[inline(always)]
-    fn write_vector(&mut self, _warp: usize, v: &Vector, src: &[Self::Elem]) {
-        let first = self.offset_in_range(v.row, v.col);
-        debug_check_contiguous(self, v, first);
-        self.storage_mut()[..L::COSIZE][first..first + v.len].copy_from_slice(&src[..v.len]);
-    }
-}
-
-/// Register tiles of `N` warps: `regs[warp][lane]` is lane `lane`'s
-/// [`RegTile`]; each warp's tile is its region of the copied tile.
-impl<D: Storage, B: BaseTile, L: Layout2, const N: usize> CopyEndpoint
-    for [[RegTile<D, B, L>; LANES]; N]
-where
-    D::Elem: Default,
-{
-    type Elem = D::Elem;
-    const ROWS: usize = RegTile::<D, B, L>::ROWS;
-    const COLS: usize = RegTile::<D, B, L>::COLS;
-    const WARPS: Option<usize> = Some(N);
-    const ROW_RUN: usize = 1;
-    const COL_RUN: usize = 1;
-}
-
-impl<D: Storage, B: BaseTile, L: Layout2, const N: usize> CopySource
-    for [[RegTile<D, B, L>; LANES]; N]
-where
-    D::Elem: Default,
-{
-    #[inline(always)]
-    fn read(&self, warp: usize, i: usize, j: usize) -> Self::Elem {
-        let (lane, reg) = RegTile::<D, B, L>::owner(i % Self::ROWS, j % Self::COLS);
-        self[warp][lane].regs()[reg]
-    }
-
-    #[inline(always)]
-    fn load<'a>(
-        &'a self,
-        warp: usize,
-        v: &Vector,
-        staging: &'a mut [Self::Elem; VECTOR_BYTES],
-    ) -> &'a [Self::Elem] {
-        let lanes = &self[warp];
-        for (t, o) in staging[..v.len].iter_mut().enumerate() {
-            let (i, j) = v.element(t);
-            let (lane, reg) = RegTile::<D, B, L>::owner(i % Self::ROWS, j % Self::COLS);
-            *o = lanes[lane].regs()[reg];
-        }
-        &staging[..v.len]
-    }
-}
-
-impl<D: StorageMut, B: BaseTile, L: Layout2, const N: usize> CopyDest
-    for [[RegTile<D, B, L>; LANES]; N]
-where
-    D::Elem: Default,
-{
-    #[inline(always)]
-    fn write_vector(&mut self, warp: usize, v: &Vector, src: &[Self::Elem]) {
-        let lanes = &mut self[warp];
-        for (t, s) in src[..v.len].iter().enumerate() {
-            let (i, j) = v.element(t);
-            let (lane, reg) = RegTile::<D, B, L>::owner(i % Self::ROWS, j % Self::COLS);
-            lanes[lane].regs_mut()[reg] = *s;
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------
 // The plan
 // ---------------------------------------------------------------------------
 
 /// How the warps of `W` copy a tile from `Src` to `Dst`, one 128-bit vector
-/// per lane per step.
+/// per lane per step, shared among the warps as the reuse mode `R` says
+/// (default [`Cont`]).
 ///
 /// `W` is a warp layout: a [`Layout2`] numbering the warps, e.g.
-/// `RowMajor<2, 2>` (warp `2·wr + wc` takes region `(wr, wc)`). It must be a
-/// bijection onto `[0, W::ROWS·W::COLS)` (checked at compile time).
+/// `RowMajor<2, 2>` (warp `2·wr + wc` has coordinates `(wr, wc)`). It must be
+/// a bijection onto `[0, W::ROWS·W::COLS)` (checked at compile time).
 ///
 /// The plan is a set of functions of its types: [`vector`](Self::vector)
 /// answers `(warp, lane, step)` in O(1) after finding the warp's coordinates,
 /// and [`run`](Self::run) executes the whole plan.
 ///
-/// # The rule (ours, in TileFusion's spirit)
+/// # The rule: TileFusion's `GlobalToSharedLoader`
 ///
-/// 1. The tile (`ROWS × COLS`) is split by the warp layout `W`
-///    (`W::ROWS × W::COLS` warps) into equal warp regions; warp
-///    `W(wr, wc)` copies region `(wr, wc)`.
-/// 2. A region is cut into vectors of `VECTOR = 16 / size_of::<T>()` elements
-///    (128 bits) along rows when both tiles allow it, else along columns
-///    ([`Axis`]); a memory tile allows it when its layout's
-///    [`ROW_RUN`](Layout2::ROW_RUN) (or `COL_RUN`) is a multiple of
-///    `VECTOR`, i.e. every vector is contiguous and aligned there. Register
-///    tiles accept any vector: lanes hand registers to each other (as
-///    `ldmatrix` and `stmatrix` do).
-/// 3. Vectors are numbered in the region line by line; at step `s` lane `l`
-///    moves vector `32·s + l`, so consecutive lanes touch consecutive memory
-///    (coalesced). The last step may leave lanes idle.
+/// 1. **Regions.** Warp `(wr, wc)` copies the region `(wr, wc)` of the tile
+///    split `W::ROWS × W::COLS` ways ([`Cont`]); with [`RowReuseCont`](super::RowReuseCont)
+///    (`ColReuseCont`) the columns (rows) are not split.
+/// 2. **Direction.** Vectors of `VECTOR = 16 / size_of::<T>()` elements run
+///    along rows when both tiles allow it (a row-major tile), else along
+///    columns ([`Axis`]); a memory tile allows it when its layout's
+///    [`ROW_RUN`](Layout2::ROW_RUN) (`COL_RUN`) is a multiple of `VECTOR`.
+///    Register tiles accept either (lanes hand registers to each other).
+/// 3. **The warp's base tile** (TileFusion's `WarpBaseTileShape`, computed
+///    from the even split of the tile among the warps): along the vectors
+///    it is at most one 128-byte cache line, `BASE_COLS = min(cols per warp,
+///    128 / size_of::<T>())`; the 32 lanes cover it with
+///    `BASE_COLS / VECTOR` lanes per line and stack the remaining lanes as
+///    lines, `BASE_ROWS = 32 / (BASE_COLS / VECTOR)`. Lane `l` takes line
+///    `l / (BASE_COLS / VECTOR)`, vector `l % (BASE_COLS / VECTOR)` of it:
+///    consecutive lanes, consecutive vectors of a line. For column vectors
+///    (a column-major tile) `BASE_ROWS = min(rows per warp, 128 / size)`,
+///    `BASE_COLS = 32 / (BASE_ROWS / VECTOR)`, and consecutive lanes take
+///    consecutive *columns*: lane `l` takes column `l % BASE_COLS`, rows from
+///    `VECTOR · (l / BASE_COLS)` (lane 1 of an `f32` column-major tile starts
+///    at `(0, 1)`, not `(4, 0)`), as TileFusion's column-major loader does.
+/// 4. **Steps.** The region is a grid of `ROW_EXEC × COL_EXEC` base tiles;
+///    step `s` is base tile `(s / COL_EXEC, s % COL_EXEC)` for row vectors
+///    and `(s % ROW_EXEC, s / ROW_EXEC)` for column vectors (TileFusion's loop
+///    order). Every lane moves one vector at every step.
 ///
-/// Post: every element of the tile is moved exactly once, by a lane of the
-/// warp whose region contains it (tested for many shapes, element types and
-/// warp layouts in `tests/gpu_copy_plan.rs`).
+/// Shapes TileFusion's loader rejects are rejected at compile time: a warp
+/// region that is not a whole number of base tiles, a line of more than
+/// 128 bytes that is not a whole number of cache lines.
+///
+/// Post: with [`Cont`] every element of the tile is moved exactly once, by a
+/// lane of the warp whose region contains it; with a reuse mode once by each
+/// warp sharing it. `tests/gpu_copy_plan.rs` compares every
+/// `(warp, lane, step)` with the offsets TileFusion's own loader computes, in
+/// every configuration of its unit tests.
 ///
 /// # Examples
 ///
@@ -275,8 +128,10 @@ where
 /// type Plan<'a> = CopyPlan<G<'a>, S<'a>, RowMajor<2, 2>>;
 /// assert_eq!((Plan::WARPS, Plan::VECTOR, Plan::STEPS), (4, 4, 4));
 /// assert_eq!(Plan::AXIS, Axis::Row);
-/// // warp 3 is region (1, 1): rows 32.., columns 16..; lane 5 of step 1 moves
-/// // vector 37 of the region: row 37 / 4 = 9, columns 4·(37 % 4) = 4 ..
+/// // each warp has a 32×16 region; its base tile is 8 rows of 16 (4 lanes a row)
+/// assert_eq!((Plan::BASE_ROWS, Plan::BASE_COLS), (8, 16));
+/// // warp 3 is region (1, 1): rows 32.., columns 16..; at step 1 (base tile
+/// // row 1) lane 5 takes row 8 + 5 / 4 = 9, columns 4·(5 % 4) = 4 ..
 /// assert_eq!(
 ///     Plan::vector(3, 5, 1),
 ///     Some(Vector { row: 41, col: 20, len: 4, axis: Axis::Row })
@@ -288,6 +143,27 @@ where
 /// let mut s = S::new(&mut buf[..]);
 /// Plan::run(&g, &mut s);
 /// assert!((0..64).all(|i| (0..32).all(|j| s.get(i, j) == g.get(i, j))));
+/// ```
+///
+/// A half tile's warp line is capped at 128 bytes: TileFusion's
+/// `WarpBaseTileShape` of a 128×128 row-major half tile is 4×64.
+///
+/// ```
+/// use half::f16;
+/// use tilelayout::gpu::{CopyPlan, GlobalTile, RowMajor, SharedTile};
+/// type P<'a> = CopyPlan<
+///     GlobalTile<&'a [f16], RowMajor<128, 128>>,
+///     SharedTile<&'a mut [f16], RowMajor<128, 128>>,
+///     RowMajor<1, 1>,
+/// >;
+/// assert_eq!((P::BASE_ROWS, P::BASE_COLS, P::STEPS), (4, 64, 64));
+/// // f32 64×64: 4×32
+/// type F<'a> = CopyPlan<
+///     GlobalTile<&'a [f32], RowMajor<64, 64>>,
+///     SharedTile<&'a mut [f32], RowMajor<64, 64>>,
+///     RowMajor<1, 1>,
+/// >;
+/// assert_eq!((F::BASE_ROWS, F::BASE_COLS), (4, 32));
 /// ```
 ///
 /// # Compile-time errors
@@ -328,22 +204,42 @@ where
 /// >;
 /// let _ = P::vector(0, 0, 0);
 /// ```
-pub struct CopyPlan<Src, Dst, W>(Phantom<(Src, Dst, W)>);
+///
+/// A warp region must be a whole number of base tiles (here 4 rows of 8
+/// lanes cannot cover 2 rows):
+///
+/// ```compile_fail,E0080
+/// use tilelayout::gpu::{CopyPlan, GlobalTile, RowMajor, SharedTile};
+/// type P<'a> = CopyPlan<
+///     GlobalTile<&'a [f32], RowMajor<2, 32>>,
+///     SharedTile<&'a mut [f32], RowMajor<2, 32>>,
+///     RowMajor<1, 1>,
+/// >;
+/// let _ = P::vector(0, 0, 0);
+/// ```
+pub struct CopyPlan<Src, Dst, W, R = Cont>(Phantom<(Src, Dst, W, R)>);
 
 /// A marker that owns nothing and is `Send + Sync` whatever `T` is.
 type Phantom<T> = PhantomData<fn() -> T>;
 
-impl<Src, Dst, W> core::fmt::Debug for CopyPlan<Src, Dst, W> {
+impl<Src, Dst, W, R> core::fmt::Debug for CopyPlan<Src, Dst, W, R> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("CopyPlan")
     }
 }
 
-/// Rows (or columns) of the whole tile seen from one endpoint.
-const fn tile_extent(extent: usize, warps: Option<usize>, warp_extent: usize) -> usize {
+/// Rows (or columns) of the whole tile seen from one endpoint: a memory
+/// tile's own; register tiles hold a warp's region, `warp_extent` of them
+/// when the axis is split.
+const fn tile_extent(
+    extent: usize,
+    warps: Option<usize>,
+    warp_extent: usize,
+    split: bool,
+) -> usize {
     match warps {
-        None => extent,
-        Some(_) => extent * warp_extent,
+        Some(_) if split => extent * warp_extent,
+        _ => extent,
     }
 }
 
@@ -384,19 +280,49 @@ const fn is_warp_numbering<W: Layout2>() -> bool {
     true
 }
 
-impl<Src, Dst, W> CopyPlan<Src, Dst, W>
+/// TileFusion's `WarpBaseTileShape` along the vectors: `(extent along the
+/// vectors, lanes along them, lines)` of a warp whose even share of the
+/// tile is `warp_extent` long, with `vector` elements per vector and `line`
+/// elements per 128-byte cache line.
+// Follows microsoft/TileFusion@ddc570d96e2fcda2bceb518dab6878d5ee5daba7: include/types/base_tile.hpp (WarpBaseTileShape),
+// include/cell/copy/global_to_shared.hpp (GlobalToSharedLoaderImpl lane maps
+// and loop order), include/cell/copy/warp.hpp (warp offsets, ExecCounter).
+const fn warp_base(warp_extent: usize, vector: usize, line: usize) -> (usize, usize, usize) {
+    assert!(
+        warp_extent < line || warp_extent.is_multiple_of(line),
+        "CopyPlan: a warp's share of a line longer than 128 bytes must be a whole number of 128-byte cache lines (TileFusion's WarpBaseTileShape)"
+    );
+    let along = if warp_extent >= line {
+        line
+    } else {
+        warp_extent
+    };
+    assert!(
+        along.is_multiple_of(vector),
+        "CopyPlan: a warp's share of a line must be a whole number of 128-bit vectors"
+    );
+    let lanes = along / vector;
+    assert!(
+        LANES.is_multiple_of(lanes),
+        "CopyPlan: the vectors of a warp's line must divide the 32 lanes (TileFusion's WarpBaseTileShape)"
+    );
+    (along, lanes, LANES / lanes)
+}
+
+impl<Src, Dst, W, R> CopyPlan<Src, Dst, W, R>
 where
     Src: CopyEndpoint,
     Dst: CopyEndpoint<Elem = Src::Elem>,
     W: Layout2,
+    R: WarpReuse,
 {
     /// Number of warps, `W::ROWS · W::COLS`.
     pub const WARPS: usize = W::ROWS * W::COLS;
 
     /// Rows of the copied tile.
-    pub const ROWS: usize = tile_extent(Src::ROWS, Src::WARPS, W::ROWS);
+    pub const ROWS: usize = tile_extent(Src::ROWS, Src::WARPS, W::ROWS, R::SPLIT_ROWS);
     /// Columns of the copied tile.
-    pub const COLS: usize = tile_extent(Src::COLS, Src::WARPS, W::COLS);
+    pub const COLS: usize = tile_extent(Src::COLS, Src::WARPS, W::COLS, R::SPLIT_COLS);
 
     /// Elements per 128-bit vector, `16 / size_of::<T>()`.
     pub const VECTOR: usize = {
@@ -408,14 +334,18 @@ where
         VECTOR_BYTES / size
     };
 
+    /// Elements per 128-byte cache line.
+    const LINE: usize = Self::VECTOR * (CACHE_LINE_BYTES / VECTOR_BYTES);
+
     const CHECK: () = {
         assert!(
             is_warp_numbering::<W>(),
             "CopyPlan<Src, Dst, W> requires the warp layout W to number its warps 0..W::ROWS*W::COLS one-to-one (at most 64 warps)"
         );
         assert!(
-            Self::ROWS == tile_extent(Dst::ROWS, Dst::WARPS, W::ROWS)
-                && Self::COLS == tile_extent(Dst::COLS, Dst::WARPS, W::COLS),
+            Self::ROWS
+                == tile_extent(Dst::ROWS, Dst::WARPS, W::ROWS, R::SPLIT_ROWS)
+                && Self::COLS == tile_extent(Dst::COLS, Dst::WARPS, W::COLS, R::SPLIT_COLS),
             "CopyPlan<Src, Dst, W> requires Src and Dst to have the same shape (register tiles count once per warp)"
         );
         assert!(
@@ -429,15 +359,25 @@ where
         );
     };
 
-    /// Rows of a warp's region, `ROWS / W::ROWS`.
+    /// Rows of a warp's region: `ROWS / W::ROWS`, or `ROWS` when the warps
+    /// of a column share them ([`ColReuseCont`](super::ColReuseCont)).
     pub const REGION_ROWS: usize = {
         let () = Self::CHECK;
-        Self::ROWS / W::ROWS
+        if R::SPLIT_ROWS {
+            Self::ROWS / W::ROWS
+        } else {
+            Self::ROWS
+        }
     };
-    /// Columns of a warp's region, `COLS / W::COLS`.
+    /// Columns of a warp's region: `COLS / W::COLS`, or `COLS` when the
+    /// warps of a row share them ([`RowReuseCont`](super::RowReuseCont)).
     pub const REGION_COLS: usize = {
         let () = Self::CHECK;
-        Self::COLS / W::COLS
+        if R::SPLIT_COLS {
+            Self::COLS / W::COLS
+        } else {
+            Self::COLS
+        }
     };
 
     /// The direction of the vectors: rows if both tiles allow it, else
@@ -461,23 +401,147 @@ where
         }
     };
 
-    /// Vectors per line of a region (a row for [`Axis::Row`]).
-    const PER_LINE: usize = match Self::AXIS {
-        Axis::Row => Self::REGION_COLS / Self::VECTOR,
-        Axis::Col => Self::REGION_ROWS / Self::VECTOR,
+    /// `(extent along the vectors, lanes along them, lines)` of the warp's
+    /// base tile.
+    const BASE: (usize, usize, usize) = {
+        let () = Self::CHECK;
+        match Self::AXIS {
+            Axis::Row => warp_base(Self::COLS / W::COLS, Self::VECTOR, Self::LINE),
+            Axis::Col => warp_base(Self::ROWS / W::ROWS, Self::VECTOR, Self::LINE),
+        }
     };
 
-    /// Lines of a region (rows for [`Axis::Row`]).
-    const LINES: usize = match Self::AXIS {
-        Axis::Row => Self::REGION_ROWS,
-        Axis::Col => Self::REGION_COLS,
+    /// Rows of a warp's base tile (TileFusion's `WarpBaseTileShape::kRows`).
+    pub const BASE_ROWS: usize = match Self::AXIS {
+        Axis::Row => Self::BASE.2,
+        Axis::Col => Self::BASE.0,
+    };
+    /// Columns of a warp's base tile (`WarpBaseTileShape::kCols`).
+    pub const BASE_COLS: usize = match Self::AXIS {
+        Axis::Row => Self::BASE.0,
+        Axis::Col => Self::BASE.2,
+    };
+
+    /// Consecutive lanes vary fastest along this many positions
+    /// (TileFusion's `kColThreads`): the vectors of a line for row vectors
+    /// (`BASE_COLS / VECTOR`), the lines for column vectors (`BASE_COLS`).
+    const LANE_MINOR: usize = match Self::AXIS {
+        Axis::Row => Self::BASE.1,
+        Axis::Col => Self::BASE.2,
+    };
+
+    /// Where the lane at `(lane / LANE_MINOR, lane % LANE_MINOR)` starts in a
+    /// base tile.
+    #[inline(always)]
+    const fn lane_at(major: usize, minor: usize) -> (usize, usize) {
+        match Self::AXIS {
+            Axis::Row => (major, minor * Self::VECTOR),
+            Axis::Col => (major * Self::VECTOR, minor),
+        }
+    }
+
+    /// Base tiles down a region (TileFusion's `kRowExec`).
+    pub const ROW_EXEC: usize = {
+        assert!(
+            Self::REGION_ROWS.is_multiple_of(Self::BASE_ROWS)
+                && Self::REGION_COLS.is_multiple_of(Self::BASE_COLS),
+            "CopyPlan: a warp's region must be a whole number of its base tiles (TileFusion's WarpBaseTileShape)"
+        );
+        Self::REGION_ROWS / Self::BASE_ROWS
+    };
+    /// Base tiles across a region (TileFusion's `kColExec`).
+    pub const COL_EXEC: usize = {
+        let _ = Self::ROW_EXEC;
+        Self::REGION_COLS / Self::BASE_COLS
     };
 
     /// Vectors in one warp's region.
     pub const VECTORS: usize = Self::REGION_ROWS * Self::REGION_COLS / Self::VECTOR;
 
-    /// Steps per lane, `⌈VECTORS / 32⌉`.
-    pub const STEPS: usize = Self::VECTORS.div_ceil(LANES);
+    /// Steps per lane (base tiles per region): every lane moves one vector
+    /// per step.
+    pub const STEPS: usize = Self::ROW_EXEC * Self::COL_EXEC;
+
+    /// The bank conflict degree of the plan's shared-memory side(s): the
+    /// most wavefronts 8 lanes' 128-bit accesses of one step need (1:
+    /// conflict-free), over every warp and step, for the tile at its
+    /// layout's origin; `None` when neither side is in shared memory.
+    /// Counted at compile time.
+    ///
+    /// ```
+    /// use tilelayout::gpu::{Bytes128, CopyPlan, GlobalTile, RowMajor, SharedTile, SwizzledRowMajor};
+    /// type Plain<'a> = CopyPlan<
+    ///     GlobalTile<&'a [f32], RowMajor<64, 64>>,
+    ///     SharedTile<&'a mut [f32], RowMajor<64, 64>>,
+    ///     RowMajor<1, 1>,
+    /// >;
+    /// // 8 lanes cover one 128-byte line: conflict-free
+    /// assert_eq!(Plain::SHARED_CONFLICTS, Some(1));
+    /// ```
+    pub const SHARED_CONFLICTS: Option<usize> = {
+        let src = Self::conflicts(Src::SHARED_LAYOUT);
+        let dst = Self::conflicts(Dst::SHARED_LAYOUT);
+        match (src, dst) {
+            (Some(a), Some(b)) => Some(if a > b { a } else { b }),
+            (Some(a), None) | (None, Some(a)) => Some(a),
+            (None, None) => None,
+        }
+    };
+
+    /// The conflict degree of the plan on one shared-memory layout.
+    const fn conflicts(layout: Option<&'static LayoutExpr>) -> Option<usize> {
+        let Some(layout) = layout else {
+            return None;
+        };
+        let size = size_of::<Src::Elem>();
+        let mut worst = 0;
+        let mut wr = 0;
+        while wr < W::ROWS {
+            let mut wc = 0;
+            while wc < W::COLS {
+                let r0 = if R::SPLIT_ROWS {
+                    wr * Self::REGION_ROWS
+                } else {
+                    0
+                };
+                let c0 = if R::SPLIT_COLS {
+                    wc * Self::REGION_COLS
+                } else {
+                    0
+                };
+                let mut step = 0;
+                while step < Self::STEPS {
+                    let (i, j) = match Self::AXIS {
+                        Axis::Row => (step / Self::COL_EXEC, step % Self::COL_EXEC),
+                        Axis::Col => (step % Self::ROW_EXEC, step / Self::ROW_EXEC),
+                    };
+                    let mut q = 0;
+                    while q < LANES / PHASE_LANES {
+                        let mut addrs = [0usize; PHASE_LANES];
+                        let mut k = 0;
+                        while k < PHASE_LANES {
+                            let lane = q * PHASE_LANES + k;
+                            let (r, c) =
+                                Self::lane_at(lane / Self::LANE_MINOR, lane % Self::LANE_MINOR);
+                            let row = r0 + i * Self::BASE_ROWS + r;
+                            let col = c0 + j * Self::BASE_COLS + c;
+                            addrs[k] = layout.offset(row, col) * size;
+                            k += 1;
+                        }
+                        let d = phase_degree(&addrs);
+                        if d > worst {
+                            worst = d;
+                        }
+                        q += 1;
+                    }
+                    step += 1;
+                }
+                wc += 1;
+            }
+            wr += 1;
+        }
+        Some(worst)
+    }
 
     /// Returns the coordinates `(wr, wc)` of `warp` in the warp layout.
     ///
@@ -498,44 +562,82 @@ where
         panic!("CopyPlan: warp out of range")
     }
 
+    /// Returns the first row and column of the region of warp `(wr, wc)`.
+    #[inline(always)]
+    #[must_use]
+    pub fn region_origin(wr: usize, wc: usize) -> (usize, usize) {
+        (
+            if R::SPLIT_ROWS {
+                wr * Self::REGION_ROWS
+            } else {
+                0
+            },
+            if R::SPLIT_COLS {
+                wc * Self::REGION_COLS
+            } else {
+                0
+            },
+        )
+    }
+
+    /// Returns the base tile `(i, j)` of the region moved at `step`.
+    #[inline(always)]
+    #[must_use]
+    pub fn step_tile(step: usize) -> (usize, usize) {
+        match Self::AXIS {
+            Axis::Row => (step / Self::COL_EXEC, step % Self::COL_EXEC),
+            Axis::Col => (step % Self::ROW_EXEC, step / Self::ROW_EXEC),
+        }
+    }
+
+    /// Returns where `lane`'s vector starts in a base tile.
+    #[inline(always)]
+    #[must_use]
+    pub fn lane_origin(lane: usize) -> (usize, usize) {
+        Self::lane_at(lane / Self::LANE_MINOR, lane % Self::LANE_MINOR)
+    }
+
     /// Returns the vector moved by lane `lane` of the warp at `(wr, wc)` at
-    /// `step`, or `None` if that lane is idle then.
+    /// `step`, or `None` if `lane ≥ 32` or `step ≥ STEPS`.
     #[inline(always)]
     #[must_use]
     pub fn vector_at(wr: usize, wc: usize, lane: usize, step: usize) -> Option<Vector> {
-        let t = step * LANES + lane;
-        if lane >= LANES || t >= Self::VECTORS {
+        if lane >= LANES || step >= Self::STEPS {
             return None;
         }
-        Some(Self::numbered(wr, wc, t))
+        Some(Self::vector_in(wr, wc, lane, step))
     }
 
-    /// Returns vector number `t < VECTORS` of the region of warp `(wr, wc)`
-    /// (moved by lane `t % 32` at step `t / 32`).
+    /// Returns the vector moved by lane `lane < 32` of the warp at
+    /// `(wr, wc)` at `step < STEPS`: [`vector_at`](Self::vector_at) without
+    /// the range test (checked with `debug_assert!`), for device code that
+    /// must not branch. Outside the range the result is unspecified.
     #[inline(always)]
-    fn numbered(wr: usize, wc: usize, t: usize) -> Vector {
-        Self::in_line(wr, wc, t / Self::PER_LINE, t % Self::PER_LINE)
+    #[must_use]
+    pub fn vector_in(wr: usize, wc: usize, lane: usize, step: usize) -> Vector {
+        debug_assert!(
+            lane < LANES && step < Self::STEPS,
+            "CopyPlan: lane or step out of range"
+        );
+        let (i, j) = Self::step_tile(step);
+        let (r, c) = Self::lane_origin(lane);
+        Self::at(wr, wc, i, j, r, c)
     }
 
-    /// Returns vector `k < PER_LINE` of line `line` of the region of warp
-    /// `(wr, wc)`: vector number `line · PER_LINE + k`.
+    /// The vector at `(r, c)` of base tile `(i, j)` of warp `(wr, wc)`.
     #[inline(always)]
-    fn in_line(wr: usize, wc: usize, line: usize, k: usize) -> Vector {
-        let k = k * Self::VECTOR;
-        let (r, c) = match Self::AXIS {
-            Axis::Row => (line, k),
-            Axis::Col => (k, line),
-        };
+    fn at(wr: usize, wc: usize, i: usize, j: usize, r: usize, c: usize) -> Vector {
+        let (r0, c0) = Self::region_origin(wr, wc);
         Vector {
-            row: wr * Self::REGION_ROWS + r,
-            col: wc * Self::REGION_COLS + c,
+            row: r0 + i * Self::BASE_ROWS + r,
+            col: c0 + j * Self::BASE_COLS + c,
             len: Self::VECTOR,
             axis: Self::AXIS,
         }
     }
 
     /// Returns the vector moved by `lane` of `warp` at `step`, or `None` if
-    /// that lane is idle then.
+    /// `lane ≥ 32` or `step ≥ STEPS`.
     ///
     /// # Panics
     ///
@@ -547,15 +649,12 @@ where
         Self::vector_at(wr, wc, lane, step)
     }
 
-    /// Runs the plan on the CPU: for every warp, step and lane (lane by lane
-    /// within a step), reads the lane's vector from `src` and writes it to
-    /// `dst`.
+    /// Runs the plan on the CPU: for every warp, step by step and lane by
+    /// lane, reads the lane's vector from `src` and writes it to `dst`.
     ///
-    /// Vector `t` of a region is moved by lane `t % 32` at step `t / 32`, so
-    /// "step by step, lane by lane" is the order `t = 0, 1, …`; the executor
-    /// walks it as `line` by `line`, vector by vector inside a line
-    /// (`t = line · PER_LINE + k`), which needs no division and no idle-lane
-    /// test, and lets the compiler unroll the short inner loop.
+    /// The lanes of a step are walked as `lane = major · LANE_MINOR + minor`
+    /// (TileFusion's `kColThreads` is `LANE_MINOR`), the same order with no
+    /// division.
     #[inline(always)]
     pub fn run(src: &Src, dst: &mut Dst)
     where
@@ -563,14 +662,37 @@ where
         Dst: CopyDest,
     {
         let () = Self::CHECK;
+        let majors = LANES / Self::LANE_MINOR;
         for wr in 0..W::ROWS {
             for wc in 0..W::COLS {
                 let warp = W::offset(wr, wc);
-                for line in 0..Self::LINES {
-                    for k in 0..Self::PER_LINE {
-                        let v = Self::in_line(wr, wc, line, k);
-                        let mut staging = [Src::Elem::default(); VECTOR_BYTES];
-                        dst.write_vector(warp, &v, src.load(warp, &v, &mut staging));
+                if matches!(Self::AXIS, Axis::Row) && Self::COL_EXEC == 1 {
+                    // one base tile across: the steps and the lanes' lines
+                    // are the region's rows, in order (one loop fewer)
+                    let (r0, c0) = Self::region_origin(wr, wc);
+                    for line in 0..Self::REGION_ROWS {
+                        for minor in 0..Self::LANE_MINOR {
+                            let v = Vector {
+                                row: r0 + line,
+                                col: c0 + minor * Self::VECTOR,
+                                len: Self::VECTOR,
+                                axis: Axis::Row,
+                            };
+                            let mut staging = [Src::Elem::default(); VECTOR_BYTES];
+                            dst.write_vector(warp, &v, src.load(warp, &v, &mut staging));
+                        }
+                    }
+                    continue;
+                }
+                for step in 0..Self::STEPS {
+                    let (i, j) = Self::step_tile(step);
+                    for major in 0..majors {
+                        for minor in 0..Self::LANE_MINOR {
+                            let (r, c) = Self::lane_at(major, minor);
+                            let v = Self::at(wr, wc, i, j, r, c);
+                            let mut staging = [Src::Elem::default(); VECTOR_BYTES];
+                            dst.write_vector(warp, &v, src.load(warp, &v, &mut staging));
+                        }
                     }
                 }
             }

@@ -8,7 +8,9 @@
 
 use core::marker::PhantomData;
 
+use super::reg_tile::base_tile_offset;
 use super::sealed::Sealed;
+use super::swizzle::{source_mask, swizzle};
 
 // ---------------------------------------------------------------------------
 // Shapes
@@ -179,14 +181,36 @@ pub enum LayoutExpr {
         bits: u32,
         /// `M`: number of low bits kept.
         base: u32,
-        /// `S`: distance between the source and the target bits.
-        shift: u32,
+        /// `S`: distance between the source and the target bits (negative:
+        /// the source bits are below the targets).
+        shift: i32,
+    },
+    /// A strided `layout` whose contiguous coordinate is swizzled by the
+    /// other one: row-major `(i, j) → layout(i, j ^ ((i mod 2^bits) << base))`,
+    /// column-major (`col_major`) `(i, j) → layout(i ^ ((j mod 2^bits) << base), j)`
+    /// ([`SwizzledRowMajor`](super::SwizzledRowMajor),
+    /// [`SwizzledColMajor`](super::SwizzledColMajor)).
+    CoordSwizzled {
+        /// The strided layout.
+        layout: &'static LayoutExpr,
+        /// `B`: number of bits XORed.
+        bits: u32,
+        /// `M`: number of low bits kept.
+        base: u32,
+        /// `true` when the rows are the contiguous coordinate.
+        col_major: bool,
     },
     /// The 16×16 register base tile: `(i, j) → lane·8 + slot`
     /// ([`BaseTileRowMajor`](super::BaseTileRowMajor), or its transpose).
     BaseTile {
-        /// `true` for [`BaseTileColMajor`](super::BaseTileColMajor).
+        /// `true` for the column-major tiles
+        /// ([`BaseTileColMajor`](super::BaseTileColMajor),
+        /// [`AccTileColMajor`](super::AccTileColMajor)).
         col_major: bool,
+        /// `true` for the accumulator tiles
+        /// ([`AccTileRowMajor`](super::AccTileRowMajor),
+        /// [`AccTileColMajor`](super::AccTileColMajor)).
+        accumulator: bool,
     },
 }
 
@@ -197,7 +221,7 @@ impl LayoutExpr {
         match *self {
             Self::Strided { rows, .. } => rows,
             Self::Blocked { outer, inner } => outer.rows() * inner.rows(),
-            Self::Swizzled { layout, .. } => layout.rows(),
+            Self::Swizzled { layout, .. } | Self::CoordSwizzled { layout, .. } => layout.rows(),
             Self::BaseTile { .. } => 16,
         }
     }
@@ -208,7 +232,7 @@ impl LayoutExpr {
         match *self {
             Self::Strided { cols, .. } => cols,
             Self::Blocked { outer, inner } => outer.cols() * inner.cols(),
-            Self::Swizzled { layout, .. } => layout.cols(),
+            Self::Swizzled { layout, .. } | Self::CoordSwizzled { layout, .. } => layout.cols(),
             Self::BaseTile { .. } => 16,
         }
     }
@@ -224,7 +248,7 @@ impl LayoutExpr {
                 col_stride,
             } => strided_cosize(rows, cols, row_stride, col_stride),
             Self::Blocked { outer, inner } => outer.cosize() * inner.cosize(),
-            Self::Swizzled { layout, .. } => layout.cosize(),
+            Self::Swizzled { layout, .. } | Self::CoordSwizzled { layout, .. } => layout.cosize(),
             Self::BaseTile { .. } => 256,
         }
     }
@@ -248,20 +272,26 @@ impl LayoutExpr {
                 bits,
                 base,
                 shift,
-            } => swizzle(layout.offset(i, j), bits, base, shift),
-            Self::BaseTile { col_major } => {
-                let (i, j) = if col_major { (j, i) } else { (i, j) };
-                base_tile_lane(i, j) * 8 + base_tile_slot(i, j)
+            } => swizzle(layout.offset(i, j), source_mask(bits, base, shift), shift),
+            Self::CoordSwizzled {
+                layout,
+                bits,
+                base,
+                col_major,
+            } => {
+                let mask = (1usize << bits) - 1;
+                if col_major {
+                    layout.offset(i ^ ((j & mask) << base), j)
+                } else {
+                    layout.offset(i, j ^ ((i & mask) << base))
+                }
             }
+            Self::BaseTile {
+                col_major,
+                accumulator,
+            } => base_tile_offset(col_major, accumulator, i, j),
         }
     }
-}
-
-/// CuTe's swizzle as a plain function (the twin of
-/// [`Swizzle::apply`](super::Swizzle::apply)).
-pub(crate) const fn swizzle(x: usize, bits: u32, base: u32, shift: u32) -> usize {
-    let mask = ((1usize << bits) - 1) << (base + shift);
-    x ^ ((x & mask) >> shift)
 }
 
 /// Lane holding element `(i, j)` of a row-major 16×16 base tile.
@@ -435,9 +465,9 @@ mod tests {
         assert!(const_offset::<RowMajor<3, 5>>(2, 3) == 13);
         assert!(const_offset::<ColMajor<3, 5>>(2, 3) == 11);
         assert!(gcd(12, 18) == 6 && gcd(0, 7) == 7 && gcd(7, 0) == 7);
-        assert!(swizzle(0b10_0000_0000, 3, 3, 3) == 0b10_0000_0000);
-        assert!(swizzle(0b01_0000_0000, 3, 3, 3) == 0b01_0010_0000);
-        assert!(swizzle(0b0_0100_0000, 3, 3, 3) == 0b0_0100_1000);
+        assert!(swizzle(0b10_0000_0000, source_mask(3, 3, 3), 3) == 0b10_0000_0000);
+        assert!(swizzle(0b01_0000_0000, source_mask(3, 3, 3), 3) == 0b01_0010_0000);
+        assert!(swizzle(0b0_0100_0000, source_mask(3, 3, 3), 3) == 0b0_0100_1000);
     };
 
     #[test]

@@ -41,28 +41,44 @@
 //!    shape is a compile-time error.
 //! 3. **Swizzle** ([`Swizzle<B, M, S>`](Swizzle),
 //!    [`Swizzled<L, Sw>`](Swizzled)): CuTe's XOR of bits `[M+S, M+S+B)` into
-//!    `[M, M+B)`, alone or applied to a layout's offsets; rejected at compile
-//!    time when it is not an involution (`S < B`) or does not fit the layout.
-//!    [`SwizzledRowMajor`] and [`SwizzledColMajor`] are the swizzled
-//!    shared-memory formats for `f16`/`bf16` and `f32` at 128- and 64-byte
-//!    rows ([`Bytes128`], [`Bytes64`]).
-//! 4. **Tiles** ([`GlobalTile`], [`SharedTile`]): storage (`&[T]`,
+//!    `[M, M+B)` (a negative `S` the other way round, as CuTe's
+//!    `Swizzle<2, 0, -2>`), alone or applied to a layout's offsets; rejected
+//!    at compile time when it is not an involution (`|S| < B`) or does not
+//!    fit the layout.
+//! 4. **Swizzled shared tiles** ([`SwizzledRowMajor`], [`SwizzledColMajor`]):
+//!    TileFusion's `SharedTile<T, RowMajor<R, C>, true, W>` for
+//!    `f16`/`bf16`/`f32` at 128- and 64-byte swizzles ([`Bytes128`],
+//!    [`Bytes64`]): the 16-byte chunk `c` of row `i` is stored at chunk
+//!    `c ^ (i mod 2^B)` of the same row, the row stride kept — CuTe's
+//!    `composition(Swizzle<B, M, log2(stride) − M>, layout)`.
+//! 5. **Tiles** ([`GlobalTile`], [`SharedTile`]): storage (`&[T]`,
 //!    `&mut [T]`, `[T; N]`, `Vec<T>`) seen through a layout; `get(i, j)`,
 //!    `set(i, j, v)`.
-//! 5. **Tile iterator** ([`TileIterator`]): a tile cut into sub-tiles of a
+//! 6. **Tile iterator** ([`TileIterator`]): a tile cut into sub-tiles of a
 //!    fixed shape that keep the parent's layout; `get(i, j)`, `row(i)` for
 //!    `(i, _)`, `col(j)` for `(_, j)`; the shape must divide.
-//! 6. **Copy plan** ([`CopyPlan<Src, Dst, W>`](CopyPlan), [`copy`]): a warp
-//!    layout `W` splits the tile among warps, each lane moves 128-bit
-//!    vectors; the plan answers `(warp, lane, step) → vector` with no
-//!    allocation, covers every element exactly once, and runs on the CPU
-//!    lane by lane between memory tiles and register tiles.
-//! 7. **Register tiles** ([`BaseTileRowMajor`], [`BaseTileColMajor`],
-//!    [`RegTile<D, B, L>`](RegTile)): the 16×16 base tile of a warp
-//!    (lane `l` holds row `l/4`, columns `2(l%4)`, `2(l%4)+1`, the same 8 rows
-//!    down, 8 columns right, and both), in both directions
-//!    (element ↔ `(lane, slot)`), and a thread's registers for a grid of base
-//!    tiles.
+//! 7. **Copy plan** ([`CopyPlan<Src, Dst, W, R>`](CopyPlan), [`copy`]):
+//!    TileFusion's global→shared loader as a type: a warp layout `W` splits
+//!    the tile among warps (shared as the reuse mode `R` says: [`Cont`],
+//!    [`RowReuseCont`], [`ColReuseCont`]), each warp covers its region with
+//!    base tiles of at most one 128-byte line of 128-bit vectors
+//!    (`WarpBaseTileShape`); the plan answers `(warp, lane, step) → vector`
+//!    with no allocation, counts its shared-memory bank conflicts at compile
+//!    time ([`CopyPlan::SHARED_CONFLICTS`]), and runs on the CPU lane by lane
+//!    between memory tiles and register tiles.
+//! 8. **Register tiles** ([`BaseTileRowMajor`], [`BaseTileColMajor`],
+//!    [`AccTileRowMajor`], [`AccTileColMajor`], [`RegTile<D, B, L>`](RegTile)):
+//!    the 16×16 base tiles of `mma.m16n8k16` — operands (`A`, `B`) and
+//!    accumulators (`C`) as distinct types, their lane/slot maps in both
+//!    directions — and a thread's registers for a grid of base tiles.
+//! 9. **`ldmatrix`** ([`LdMatrix`], [`Operand`]): the shared-memory row each
+//!    lane hands `ldmatrix.x4` per operand base tile, TileFusion's
+//!    shared→register loader, with its bank-conflict degree.
+//!
+//! The maps are TileFusion's (microsoft/TileFusion), offset by offset, lane
+//! by lane and slot by slot, checked against what its own code computes; the
+//! fragment layouts are the PTX ISA's for `mma.m16n8k16`, on which
+//! TileFusion and CuTe agree (see [`BaseTile`]).
 //!
 //! [`sgemm`] puts it all together: a CPU SGEMM shaped like a TileFusion GEMM
 //! kernel, with [`sgemm_hand_indexed`], the same kernel indexed by hand.
@@ -77,8 +93,11 @@
 //! Everything here is `no_std` and allocation-free except the `Vec` storage
 //! impl (feature `alloc`).
 
+mod banks;
 mod block;
+mod copy_endpoint;
 mod copy_plan;
+mod ldmatrix;
 mod matrix;
 mod reg_tile;
 mod sgemm;
@@ -86,21 +105,26 @@ mod shared;
 mod swizzle;
 mod tile;
 mod tile_iter;
+mod warp_reuse;
 
 pub use block::{Blocked, BlockedColMajor, BlockedRowMajor};
-pub use copy_plan::{
-    copy, Axis, CopyDest, CopyEndpoint, CopyPlan, CopySource, Vector, VECTOR_BYTES,
-};
+pub use copy_endpoint::{CopyDest, CopyEndpoint, CopySource};
+pub use copy_plan::{copy, Axis, CopyPlan, Vector, CACHE_LINE_BYTES, VECTOR_BYTES};
+pub use ldmatrix::{LdMatrix, Operand};
 pub use matrix::{
     const_offset, layout_of, ColMajor, Layout2, LayoutExpr, LayoutValue, MatrixLayout, RowMajor,
     Shape2, TileShape,
 };
-pub use reg_tile::{BaseTile, BaseTileColMajor, BaseTileRowMajor, RegTile, LANES, SLOTS};
+pub use reg_tile::{
+    AccTileColMajor, AccTileRowMajor, BaseTile, BaseTileColMajor, BaseTileRowMajor, RegTile, LANES,
+    SLOTS,
+};
 pub use sgemm::{mma, sgemm, sgemm_hand_indexed, BLOCK_K, BLOCK_M, BLOCK_N};
 pub use shared::{Bytes128, Bytes64, SwizzleAtom, SwizzledColMajor, SwizzledRowMajor};
 pub use swizzle::{Swizzle, SwizzleFn, Swizzled};
 pub use tile::{Global, GlobalTile, Shared, SharedTile, Space, Storage, StorageMut, Tile};
 pub use tile_iter::TileIterator;
+pub use warp_reuse::{ColReuseCont, Cont, RowReuseCont, WarpReuse};
 
 /// Sealing for the layout, swizzle and space traits: their implementations
 /// carry promises (a [`LayoutExpr`] twin, CuTe's swizzle) that outside types

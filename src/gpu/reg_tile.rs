@@ -1,7 +1,8 @@
-//! Register tiles: the 16×16 base tile a warp feeds to the tensor cores, and
-//! `RegTile`, one thread's registers for a grid of base tiles.
+//! Register tiles: the 16×16 base tiles a warp feeds to the tensor cores
+//! (operands) and gets back from them (accumulators), and `RegTile`, one
+//! thread's registers for a grid of base tiles.
 //!
-//! The lane/slot map is documented on [`BaseTile`]. As a [`Layout2`] a base
+//! The lane/slot maps are documented on [`BaseTile`]. As a [`Layout2`] a base
 //! tile maps `(i, j)` to `lane·8 + slot` (a bijection onto `[0, 256)`), so
 //! `Blocked<L, BaseTileRowMajor>` is the warp-wide register layout of a
 //! [`RegTile`] with outer layout `L`.
@@ -20,24 +21,46 @@ pub const SLOTS: usize = 8;
 
 /// A 16×16 register base tile: which lane and slot hold each element.
 ///
-/// The base tile is the operand of two `mma.m16n8k16`: 256 elements held by
-/// the 32 lanes of a warp, 8 per lane. In the row-major base tile lane `l`
-/// holds
+/// A base tile is 256 elements held by the 32 lanes of a warp, 8 per lane,
+/// as two `mma.m16n8k16` see them. Lane `l` has a group `g = l/4` and a
+/// thread-in-group `t = l%4`. In the row-major tiles lane `l` holds
 ///
 /// ```text
-///  slots 0, 1: row l/4,     columns 2(l%4), 2(l%4)+1
-///  slots 2, 3: row l/4 + 8, the same columns
-///  slots 4, 5: row l/4,     the same columns + 8
-///  slots 6, 7: row l/4 + 8, the same columns + 8
+///  slots 0, 1: row g,     columns 2t, 2t+1
+///  slots 2, 3: row g + 8, the same columns
+///  slots 4, 5: row g,     the same columns + 8
+///  slots 6, 7: row g + 8, the same columns + 8
 /// ```
 ///
-/// and the column-major base tile is the transpose.
+/// In the column-major tiles lane `l` holds column `g`, rows `2t, 2t+1`,
+/// and the two kinds differ in the order of the other three pairs:
 ///
-/// Implemented by [`BaseTileRowMajor`] and [`BaseTileColMajor`]. As a
-/// [`Layout2`] it maps `(i, j)` to `lane·8 + slot`.
+/// | slots | operand ([`BaseTileColMajor`]) | accumulator ([`AccTileColMajor`]) |
+/// |-------|--------------------------------|-----------------------------------|
+/// | 2, 3  | the same rows, column `g + 8`  | rows `+ 8`, column `g`            |
+/// | 4, 5  | rows `+ 8`, column `g`         | the same rows, column `g + 8`     |
+///
+/// This is the PTX fragment layout of `mma.m16n8k16` and the order
+/// TileFusion keeps: the `A` operand (`M × K`, row-major) is `a0..a7` of PTX;
+/// a column-major `B` operand (`K × N`) holds the two `n8` halves' `b0, b1` in
+/// slots 0–1 and 2–3 and their `b2, b3` (`k + 8`) in 4–5 and 6–7, the order
+/// `ldmatrix.x4` returns them and TileFusion's `mma` passes them
+/// (`B[0], B[2]` for columns `0..8`, `B[1], B[3]` for `8..16`); the
+/// accumulator is `c0..c3` of the two `n8` halves. CuTe's
+/// `SM80_16x8x16` atoms agree per `n8` half (its `BLayout` of one atom is
+/// slots 0, 1, 4, 5 here). TileFusion's global→register loads use the
+/// operand order and its register→shared store of a GEMM's result the
+/// accumulator order (`tests/gpu_reg_tile.rs` checks all four maps against
+/// TileFusion's code and CuTe's `ALayout`/`BLayout`/`CLayout`).
+///
+/// Implemented by [`BaseTileRowMajor`], [`BaseTileColMajor`] (operands, see
+/// [`Operand`](super::Operand)) and [`AccTileRowMajor`], [`AccTileColMajor`]
+/// (accumulators). As a [`Layout2`] it maps `(i, j)` to `lane·8 + slot`.
 pub trait BaseTile: Layout2 {
-    /// `true` for the column-major (transposed) base tile.
+    /// `true` for the column-major base tiles.
     const COL_MAJOR: bool;
+    /// `true` for the accumulator base tiles.
+    const ACCUMULATOR: bool;
 
     /// Returns `(lane, slot)` holding element `(i, j)`, `i, j < 16`.
     fn lane_slot(i: usize, j: usize) -> (usize, usize);
@@ -47,8 +70,9 @@ pub trait BaseTile: Layout2 {
     fn element(lane: usize, slot: usize) -> (usize, usize);
 }
 
-/// The row-major base tile (TileFusion's `BaseTileRowMajor`): lane `l` holds
-/// row `l/4` (and `l/4 + 8`), columns `2(l%4)`, `2(l%4)+1` (and `+ 8`).
+/// The row-major operand base tile (TileFusion's `BaseTileRowMajor`, the
+/// `A` operand of `mma.m16n8k16`): lane `l` holds row `l/4` (and `l/4 + 8`),
+/// columns `2(l%4)`, `2(l%4)+1` (and `+ 8`).
 ///
 /// ```
 /// use tilelayout::gpu::{BaseTile, BaseTileRowMajor};
@@ -60,11 +84,10 @@ pub trait BaseTile: Layout2 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BaseTileRowMajor;
 
-/// The column-major base tile (TileFusion's `BaseTileColMajor`): the
-/// transpose of [`BaseTileRowMajor`]; lane `l` holds column `l/4`, rows
-/// `2(l%4)`, `2(l%4)+1`.
-///
-/// This is the layout of the `B` operand of `mma.m16n8k16` (`K × N`).
+/// The column-major operand base tile (TileFusion's `BaseTileColMajor`, the
+/// `B` operand of `mma.m16n8k16`, `K × N`): the transpose of
+/// [`BaseTileRowMajor`]; lane `l` holds column `l/4`, rows `2(l%4)`,
+/// `2(l%4)+1`, then column `+ 8` in slots 2–3 and rows `+ 8` in slots 4–5.
 ///
 /// ```
 /// use tilelayout::gpu::{BaseTile, BaseTileColMajor, BaseTileRowMajor};
@@ -74,42 +97,59 @@ pub struct BaseTileRowMajor;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BaseTileColMajor;
 
+/// The row-major accumulator base tile (the `C`/`D` fragment of two
+/// `mma.m16n8k16`, as TileFusion's register→shared storer writes it): the
+/// same map as [`BaseTileRowMajor`], a distinct type so that an operand and
+/// an accumulator are not confused.
+///
+/// ```
+/// use tilelayout::gpu::{AccTileRowMajor, BaseTile, BaseTileRowMajor};
+/// assert_eq!(AccTileRowMajor::lane_slot(9, 3), BaseTileRowMajor::lane_slot(9, 3));
+/// assert_eq!(AccTileRowMajor::lane_slot(8, 0), (0, 2)); // c2 of the first n8 half
+/// assert_eq!(AccTileRowMajor::lane_slot(0, 8), (0, 4)); // c0 of the second
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AccTileRowMajor;
+
+/// The column-major accumulator base tile (TileFusion's register→shared
+/// storer for a column-major tile): lane `l` holds column `l/4`, rows
+/// `2(l%4)`, `2(l%4)+1`; rows `+ 8` in slots 2–3, column `+ 8` in slots 4–5
+/// (the operand [`BaseTileColMajor`] has them the other way round).
+///
+/// ```
+/// use tilelayout::gpu::{AccTileColMajor, BaseTile, BaseTileColMajor};
+/// assert_eq!(AccTileColMajor::lane_slot(8, 0), (0, 2));
+/// assert_eq!(BaseTileColMajor::lane_slot(8, 0), (0, 4));
+/// assert_eq!(AccTileColMajor::element(5, 4), (2, 9));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AccTileColMajor;
+
 impl Sealed for BaseTileRowMajor {}
 impl Sealed for BaseTileColMajor {}
+impl Sealed for AccTileRowMajor {}
+impl Sealed for AccTileColMajor {}
 
-impl Shape2 for BaseTileRowMajor {
-    const ROWS: usize = 16;
-    const COLS: usize = 16;
-}
-impl Shape2 for BaseTileColMajor {
-    const ROWS: usize = 16;
-    const COLS: usize = 16;
-}
-
-impl Layout2 for BaseTileRowMajor {
-    const COSIZE: usize = 256;
-    // slots 2k, 2k+1 are columns 2c, 2c+1 of one row
-    const ROW_RUN: usize = 2;
-    const COL_RUN: usize = 1;
-    const EXPR: LayoutExpr = LayoutExpr::BaseTile { col_major: false };
-
-    #[inline(always)]
-    fn offset(i: usize, j: usize) -> usize {
-        debug_assert!(i < 16 && j < 16, "BaseTileRowMajor: (i, j) out of range");
-        base_tile_lane(i, j) * SLOTS + base_tile_slot(i, j)
+/// `(lane, slot)` of element `(i, j)` of a base tile, from the row-major
+/// map (`base_tile_lane`, `base_tile_slot`): column-major tiles transpose the
+/// coordinates, the column-major accumulator also exchanges slots 2–3 with
+/// 4–5 (the `+ 8` of the rows and of the column).
+#[inline(always)]
+const fn lane_slot_of(col_major: bool, accumulator: bool, i: usize, j: usize) -> (usize, usize) {
+    if !col_major {
+        return (base_tile_lane(i, j), base_tile_slot(i, j));
     }
+    let slot = base_tile_slot(j, i);
+    let slot = if accumulator { swap_halves(slot) } else { slot };
+    (base_tile_lane(j, i), slot)
 }
 
-impl Layout2 for BaseTileColMajor {
-    const COSIZE: usize = 256;
-    const ROW_RUN: usize = 1;
-    const COL_RUN: usize = 2;
-    const EXPR: LayoutExpr = LayoutExpr::BaseTile { col_major: true };
-
-    #[inline(always)]
-    fn offset(i: usize, j: usize) -> usize {
-        debug_assert!(i < 16 && j < 16, "BaseTileColMajor: (i, j) out of range");
-        base_tile_lane(j, i) * SLOTS + base_tile_slot(j, i)
+/// Exchanges slots 2–3 and 4–5 (an involution).
+#[inline(always)]
+const fn swap_halves(slot: usize) -> usize {
+    match slot / 2 {
+        1 | 2 => slot ^ 0b110,
+        _ => slot,
     }
 }
 
@@ -122,35 +162,85 @@ const fn row_major_element(lane: usize, slot: usize) -> (usize, usize) {
     )
 }
 
-impl BaseTile for BaseTileRowMajor {
-    const COL_MAJOR: bool = false;
-
-    #[inline(always)]
-    fn lane_slot(i: usize, j: usize) -> (usize, usize) {
-        (base_tile_lane(i, j), base_tile_slot(i, j))
+/// Element held by `(lane, slot)`: the inverse of [`lane_slot_of`].
+#[inline(always)]
+const fn element_of(
+    col_major: bool,
+    accumulator: bool,
+    lane: usize,
+    slot: usize,
+) -> (usize, usize) {
+    if !col_major {
+        return row_major_element(lane, slot);
     }
-
-    #[inline(always)]
-    fn element(lane: usize, slot: usize) -> (usize, usize) {
-        debug_assert!(lane < LANES && slot < SLOTS);
-        row_major_element(lane, slot)
-    }
+    let slot = if accumulator { swap_halves(slot) } else { slot };
+    let (i, j) = row_major_element(lane, slot);
+    (j, i)
 }
 
-impl BaseTile for BaseTileColMajor {
-    const COL_MAJOR: bool = true;
+// Follows microsoft/TileFusion@ddc570d96e2fcda2bceb518dab6878d5ee5daba7: include/cell/copy/global_to_register.hpp (operand slots),
+// include/cell/copy/shared_to_register.hpp (RegToSharedStorerImpl:
+// accumulator slots), include/cell/compute/gemm.hpp (mma register use); and
+// NVIDIA/cutlass@7107b05535f8977f5ecb9d01ee203205b1fd9bc4: include/cute/atom/mma_traits_sm80.hpp (SM80_16x8x16 A/B/CLayout).
+macro_rules! impl_base_tile {
+    ($ty:ident, $col_major:literal, $acc:literal) => {
+        impl Shape2 for $ty {
+            const ROWS: usize = 16;
+            const COLS: usize = 16;
+        }
 
-    #[inline(always)]
-    fn lane_slot(i: usize, j: usize) -> (usize, usize) {
-        (base_tile_lane(j, i), base_tile_slot(j, i))
-    }
+        impl Layout2 for $ty {
+            const COSIZE: usize = 256;
+            // slots 2k, 2k+1 are two consecutive elements of a row
+            // (row-major) or of a column (column-major)
+            const ROW_RUN: usize = if $col_major { 1 } else { 2 };
+            const COL_RUN: usize = if $col_major { 2 } else { 1 };
+            const EXPR: LayoutExpr = LayoutExpr::BaseTile {
+                col_major: $col_major,
+                accumulator: $acc,
+            };
 
-    #[inline(always)]
-    fn element(lane: usize, slot: usize) -> (usize, usize) {
-        debug_assert!(lane < LANES && slot < SLOTS);
-        let (i, j) = row_major_element(lane, slot);
-        (j, i)
-    }
+            #[inline(always)]
+            fn offset(i: usize, j: usize) -> usize {
+                debug_assert!(i < 16 && j < 16, "base tile: (i, j) out of range");
+                let (lane, slot) = lane_slot_of($col_major, $acc, i, j);
+                lane * SLOTS + slot
+            }
+        }
+
+        impl BaseTile for $ty {
+            const COL_MAJOR: bool = $col_major;
+            const ACCUMULATOR: bool = $acc;
+
+            #[inline(always)]
+            fn lane_slot(i: usize, j: usize) -> (usize, usize) {
+                lane_slot_of($col_major, $acc, i, j)
+            }
+
+            #[inline(always)]
+            fn element(lane: usize, slot: usize) -> (usize, usize) {
+                debug_assert!(lane < LANES && slot < SLOTS);
+                element_of($col_major, $acc, lane, slot)
+            }
+        }
+    };
+}
+
+impl_base_tile!(BaseTileRowMajor, false, false);
+impl_base_tile!(BaseTileColMajor, true, false);
+impl_base_tile!(AccTileRowMajor, false, true);
+impl_base_tile!(AccTileColMajor, true, true);
+
+/// The base tile's offset as a `const fn` (the twin of [`Layout2::offset`]
+/// for [`LayoutExpr::BaseTile`]).
+pub(crate) const fn base_tile_offset(
+    col_major: bool,
+    accumulator: bool,
+    i: usize,
+    j: usize,
+) -> usize {
+    let (lane, slot) = lane_slot_of(col_major, accumulator, i, j);
+    lane * SLOTS + slot
 }
 
 /// One thread's registers for a grid of 16×16 base tiles `B` laid out by `L`
@@ -209,6 +299,7 @@ impl<D: core::fmt::Debug, B: BaseTile, L: Layout2> core::fmt::Debug for RegTile<
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("RegTile")
             .field("col_major", &B::COL_MAJOR)
+            .field("accumulator", &B::ACCUMULATOR)
             .field("layout", &L::EXPR)
             .field("regs", &self.regs)
             .finish()

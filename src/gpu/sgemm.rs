@@ -18,7 +18,9 @@
 
 use super::copy_plan::copy;
 use super::matrix::{Layout2, RowMajor, Shape2};
-use super::reg_tile::{BaseTile, BaseTileColMajor, BaseTileRowMajor, RegTile, LANES, SLOTS};
+use super::reg_tile::{
+    AccTileRowMajor, BaseTile, BaseTileColMajor, BaseTileRowMajor, RegTile, LANES, SLOTS,
+};
 use super::shared::{Bytes128, SwizzledRowMajor};
 use super::tile::{GlobalTile, SharedTile, Storage, StorageMut};
 
@@ -35,7 +37,7 @@ type RegA = RegTile<[f32; 32], BaseTileRowMajor, RowMajor<2, 2>>;
 /// base tiles: the `B` operand of `mma.m16n8k16`).
 type RegB = RegTile<[f32; 32], BaseTileColMajor, RowMajor<2, 2>>;
 /// One lane's registers for a warp's 32×32 `C` tile.
-type RegC = RegTile<[f32; 32], BaseTileRowMajor, RowMajor<2, 2>>;
+type RegC = RegTile<[f32; 32], AccTileRowMajor, RowMajor<2, 2>>;
 
 /// The swizzled shared layout of the `A` tile.
 type SharedA = SwizzledRowMajor<f32, Bytes128, BLOCK_M, BLOCK_K>;
@@ -207,13 +209,13 @@ pub fn sgemm<const M: usize, const N: usize, const K: usize>(a: &[f32], b: &[f32
 // ---------------------------------------------------------------------------
 
 /// `Swizzle<3, 2, 3>`, by hand.
+/// The swizzled `f32` shared tile at 128 bytes, row stride `stride`: chunk
+/// `col / 4` of row `r` is stored at chunk `(col / 4) ^ (r % 8)`.
 #[inline(always)]
-fn swz(x: usize) -> usize {
-    x ^ ((x & 0b1110_0000) >> 3)
+fn swz(r: usize, col: usize, stride: usize) -> usize {
+    r * stride + (col ^ ((r % 8) << 2))
 }
 
-/// Lane and register of element `(i, j)` of a 32×32 warp tile of 2×2
-/// row-major base tiles, by hand.
 #[inline(always)]
 fn owner_row(i: usize, j: usize) -> (usize, usize) {
     let (a, b) = (i % 16, j % 16);
@@ -300,7 +302,7 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
                             for k in 0..4 {
                                 let (r, col) = (wr * 32 + line, wc * 16 + k * 4);
                                 let src = (bi * 64 + r) * K + kt * 32 + col;
-                                let dst = swz((r / 8) * 256 + (r % 8) * 32 + col);
+                                let dst = swz(r, col, 32);
                                 sa[dst..dst + 4].copy_from_slice(&a[src..src + 4]);
                             }
                         }
@@ -313,8 +315,7 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
                             for k in 0..8 {
                                 let (r, col) = (wr * 16 + line, wc * 32 + k * 4);
                                 let src = (kt * 32 + r) * N + bj * 64 + col;
-                                let dst =
-                                    swz(((r / 8) * 2 + col / 32) * 256 + (r % 8) * 32 + col % 32);
+                                let dst = swz(r, col, 64);
                                 sb[dst..dst + 4].copy_from_slice(&b[src..src + 4]);
                             }
                         }
@@ -325,7 +326,7 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
                     for line in 0..32 {
                         for k in 0..8 {
                             let (r, col) = (wr * 32 + line, k * 4);
-                            let src = swz((r / 8) * 256 + (r % 8) * 32 + col);
+                            let src = swz(r, col, 32);
                             for (u, v) in sa[src..src + 4].iter().enumerate() {
                                 let (l, reg) = owner_row(r % 32, col + u);
                                 regs[l][reg] = *v;
@@ -338,7 +339,7 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
                     for line in 0..32 {
                         for k in 0..8 {
                             let (r, col) = (line, wc * 32 + k * 4);
-                            let src = swz(((r / 8) * 2 + col / 32) * 256 + (r % 8) * 32 + col % 32);
+                            let src = swz(r, col, 64);
                             for (u, v) in sb[src..src + 4].iter().enumerate() {
                                 let (l, reg) = owner_col(r, col % 32 + u);
                                 regs[l][reg] = *v;

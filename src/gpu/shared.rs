@@ -1,12 +1,15 @@
-//! The swizzled shared-memory formats of TileFusion's `SharedTile`.
+//! The swizzled shared-memory tiles of TileFusion's `SharedTile`.
 //!
-//! The formats and why they agree with CuTe are documented on [`SwizzleAtom`].
+//! The swizzle atoms are documented on [`SwizzleAtom`], the tiles on
+//! [`SwizzledRowMajor`] and [`SwizzledColMajor`].
+
+use core::marker::PhantomData;
 
 use half::{bf16, f16};
 
-use super::block::{BlockedColMajor, BlockedRowMajor};
-use super::matrix::{ColMajor, Layout2, RowMajor};
-use super::swizzle::{Swizzle, SwizzleFn, Swizzled};
+use super::matrix::{gcd, ColMajor, Layout2, LayoutExpr, RowMajor, Shape2};
+use super::sealed::Sealed;
+use super::swizzle::{Swizzle, SwizzleFn};
 
 /// Marker: swizzle blocks whose rows are 128 bytes (eight 16-byte chunks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -16,39 +19,26 @@ pub struct Bytes128;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Bytes64;
 
-/// The swizzle atom for an element type at a row width `W`
-/// ([`Bytes128`] or [`Bytes64`]).
+/// The swizzle atom for an element type at a swizzle width `W`
+/// ([`Bytes128`] or [`Bytes64`]): TileFusion's `SwizzleBaseTileShape`.
 ///
-/// A swizzled shared tile is cut into blocks whose rows are 128 (or 64)
-/// bytes; each block is swizzled so that the 16-byte chunks of its rows land
-/// in different banks. SPEC §5 names the four formats:
+/// | element | width | swizzle (`Swizzle<B, M, S>`) | block (row-major tile) |
+/// |---------|-------|------------------------------|------------------------|
+/// | half    | 128 B | `Swizzle<3, 3, 3>`           | 8 × 64                 |
+/// | float   | 128 B | `Swizzle<3, 2, 3>`           | 8 × 32                 |
+/// | half    | 64 B  | `Swizzle<2, 3, 2>`           | 4 × 32                 |
+/// | float   | 64 B  | `Swizzle<2, 2, 2>`           | 4 × 16                 |
 ///
-/// | element | row width | swizzle             | block (row-major tile) |
-/// |---------|-----------|---------------------|------------------------|
-/// | half    | 128 B     | `Swizzle<3, 3, 3>`  | 8 × 64                 |
-/// | float   | 128 B     | `Swizzle<3, 2, 3>`  | 8 × 32                 |
-/// | half    | 64 B      | `Swizzle<2, 3, 2>`  | 4 × 32                 |
-/// | float   | 64 B      | `Swizzle<2, 2, 2>`  | 4 × 16                 |
+/// `M` is log2 of the elements in 16 bytes (a 128-bit vector stays whole),
+/// `B = S` is log2 of the 16-byte chunks in a `W`-byte row, and the block has
+/// `2^B` rows. Inside a block, chunk `c` of row `r` is stored at chunk
+/// `c ^ r`: the 16-byte vectors of a column of chunks fall in different banks.
+/// How the blocks sit in the tile is the tile's business: see
+/// [`SwizzledRowMajor`] (they keep the tile's row stride; they are not
+/// contiguous).
 ///
-/// In every row `M` is log2 of the elements in 16 bytes (a 128-bit vector
-/// stays whole), `B` is log2 of the 16-byte chunks in a row, and the block has
-/// `2^B` rows so that `M + S + B` covers exactly one block: the swizzle of a
-/// block offset never leaves the block.
-///
-/// That is why the two descriptions agree: swizzling inside each block
-/// (TileFusion) and applying the swizzle to the whole tile's blocked offsets
-/// (CuTe's `composition(Swizzle, tile_to_shape(block, shape))`) give the same
-/// physical offset for every element, because the block base is a multiple of
-/// `2^(M+S+B)` and passes through the swizzle unchanged. `tests/gpu_shared.rs`
-/// checks both against each other and against the formula.
-///
-/// Blocks of a row-major tile are stored in row-major order, blocks of a
-/// column-major tile (the transposed block) in column-major order. Ours: the
-/// seed does not fix the block order; this one keeps each strip of `2^B`
-/// rows (columns) of the tile contiguous, as in the unswizzled tile.
-///
-/// Implemented for `f32`, [`half::f16`] and [`half::bf16`] (which has the
-/// layout of `f16`).
+/// Implemented for `f32`, [`half::f16`] and [`half::bf16`] (the layout of
+/// `f16`, as TileFusion's `HalfType`).
 ///
 /// ```
 /// use tilelayout::gpu::{Bytes128, Shape2, SwizzleAtom, SwizzleFn};
@@ -58,11 +48,11 @@ pub struct Bytes64;
 /// assert_eq!((S::BITS, S::BASE, S::SHIFT), (3, 2, 3));
 /// ```
 pub trait SwizzleAtom<W>: Copy {
-    /// The swizzle applied to the offsets of a block.
+    /// The atom's swizzle, on the offsets of a contiguous block.
     type Swizzle: SwizzleFn;
-    /// The block of a row-major tile (rows of `W` bytes).
+    /// The swizzle block of a row-major tile (`2^B` rows of `W` bytes).
     type RowBlock: Layout2;
-    /// The block of a column-major tile (columns of `W` bytes).
+    /// The swizzle block of a column-major tile (the transpose).
     type ColBlock: Layout2;
 }
 
@@ -102,26 +92,51 @@ impl SwizzleAtom<Bytes64> for f32 {
     type ColBlock = ColMajor<16, 4>;
 }
 
-/// The physical layout of TileFusion's swizzled row-major `SharedTile` of
-/// `R × C` elements of `T`, with `W`-byte swizzle rows.
+/// TileFusion's swizzled row-major `SharedTile<T, RowMajor<R, C, RS>, true, W>`:
+/// `R × C` elements of `T`, row stride `RS` (default `C`), swizzled with the
+/// atom of `T` at `W` bytes ([`SwizzleAtom`]).
 ///
-/// Expands to
-/// `Swizzled<BlockedRowMajor<R, C, <T as SwizzleAtom<W>>::RowBlock>, <T as SwizzleAtom<W>>::Swizzle>`;
-/// e.g. `SwizzledRowMajor<f32, Bytes128, 64, 64>` is
-/// `Swizzled<BlockedRowMajor<64, 64, RowMajor<8, 32>>, Swizzle<3, 2, 3>>`.
+/// # The map
+///
+/// ```text
+/// offset(i, j) = i·RS + (j ^ ((i mod 2^B) << M))
+/// ```
+///
+/// i.e. the 16-byte chunk `j >> M` of row `i` moves to chunk
+/// `(j >> M) ^ (i mod 2^B)` of the same row. As a composition this is the
+/// strided layout `RowMajor<R, C, RS>` after a swizzle of the coordinates;
+/// when `RS` is a power of two it equals CuTe's
+/// `composition(Swizzle<B, M, log2(RS) − M>, (R, C):(RS, 1))` (the swizzle
+/// applied to the strided offsets, the row's low `B` bits sitting at bit
+/// `log2 RS`), which is how TileFusion's `SharedTile::fetch_physical_offset`
+/// comes out: its `TileLayout` places the `2^B × 2^(M+B)` swizzle blocks at
+/// row stride `RS·2^B` and column stride `2^(M+B)`, its `NonSwizzled`
+/// in-block layout keeps the row stride `RS` ([`TILES`](Self::TILES),
+/// [`IN_TILE`](Self::IN_TILE)). The blocks are not contiguous: an 8×32 `f32`
+/// block of a 64-column tile spans 8 rows of 64.
+///
+/// `tests/gpu_shared.rs` compares every offset with the maps TileFusion's own
+/// code computes (f32/f16/bf16, 128 and 64 bytes) and with CuTe's
+/// composition.
+///
+/// `COSIZE` is the strided layout's; a row run is `2^M` elements (one
+/// 16-byte vector), a column run 1.
 ///
 /// # Examples
 ///
 /// ```
-/// use tilelayout::gpu::{Bytes128, Layout2, SwizzledRowMajor};
+/// use tilelayout::gpu::{Bytes128, Layout2, Swizzle, Swizzled, RowMajor, SwizzledRowMajor};
 /// type L = SwizzledRowMajor<f32, Bytes128, 64, 64>;
-/// // element (9, 37): block (1, 1) = block 3; in it row 1, chunk 1 → 1 ^ 1 = 0
-/// assert_eq!(L::offset(9, 37), 3 * 256 + 32 + 0 * 4 + 1);
+/// // row 9 (9 mod 8 = 1), columns 36..40 (chunk 9) → chunk 9 ^ 1 = 8
+/// assert_eq!(L::offset(9, 37), 9 * 64 + 8 * 4 + 1);
+/// // CuTe: composition(Swizzle<3, 2, 6 − 2>, RowMajor<64, 64>)
+/// type Cute = Swizzled<RowMajor<64, 64>, Swizzle<3, 2, 4>>;
+/// assert!((0..64).all(|i| (0..64).all(|j| L::offset(i, j) == Cute::offset(i, j))));
 /// ```
 ///
 /// # Compile-time errors
 ///
-/// The block must divide the tile:
+/// The tile must be made of whole swizzle blocks:
 ///
 /// ```compile_fail,E0080
 /// use tilelayout::gpu::{Bytes128, Layout2, SwizzledRowMajor};
@@ -129,24 +144,201 @@ impl SwizzleAtom<Bytes64> for f32 {
 /// // a 128-byte half block is 64 columns wide
 /// let _ = SwizzledRowMajor::<f16, Bytes128, 64, 32>::offset(0, 0);
 /// ```
-pub type SwizzledRowMajor<T, W, const R: usize, const C: usize> = Swizzled<
-    BlockedRowMajor<R, C, <T as SwizzleAtom<W>>::RowBlock>,
-    <T as SwizzleAtom<W>>::Swizzle,
->;
-
-/// The physical layout of a swizzled column-major `SharedTile`: the transpose
-/// of [`SwizzledRowMajor`].
 ///
-/// Expands to
-/// `Swizzled<BlockedColMajor<R, C, <T as SwizzleAtom<W>>::ColBlock>, <T as SwizzleAtom<W>>::Swizzle>`.
+/// The row stride must hold a row:
+///
+/// ```compile_fail,E0080
+/// use tilelayout::gpu::{Bytes128, Layout2, SwizzledRowMajor};
+/// let _ = SwizzledRowMajor::<f32, Bytes128, 8, 64, 32>::offset(0, 0);
+/// ```
+pub struct SwizzledRowMajor<T, W, const R: usize, const C: usize, const RS: usize = C>(
+    PhantomData<fn() -> (T, W)>,
+);
+
+/// TileFusion's swizzled column-major `SharedTile<T, ColMajor<R, C, CS>, true, W>`:
+/// the transpose of [`SwizzledRowMajor`], column stride `CS` (default `R`).
+///
+/// ```text
+/// offset(i, j) = (i ^ ((j mod 2^B) << M)) + j·CS
+/// ```
 ///
 /// ```
-/// use tilelayout::gpu::{Bytes128, Layout2, SwizzledColMajor, SwizzledRowMajor};
-/// type C = SwizzledColMajor<f32, Bytes128, 64, 64>;
-/// type R = SwizzledRowMajor<f32, Bytes128, 64, 64>;
+/// use tilelayout::gpu::{Bytes64, Layout2, SwizzledColMajor, SwizzledRowMajor};
+/// use half::bf16;
+/// type C = SwizzledColMajor<bf16, Bytes64, 64, 32>;
+/// type R = SwizzledRowMajor<bf16, Bytes64, 32, 64>;
 /// assert_eq!(C::offset(37, 9), R::offset(9, 37));
 /// ```
-pub type SwizzledColMajor<T, W, const R: usize, const C: usize> = Swizzled<
-    BlockedColMajor<R, C, <T as SwizzleAtom<W>>::ColBlock>,
-    <T as SwizzleAtom<W>>::Swizzle,
->;
+pub struct SwizzledColMajor<T, W, const R: usize, const C: usize, const CS: usize = R>(
+    PhantomData<fn() -> (T, W)>,
+);
+
+/// What both orientations share: `(B, M)` of the atom and the checks.
+/// `rows × cols` here are along the strided and the contiguous coordinate.
+const fn check_tile(lines: usize, width: usize, stride: usize, b: u32, m: u32) {
+    let block_lines = 1usize << b;
+    let block_width = 1usize << (m + b);
+    assert!(
+        lines > 0 && lines.is_multiple_of(block_lines),
+        "a swizzled shared tile must be made of whole swizzle blocks: its strided extent (rows of a row-major tile) must be a non-zero multiple of 2^B"
+    );
+    assert!(
+        width > 0 && width.is_multiple_of(block_width),
+        "a swizzled shared tile must be made of whole swizzle blocks: its contiguous extent (columns of a row-major tile) must be a non-zero multiple of 2^(M+B) (one swizzle row of W bytes)"
+    );
+    assert!(
+        stride >= width,
+        "a swizzled shared tile needs its stride (RS of a row-major tile) to hold a whole line (RS >= C)"
+    );
+}
+
+// Follows microsoft/TileFusion@ddc570d96e2fcda2bceb518dab6878d5ee5daba7: include/types/shared.hpp (SharedTile::fetch_physical_offset,
+// TileLayout, NonSwizzled), include/types/swizzle.hpp (SwizzleBaseTileShape,
+// SwizzledLayout); and NVIDIA/cutlass@7107b05535f8977f5ecb9d01ee203205b1fd9bc4: include/cute/swizzle.hpp.
+macro_rules! impl_swizzled_tile {
+    ($ty:ident, $stride:ident, $col_major:literal, $rows:ident, $cols:ident) => {
+        impl<T, W, const R: usize, const C: usize, const $stride: usize> Sealed
+            for $ty<T, W, R, C, $stride>
+        {
+        }
+
+        impl<T, W, const R: usize, const C: usize, const $stride: usize> Clone
+            for $ty<T, W, R, C, $stride>
+        {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<T, W, const R: usize, const C: usize, const $stride: usize> Copy
+            for $ty<T, W, R, C, $stride>
+        {
+        }
+        impl<T, W, const R: usize, const C: usize, const $stride: usize> core::fmt::Debug
+            for $ty<T, W, R, C, $stride>
+        {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(stringify!($ty))
+            }
+        }
+
+        impl<T: SwizzleAtom<W>, W, const R: usize, const C: usize, const $stride: usize> Shape2
+            for $ty<T, W, R, C, $stride>
+        {
+            const ROWS: usize = R;
+            const COLS: usize = C;
+        }
+
+        impl<T: SwizzleAtom<W>, W, const R: usize, const C: usize, const $stride: usize>
+            $ty<T, W, R, C, $stride>
+        {
+            /// `B` of the atom: the low `B` bits of the strided coordinate
+            /// are XORed into the contiguous one.
+            pub const BITS: u32 = <T::Swizzle as SwizzleFn>::BITS;
+            /// `M` of the atom: runs of `2^M` elements (16 bytes) stay whole.
+            pub const BASE: u32 = <T::Swizzle as SwizzleFn>::BASE;
+
+            const CHECK: () = check_tile($rows, $cols, $stride, Self::BITS, Self::BASE);
+
+            /// The strided layout before the swizzle.
+            const STRIDED: LayoutExpr = if $col_major {
+                LayoutExpr::Strided {
+                    rows: R,
+                    cols: C,
+                    row_stride: 1,
+                    col_stride: $stride,
+                }
+            } else {
+                LayoutExpr::Strided {
+                    rows: R,
+                    cols: C,
+                    row_stride: $stride,
+                    col_stride: 1,
+                }
+            };
+
+            /// TileFusion's `TileLayout`: where each swizzle block starts
+            /// (a grid of `R / block rows × C / block cols` blocks).
+            pub const TILES: LayoutExpr = {
+                let () = Self::CHECK;
+                let (bl, bw) = (1usize << Self::BITS, 1usize << (Self::BASE + Self::BITS));
+                if $col_major {
+                    LayoutExpr::Strided {
+                        rows: R / bw,
+                        cols: C / bl,
+                        row_stride: bw,
+                        col_stride: $stride * bl,
+                    }
+                } else {
+                    LayoutExpr::Strided {
+                        rows: R / bl,
+                        cols: C / bw,
+                        row_stride: $stride * bl,
+                        col_stride: bw,
+                    }
+                }
+            };
+
+            /// TileFusion's `NonSwizzled` in-block layout: one swizzle block
+            /// with the tile's stride, before its swizzle.
+            pub const IN_TILE: LayoutExpr = {
+                let () = Self::CHECK;
+                let (bl, bw) = (1usize << Self::BITS, 1usize << (Self::BASE + Self::BITS));
+                if $col_major {
+                    LayoutExpr::Strided {
+                        rows: bw,
+                        cols: bl,
+                        row_stride: 1,
+                        col_stride: $stride,
+                    }
+                } else {
+                    LayoutExpr::Strided {
+                        rows: bl,
+                        cols: bw,
+                        row_stride: $stride,
+                        col_stride: 1,
+                    }
+                }
+            };
+        }
+
+        impl<T: SwizzleAtom<W>, W, const R: usize, const C: usize, const $stride: usize> Layout2
+            for $ty<T, W, R, C, $stride>
+        {
+            const COSIZE: usize = {
+                let () = Self::CHECK;
+                Self::STRIDED.cosize()
+            };
+            const ROW_RUN: usize = if $col_major {
+                1
+            } else {
+                gcd(C, 1 << Self::BASE)
+            };
+            const COL_RUN: usize = if $col_major {
+                gcd(R, 1 << Self::BASE)
+            } else {
+                1
+            };
+            const EXPR: LayoutExpr = LayoutExpr::CoordSwizzled {
+                layout: &Self::STRIDED,
+                bits: Self::BITS,
+                base: Self::BASE,
+                col_major: $col_major,
+            };
+
+            #[inline(always)]
+            fn offset(i: usize, j: usize) -> usize {
+                let () = Self::CHECK;
+                debug_assert!(i < R && j < C, "swizzled shared tile: (i, j) out of range");
+                let mask = (1usize << Self::BITS) - 1;
+                if $col_major {
+                    (i ^ ((j & mask) << Self::BASE)) + j * $stride
+                } else {
+                    i * $stride + (j ^ ((i & mask) << Self::BASE))
+                }
+            }
+        }
+    };
+}
+
+impl_swizzled_tile!(SwizzledRowMajor, RS, false, R, C);
+impl_swizzled_tile!(SwizzledColMajor, CS, true, C, R);

@@ -10,7 +10,8 @@ use super::matrix::{gcd, Layout2, LayoutExpr, Shape2};
 use super::sealed::Sealed;
 
 /// CuTe's swizzle: XOR the `B` bits at `[M+S, M+S+B)` into the `B` bits at
-/// `[M, M+B)`, keeping the low `M` bits.
+/// `[M, M+B)`, keeping the low `M` bits; with a negative shift the other way
+/// round (the bits at `[M, M+B)` are XORed into `[M+|S|, M+|S|+B)`).
 ///
 /// ```text
 ///   x = … Y Y Y … Z Z Z k k k        (shown for Swizzle<3, 3, 3>)
@@ -21,11 +22,15 @@ use super::sealed::Sealed;
 ///   apply(x) = x ^ ((x & (((1 << B) - 1) << (M + S))) >> S)
 /// ```
 ///
-/// With `S ≥ B` the target bits lie below the source bits, so the source bits
-/// are left alone and applying the swizzle twice XORs the same value twice:
-/// it is an involution, hence a bijection of every aligned block of
-/// `2^(M+S+B)` offsets onto itself. `S < B` is rejected at compile time
-/// (CuTe also allows a negative shift; the shift here is unsigned).
+/// With `|S| ≥ B` the source and target bits do not overlap, so the source
+/// bits are left alone and applying the swizzle twice XORs the same value
+/// twice: it is an involution, hence a bijection of every aligned block of
+/// `2^(M+|S|+B)` offsets onto itself. `|S| < B` is rejected at compile time,
+/// as CuTe's `static_assert` does.
+///
+/// A negative shift is CuTe's `Swizzle<B, M, -S>`: its source bits are the
+/// low ones, `[M, M+B)`, and its targets `[M+|S|, M+|S|+B)`; e.g.
+/// `Swizzle<2, 0, -2>` maps `x = 4y + z` (`y, z < 4`) to `4(y ^ z) + z`.
 ///
 /// Parameters: `B` is CuTe's `BBits` ([`BITS`](Self::BITS)), `M` its `MBase`
 /// ([`BASE`](Self::BASE)), `S` its `SShift` ([`SHIFT`](Self::SHIFT)).
@@ -47,15 +52,24 @@ use super::sealed::Sealed;
 /// // const-evaluable
 /// const Y: usize = Swizzle::<2, 2, 2>::apply(0b1011_0100);
 /// assert_eq!(Y, 0b1011_1000);
+/// // a negative shift: the low bits are the source
+/// type Neg = Swizzle<2, 0, -2>;
+/// assert_eq!(Neg::apply(0b01_10), 0b11_10);
+/// assert_eq!((Neg::SOURCE_MASK, Neg::TARGET_MASK), (0b00_11, 0b11_00));
 /// ```
 ///
 /// # Compile-time errors
 ///
-/// `S < B` would not be an involution:
+/// `|S| < B` would not be an involution:
 ///
 /// ```compile_fail,E0080
 /// use tilelayout::gpu::Swizzle;
 /// let _ = Swizzle::<3, 3, 2>::apply(5);
+/// ```
+///
+/// ```compile_fail,E0080
+/// use tilelayout::gpu::Swizzle;
+/// let _ = Swizzle::<3, 3, -2>::apply(5);
 /// ```
 ///
 /// The bits must fit in `usize`:
@@ -65,47 +79,84 @@ use super::sealed::Sealed;
 /// let _ = Swizzle::<20, 10, 40>::apply(5);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Swizzle<const B: u32, const M: u32, const S: u32>;
+pub struct Swizzle<const B: u32, const M: u32, const S: i32>;
 
-impl<const B: u32, const M: u32, const S: u32> Swizzle<B, M, S> {
+impl<const B: u32, const M: u32, const S: i32> Swizzle<B, M, S> {
     /// `B`: number of bits XORed (CuTe's `BBits`).
     pub const BITS: u32 = B;
     /// `M`: number of low bits kept (CuTe's `MBase`).
     pub const BASE: u32 = M;
-    /// `S`: how far above the target bits the source bits are (CuTe's `SShift`).
-    pub const SHIFT: u32 = S;
+    /// `S`: how far above the target bits the source bits are (CuTe's
+    /// `SShift`); negative when the source bits are below the targets.
+    pub const SHIFT: i32 = S;
 
-    const CHECK: () = {
-        assert!(
-            S >= B,
-            "Swizzle<B, M, S> requires S >= B (otherwise it is not an involution): raise S or lower B"
-        );
-        assert!(
-            M + S + B < usize::BITS,
-            "Swizzle<B, M, S> requires M + S + B < usize::BITS: the swizzled bits must fit in an offset"
-        );
-    };
+    const CHECK: () = check_swizzle(B, M, S);
 
-    /// The source bits `[M+S, M+S+B)` (CuTe's `yyy_msk`).
+    /// The source bits, `[M+S, M+S+B)` for `S ≥ 0`, `[M, M+B)` for `S < 0`
+    /// (CuTe's `yyy_msk`).
     pub const SOURCE_MASK: usize = {
         let () = Self::CHECK;
-        ((1usize << B) - 1) << (M + S)
+        source_mask(B, M, S)
     };
 
-    /// The target bits `[M, M+B)` (CuTe's `zzz_msk`).
-    pub const TARGET_MASK: usize = Self::SOURCE_MASK >> S;
+    /// The target bits, `[M, M+B)` for `S ≥ 0`, `[M+|S|, M+|S|+B)` for
+    /// `S < 0` (CuTe's `zzz_msk`).
+    pub const TARGET_MASK: usize = {
+        let () = Self::CHECK;
+        target_mask(B, M, S)
+    };
 
-    /// The size of the aligned blocks the swizzle permutes, `2^(M+S+B)`.
+    /// The size of the aligned blocks the swizzle permutes, `2^(M+|S|+B)`.
     pub const SPAN: usize = {
         let () = Self::CHECK;
-        1usize << (M + S + B)
+        1usize << (M + S.unsigned_abs() + B)
     };
 
-    /// Returns `x ^ ((x & SOURCE_MASK) >> S)`.
+    /// Returns `x ^ shift_right(x & SOURCE_MASK, S)` (a left shift by `|S|`
+    /// when `S < 0`).
     #[inline(always)]
     #[must_use]
     pub const fn apply(x: usize) -> usize {
-        x ^ ((x & Self::SOURCE_MASK) >> S)
+        swizzle(x, Self::SOURCE_MASK, S)
+    }
+}
+
+// Follows NVIDIA/cutlass@7107b05535f8977f5ecb9d01ee203205b1fd9bc4: include/cute/swizzle.hpp (yyy_msk, zzz_msk,
+// shiftr by a signed amount, the |S| >= B static_assert).
+/// The compile-time checks of `Swizzle<B, M, S>`: `|S| ≥ B` (an involution)
+/// and `M + |S| + B < usize::BITS` (the bits fit in an offset).
+pub(crate) const fn check_swizzle(b: u32, m: u32, s: i32) {
+    assert!(
+        s.unsigned_abs() >= b,
+        "Swizzle<B, M, S> requires |S| >= B (otherwise it is not an involution): raise |S| or lower B"
+    );
+    assert!(
+        (m as u64) + (s.unsigned_abs() as u64) + (b as u64) < usize::BITS as u64,
+        "Swizzle<B, M, S> requires M + |S| + B < usize::BITS: the swizzled bits must fit in an offset"
+    );
+}
+
+/// CuTe's `yyy_msk`: `B` bits at `M + max(0, S)`.
+pub(crate) const fn source_mask(b: u32, m: u32, s: i32) -> usize {
+    let lift = if s > 0 { s.unsigned_abs() } else { 0 };
+    ((1usize << b) - 1) << (m + lift)
+}
+
+/// CuTe's `zzz_msk`: `B` bits at `M − min(0, S)`.
+pub(crate) const fn target_mask(b: u32, m: u32, s: i32) -> usize {
+    let lift = if s < 0 { s.unsigned_abs() } else { 0 };
+    ((1usize << b) - 1) << (m + lift)
+}
+
+/// CuTe's swizzle given its source mask: `x ^ shiftr(x & source, s)`, where
+/// `shiftr` by a negative amount shifts left.
+#[inline(always)]
+pub(crate) const fn swizzle(x: usize, source: usize, s: i32) -> usize {
+    let y = x & source;
+    if s >= 0 {
+        x ^ (y >> s.unsigned_abs())
+    } else {
+        x ^ (y << s.unsigned_abs())
     }
 }
 
@@ -118,18 +169,18 @@ pub trait SwizzleFn: Sealed {
     const BITS: u32;
     /// `M`.
     const BASE: u32;
-    /// `S`.
-    const SHIFT: u32;
+    /// `S` (negative: the source bits are below the targets).
+    const SHIFT: i32;
     /// Applies the swizzle to an offset.
     fn apply(x: usize) -> usize;
 }
 
-impl<const B: u32, const M: u32, const S: u32> Sealed for Swizzle<B, M, S> {}
+impl<const B: u32, const M: u32, const S: i32> Sealed for Swizzle<B, M, S> {}
 
-impl<const B: u32, const M: u32, const S: u32> SwizzleFn for Swizzle<B, M, S> {
+impl<const B: u32, const M: u32, const S: i32> SwizzleFn for Swizzle<B, M, S> {
     const BITS: u32 = B;
     const BASE: u32 = M;
-    const SHIFT: u32 = S;
+    const SHIFT: i32 = S;
 
     #[inline(always)]
     fn apply(x: usize) -> usize {
@@ -141,13 +192,14 @@ impl<const B: u32, const M: u32, const S: u32> SwizzleFn for Swizzle<B, M, S> {
 ///
 /// CuTe's `composition(Swizzle, Layout)`. Shape, `COSIZE` and the buffer it
 /// needs are `L`'s; a row (column) run survives when it fits in the `2^M`
-/// elements the swizzle keeps together, so
-/// `ROW_RUN = gcd(L::ROW_RUN, 2^M)`.
+/// elements the swizzle keeps together (whatever the sign of the shift, the
+/// XORed value depends on bits at or above `M` only and the low `M` bits
+/// stay), so `ROW_RUN = gcd(L::ROW_RUN, 2^M)`.
 ///
 /// # The fit rule (ours)
 ///
-/// `L::COSIZE` must be a non-zero multiple of `2^(M+S+B)`. Then `[0, COSIZE)`
-/// is a union of aligned blocks of `2^(M+S+B)` offsets, the swizzle permutes
+/// `L::COSIZE` must be a non-zero multiple of `2^(M+|S|+B)`. Then `[0, COSIZE)`
+/// is a union of aligned blocks of `2^(M+|S|+B)` offsets, the swizzle permutes
 /// each block onto itself, and so it is a bijection of `[0, COSIZE)`: a
 /// swizzled layout stays inside its buffer, and is a bijection onto it when
 /// `L` is. We do not require a power of two: a 64×96 float tile of 8×32
@@ -192,19 +244,11 @@ pub struct Swizzled<L, Sw>(PhantomData<(L, Sw)>);
 
 impl<L: Layout2, Sw: SwizzleFn> Swizzled<L, Sw> {
     const CHECK: () = {
-        assert!(
-            Sw::SHIFT >= Sw::BITS,
-            "Swizzle<B, M, S> requires S >= B (otherwise it is not an involution): raise S or lower B"
-        );
-        let span = match 1usize.checked_shl(Sw::BASE + Sw::SHIFT + Sw::BITS) {
-            Some(span) => span,
-            None => panic!(
-                "Swizzle<B, M, S> requires M + S + B < usize::BITS: the swizzled bits must fit in an offset"
-            ),
-        };
+        check_swizzle(Sw::BITS, Sw::BASE, Sw::SHIFT);
+        let span = 1usize << (Sw::BASE + Sw::SHIFT.unsigned_abs() + Sw::BITS);
         assert!(
             L::COSIZE != 0 && L::COSIZE % span == 0,
-            "Swizzled<L, Swizzle<B, M, S>> requires L::COSIZE to be a non-zero multiple of 2^(M+S+B): use a larger tile or a smaller swizzle"
+            "Swizzled<L, Swizzle<B, M, S>> requires L::COSIZE to be a non-zero multiple of 2^(M+|S|+B): use a larger tile or a smaller swizzle"
         );
     };
 }
@@ -247,6 +291,15 @@ mod tests {
         assert!(Swizzle::<3, 2, 3>::SPAN == 256);
         assert!(Swizzle::<0, 4, 0>::apply(12345) == 12345);
     };
+
+    #[test]
+    fn negative_shift_is_an_involution_on_its_span() {
+        type Sw = Swizzle<2, 1, -3>;
+        assert_eq!(Sw::SPAN, 64);
+        for x in 0..Sw::SPAN * 2 {
+            assert_eq!(Sw::apply(Sw::apply(x)), x);
+        }
+    }
 
     #[test]
     fn swizzle_is_an_involution_on_its_span() {

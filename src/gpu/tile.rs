@@ -122,6 +122,9 @@ impl<T: Copy> StorageMut for alloc::vec::Vec<T> {
 pub trait Space: Sealed {
     /// The space's name, for messages.
     const NAME: &'static str;
+    /// Whether accesses are served by banks (shared memory), so that a
+    /// copy plan counts their conflicts.
+    const BANKED: bool;
 }
 
 /// Global (device) memory.
@@ -136,9 +139,11 @@ impl Sealed for Global {}
 impl Sealed for Shared {}
 impl Space for Global {
     const NAME: &'static str = "global";
+    const BANKED: bool = false;
 }
 impl Space for Shared {
     const NAME: &'static str = "shared";
+    const BANKED: bool = true;
 }
 
 /// A marker that owns nothing and is `Send + Sync` whatever `T` is.
@@ -179,7 +184,8 @@ type Phantom<T> = PhantomData<fn() -> T>;
 /// let mut s = SharedTile::<_, SwizzledRowMajor<f32, Bytes128, 64, 64>>::new(&mut buf[..]);
 /// s.set(9, 37, 1.5);
 /// assert_eq!(s.get(9, 37), 1.5);
-/// assert_eq!(buf[3 * 256 + 33], 1.5); // the swizzled physical slot
+/// // row 9, 16-byte chunk 37 / 4 = 9 is stored at chunk 9 ^ (9 mod 8) = 8
+/// assert_eq!(buf[9 * 64 + 8 * 4 + 1], 1.5);
 /// ```
 pub struct Tile<Sp, D, L, V = L> {
     data: D,

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // reason: each test crate uses a different subset
 
+pub mod vectors;
+
 use tilelayout::gpu::{const_offset, Layout2, Shape2};
 
 /// Checks invariants 1–4 of `Layout2` for every coordinate of `L`, and that

@@ -1,0 +1,267 @@
+//! `ldmatrix.x4`: the shared-memory row each lane hands the instruction, per
+//! operand base tile of a warp's register tile.
+//!
+//! `ldmatrix.sync.aligned.x4.m8n8.shared.b16` loads four 8×8 matrices of
+//! 16-bit elements; lanes `8q .. 8q + 8` give the addresses of the 8 rows
+//! (16 bytes each) of matrix `q`, and lane `l` receives, in register `q`,
+//! elements `2(l%4), 2(l%4)+1` of row `l/4` of matrix `q`. TileFusion's
+//! shared→register loader (`SharedToRegLoader`) arranges the lanes 16×2
+//! column-major so that the four matrices of a 16×16 operand tile come back
+//! in the slot order of [`BaseTileRowMajor`] / [`BaseTileColMajor`].
+
+use core::marker::PhantomData;
+
+use super::banks::{phase_degree, PHASE_LANES};
+use super::matrix::Layout2;
+use super::reg_tile::{BaseTile, BaseTileColMajor, BaseTileRowMajor, LANES};
+use super::warp_reuse::{Cont, WarpReuse};
+
+/// Bytes of an `ldmatrix` element (`.b16`).
+const B16: usize = 2;
+
+/// An operand base tile: one a warp loads with `ldmatrix.x4` and feeds to
+/// `mma` as `A` or `B` (the accumulator tiles are not operands).
+pub trait Operand: BaseTile {
+    /// Returns the base-tile coordinates of the first element of the 16-byte
+    /// row lane `lane` gives `ldmatrix.x4`; the row's 8 elements run along
+    /// the tile's row (row-major) or column (column-major).
+    ///
+    /// Row-major: lane `l` gives row `l % 16`, columns `8·(l / 16) ..`;
+    /// column-major: column `l % 16`, rows `8·(l / 16) ..`.
+    fn ldmatrix_row(lane: usize) -> (usize, usize);
+}
+
+// Follows microsoft/TileFusion@ddc570d96e2fcda2bceb518dab6878d5ee5daba7: include/cell/copy/copy_atom.hpp (LoadMatBase lane
+// layout), include/cell/copy/shared_to_register.hpp (SharedToRegLoaderImpl).
+/// [`Operand::ldmatrix_row`] as a `const fn` of the orientation.
+#[inline(always)]
+const fn ldmatrix_row_of(col_major: bool, lane: usize) -> (usize, usize) {
+    let (line, half) = (lane % 16, (lane / 16) * 8);
+    if col_major {
+        (half, line)
+    } else {
+        (line, half)
+    }
+}
+
+impl Operand for BaseTileRowMajor {
+    #[inline(always)]
+    fn ldmatrix_row(lane: usize) -> (usize, usize) {
+        debug_assert!(lane < LANES);
+        ldmatrix_row_of(false, lane)
+    }
+}
+
+impl Operand for BaseTileColMajor {
+    #[inline(always)]
+    fn ldmatrix_row(lane: usize) -> (usize, usize) {
+        debug_assert!(lane < LANES);
+        ldmatrix_row_of(true, lane)
+    }
+}
+
+/// The `ldmatrix.x4` addresses of a warp loading its register tile — a
+/// grid `L` of operand base tiles `B` — from a shared tile laid out by `S`,
+/// warps arranged by `W` and sharing the tile as `R` says (TileFusion's
+/// `SharedToRegLoader<RegTile<B, L>, W, R>`).
+///
+/// Warp `(wr, wc)` reads the region of the shared tile its
+/// [`CopyPlan`](super::CopyPlan) with the same `W` and `R` would: `16·L::ROWS
+/// × 16·L::COLS` elements at [`region_origin`](Self::region_origin). For
+/// base tile `(i, j)` lane `l` gives the offset of its row
+/// ([`Operand::ldmatrix_row`]); [`issue`](Self::issue) is TileFusion's order
+/// of the `ldmatrix` calls.
+///
+/// [`CONFLICTS`](Self::CONFLICTS) is the shared-memory bank conflict degree
+/// of the loads (1: conflict-free), counted at compile time.
+///
+/// # Examples
+///
+/// Operand `A` of a GEMM: a 64×64 half tile, 2×2 warps that share rows:
+///
+/// ```
+/// use half::f16;
+/// use tilelayout::gpu::{BaseTileRowMajor, Bytes128, LdMatrix, RowMajor, RowReuseCont, SwizzledRowMajor};
+/// type Plain = LdMatrix<RowMajor<64, 64>, BaseTileRowMajor, RowMajor<2, 4>, RowMajor<2, 2>, RowReuseCont>;
+/// type Swz = LdMatrix<
+///     SwizzledRowMajor<f16, Bytes128, 64, 64>, BaseTileRowMajor, RowMajor<2, 4>, RowMajor<2, 2>, RowReuseCont,
+/// >;
+/// // warp 3 = (1, 1) reads rows 32..64, all columns; lane 17 of base tile
+/// // (0, 1) gives row 32 + 1, columns 16 + 8 ..
+/// assert_eq!(Plain::address(3, 17, 0, 1), 33 * 64 + 24);
+/// // rows 128 bytes long: every matrix's 8 rows fall in the same banks
+/// assert_eq!(Plain::CONFLICTS, 8);
+/// assert_eq!(Swz::CONFLICTS, 1);
+/// ```
+///
+/// # Compile-time errors
+///
+/// The register tiles must cover the warp's region:
+///
+/// ```compile_fail,E0080
+/// use tilelayout::gpu::{BaseTileRowMajor, Cont, LdMatrix, RowMajor};
+/// type P = LdMatrix<RowMajor<64, 64>, BaseTileRowMajor, RowMajor<2, 2>, RowMajor<1, 1>, Cont>;
+/// let _ = P::address(0, 0, 0, 0);
+/// ```
+pub struct LdMatrix<S, B, L, W, R = Cont>(Phantom<(S, B, L, W, R)>);
+
+/// A marker that owns nothing and is `Send + Sync` whatever `T` is.
+type Phantom<T> = PhantomData<fn() -> T>;
+
+impl<S, B, L, W, R> core::fmt::Debug for LdMatrix<S, B, L, W, R> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("LdMatrix")
+    }
+}
+
+impl<S: Layout2, B: Operand, L: Layout2, W: Layout2, R: WarpReuse> LdMatrix<S, B, L, W, R> {
+    /// Rows of a warp's region.
+    pub const REGION_ROWS: usize = if R::SPLIT_ROWS {
+        S::ROWS / W::ROWS
+    } else {
+        S::ROWS
+    };
+    /// Columns of a warp's region.
+    pub const REGION_COLS: usize = if R::SPLIT_COLS {
+        S::COLS / W::COLS
+    } else {
+        S::COLS
+    };
+
+    const CHECK: () = {
+        assert!(
+            S::ROWS.is_multiple_of(W::ROWS) && S::COLS.is_multiple_of(W::COLS),
+            "LdMatrix requires the warp layout W to divide the shared tile"
+        );
+        assert!(
+            Self::REGION_ROWS == 16 * L::ROWS && Self::REGION_COLS == 16 * L::COLS,
+            "LdMatrix requires the register tile (16·L::ROWS × 16·L::COLS) to be exactly a warp's region of the shared tile"
+        );
+    };
+
+    /// Number of `ldmatrix.x4` a warp issues: one per base tile.
+    pub const ISSUES: usize = {
+        let () = Self::CHECK;
+        L::ROWS * L::COLS
+    };
+
+    /// Returns the base tile `(i, j)` filled by the `k`-th `ldmatrix`:
+    /// row by row for row-major operands, column by column for
+    /// column-major ones (TileFusion's loop order).
+    #[inline(always)]
+    #[must_use]
+    pub fn issue(k: usize) -> (usize, usize) {
+        if B::COL_MAJOR {
+            (k % L::ROWS, k / L::ROWS)
+        } else {
+            (k / L::COLS, k % L::COLS)
+        }
+    }
+
+    /// Returns the first row and column of warp `(wr, wc)`'s region.
+    #[inline(always)]
+    #[must_use]
+    pub fn region_origin(wr: usize, wc: usize) -> (usize, usize) {
+        (
+            if R::SPLIT_ROWS {
+                wr * Self::REGION_ROWS
+            } else {
+                0
+            },
+            if R::SPLIT_COLS {
+                wc * Self::REGION_COLS
+            } else {
+                0
+            },
+        )
+    }
+
+    /// Returns the shared-tile coordinates of the row `lane` of warp
+    /// `(wr, wc)` gives `ldmatrix` for base tile `(i, j)`.
+    #[inline(always)]
+    #[must_use]
+    pub fn row_at(wr: usize, wc: usize, lane: usize, i: usize, j: usize) -> (usize, usize) {
+        let () = Self::CHECK;
+        let (r0, c0) = Self::region_origin(wr, wc);
+        let (r, c) = B::ldmatrix_row(lane);
+        (r0 + 16 * i + r, c0 + 16 * j + c)
+    }
+
+    /// Returns the shared-memory offset (in elements) of the row `lane` of
+    /// warp `warp` gives `ldmatrix` for base tile `(i, j)`.
+    ///
+    /// # Panics
+    ///
+    /// If `warp` is not a warp of `W`.
+    #[track_caller]
+    #[must_use]
+    pub fn address(warp: usize, lane: usize, i: usize, j: usize) -> usize {
+        let (wr, wc) = warp_coords::<W>(warp);
+        let (r, c) = Self::row_at(wr, wc, lane, i, j);
+        S::offset(r, c)
+    }
+
+    /// The bank conflict degree of the loads: the most wavefronts one of the
+    /// 8×8 matrices of an `ldmatrix.x4` needs (1: conflict-free), over every
+    /// warp and base tile, for 16-bit elements.
+    pub const CONFLICTS: usize = {
+        let () = Self::CHECK;
+        let mut worst = 0;
+        let mut wr = 0;
+        while wr < W::ROWS {
+            let mut wc = 0;
+            while wc < W::COLS {
+                let r0 = if R::SPLIT_ROWS {
+                    wr * Self::REGION_ROWS
+                } else {
+                    0
+                };
+                let c0 = if R::SPLIT_COLS {
+                    wc * Self::REGION_COLS
+                } else {
+                    0
+                };
+                let mut i = 0;
+                while i < L::ROWS {
+                    let mut j = 0;
+                    while j < L::COLS {
+                        let mut q = 0;
+                        while q < LANES / PHASE_LANES {
+                            let mut addrs = [0usize; PHASE_LANES];
+                            let mut k = 0;
+                            while k < PHASE_LANES {
+                                let lane = q * PHASE_LANES + k;
+                                let (r, c) = ldmatrix_row_of(B::COL_MAJOR, lane);
+                                addrs[k] = S::EXPR.offset(r0 + 16 * i + r, c0 + 16 * j + c) * B16;
+                                k += 1;
+                            }
+                            let d = phase_degree(&addrs);
+                            if d > worst {
+                                worst = d;
+                            }
+                            q += 1;
+                        }
+                        j += 1;
+                    }
+                    i += 1;
+                }
+                wc += 1;
+            }
+            wr += 1;
+        }
+        worst
+    };
+}
+
+/// The coordinates of `warp` in the warp layout `W`.
+#[track_caller]
+fn warp_coords<W: Layout2>(warp: usize) -> (usize, usize) {
+    for wr in 0..W::ROWS {
+        for wc in 0..W::COLS {
+            if W::offset(wr, wc) == warp {
+                return (wr, wc);
+            }
+        }
+    }
+    panic!("LdMatrix: warp {warp} is not a warp of the warp layout")
+}
