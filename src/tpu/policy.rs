@@ -33,7 +33,7 @@
 //!
 //! # Evidence
 //! Calibrated on every array with a layout in `real_shapes_dev.tsv` and the
-//! two MaxText TPU dumps in `shared/data/hlo/`; `tests/tpu_calibration.rs`
+//! two MaxText TPU dumps in `tests/data/hlo/`; `tests/tpu_calibration.rs`
 //! recomputes and prints these counts ("rows" are occurrences, "distinct"
 //! distinct shape texts; rows left out are not counted):
 //! - Scalar: 32-bit `T(128)` 344 rows (3 distinct: `f32[]`, `s32[]`,
