@@ -83,6 +83,9 @@ pub mod tpu;
 
 pub mod gpu;
 
+#[cfg(feature = "alloc")]
+pub mod dump;
+
 /// Storage for runtime layouts: views and owned arrays over tiled buffers,
 /// packed sub-byte elements, and relayout between strided and tiled
 /// layouts at memory speed.
