@@ -293,6 +293,17 @@ impl Output {
         self.json
     }
 
+    /// Standard output, for subcommands that write reports rather than
+    /// one record an input (`dump`).
+    pub fn writer(&mut self) -> &mut BufWriter<Stdout> {
+        &mut self.out
+    }
+
+    /// Marks the run as rejected (exit status 1).
+    pub fn reject(&mut self) {
+        self.rejected = true;
+    }
+
     /// Writes one record for `input`: `value` as a JSON line, or `text` (a
     /// block of lines; blocks of several lines are separated by a blank
     /// line). `ok` false marks the run as rejected (exit status 1). Output

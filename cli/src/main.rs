@@ -41,7 +41,8 @@ Examples:
   tilelayout index 'f32[3,5]{1,0:T(2,2)}' 2,3
   tilelayout coords 'f32[3,5]{1,0:T(2,2)}' 9
   tilelayout tpu 'bf16[2,1024]' 'f32[3,5]{0,1}'
-  cut -f1 shapes.tsv | tilelayout parse - --json";
+  cut -f1 shapes.tsv | tilelayout parse - --json
+  tilelayout dump /tmp/xla_dump --top 5";
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -54,6 +55,9 @@ enum Command {
     /// The layout XLA's TPU compiler gives an array: `bf16[1024,1024]` or
     /// `f32[3,5]{0,1}`, with its bytes and padding.
     Tpu(cmd::tpu::Args),
+    /// Memory and padding report of XLA dump files (`--xla_dump_to`):
+    /// buffer assignments, HLO modules, or directories of them.
+    Dump(cmd::dump::Args),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +68,7 @@ fn main() -> ExitCode {
         Command::Index(a) => ("index", cmd::index::run(a, &mut out)),
         Command::Coords(a) => ("coords", cmd::coords::run(a, &mut out)),
         Command::Tpu(a) => ("tpu", cmd::tpu::run(a, &mut out)),
+        Command::Dump(a) => ("dump", cmd::dump::run(a, &mut out)),
     };
     let result = run.and_then(|()| out.finish().map_err(Failure::Io));
     match result {
