@@ -44,7 +44,7 @@
 //! assert_eq!((p.bytes, p.unpadded_bytes, p.padding_bytes), (Some(262144), Some(8192), Some(253952)));
 //! assert_eq!(p.expansion, Some(32.0));
 //! assert_eq!(p.cause.as_deref(), Some("T(8,128) pads dim 1 from 4 to 128: 32×"));
-//! assert_eq!(p.alternative.unwrap().saves_bytes, 253952);
+//! assert_eq!(p.alternative.as_ref().unwrap().saves_bytes, 253952);
 //! ```
 //!
 //! The text is read a line at a time ([`Reader::line`]); memory grows with

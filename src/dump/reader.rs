@@ -1,6 +1,7 @@
 //! The streaming reader: lines of dump text in, one module's records and
 //! summary out at a time (memory bounded by the largest module).
 
+use alloc::boxed::Box;
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -43,9 +44,15 @@ pub enum Item {
 }
 
 /// Sizes and cause of one shape text, computed once per module.
+///
+/// Small on purpose (no `Shape`, which is kilobytes): records are built
+/// from it for every line.
 #[derive(Clone, Debug)]
 struct Facts {
-    array: Option<Shape>,
+    /// The array's memory space; `None` when it is not a sized array.
+    array: Option<u64>,
+    /// Canonical text of a tuple element (empty for a whole array).
+    text: String,
     bytes: Option<u64>,
     exact_bytes: Option<u64>,
     unpadded_bytes: Option<u64>,
@@ -79,7 +86,7 @@ enum Mode {
 /// let Item::Record(v) = &items[0] else { panic!() };
 /// assert_eq!((v.bytes, v.unpadded_bytes, v.agrees), (Some(262144), Some(8192), Some(true)));
 /// assert_eq!(v.cause.as_deref(), Some("T(8,128) pads dim 1 from 4 to 128: 32×"));
-/// assert_eq!(v.alternative.unwrap().shape.to_string(), "f32[512,4]{0,1:T(4,128)}");
+/// assert_eq!(v.alternative.as_ref().unwrap().shape.to_string(), "f32[512,4]{0,1:T(4,128)}");
 /// let Item::Summary(s) = &items[1] else { panic!() };
 /// assert_eq!((s.compiler_total_bytes, s.total_bytes), (Some(262144), Some(262144)));
 /// ```
@@ -217,20 +224,22 @@ impl Reader {
                 if matches!(i.opcode, "get-tuple-element" | "tuple" | "bitcast") {
                     return;
                 }
-                let computation = self.computation.clone();
-                let facts = self.facts_of(i.shape).clone();
+                self.facts_of(i.shape);
+                let facts = &self.facts[i.shape];
                 for (suffix, f) in facts {
                     let mut name = String::with_capacity(i.name.len() + suffix.len());
                     name.push_str(i.name);
-                    name.push_str(&suffix);
-                    let space = f.array.map_or(0, |s| s.layout().memory_space as u64);
-                    let shape = match &f.array {
-                        Some(s) if !suffix.is_empty() => s.to_string(),
-                        _ => i.shape.to_string(),
-                    };
-                    let mut r = record(RecordKind::Instruction, &self.module, name, shape, &f);
-                    r.computation = computation.clone();
-                    r.memory_space = space;
+                    name.push_str(suffix);
+                    let shape = if suffix.is_empty() { i.shape } else { &f.text };
+                    let mut r = record(
+                        RecordKind::Instruction,
+                        &self.module,
+                        name,
+                        shape.to_string(),
+                        f,
+                    );
+                    r.computation.clone_from(&self.computation);
+                    r.memory_space = f.array.unwrap_or(0);
                     self.records.push(r);
                 }
             }
@@ -245,10 +254,11 @@ impl Reader {
             return;
         };
         let register = alloc.kind == AllocationKind::ThreadLocal && !v.shape.contains('{');
-        let mut f = match self.facts_of(v.shape).as_slice() {
+        let mut f = match self.facts_of(v.shape) {
             [(s, f)] if s.is_empty() => f.clone(),
             _ => Facts {
                 array: None,
+                text: String::new(),
                 bytes: None,
                 exact_bytes: None,
                 unpadded_bytes: None,
@@ -285,7 +295,7 @@ impl Reader {
 
     /// The arrays of a shape text (one with an empty suffix for an array;
     /// `{i}`, `{i,j}` … for a tuple's), cached per module.
-    fn facts_of(&mut self, text: &str) -> &Vec<(String, Facts)> {
+    fn facts_of(&mut self, text: &str) -> &[(String, Facts)] {
         if !self.facts.contains_key(text) {
             let v = compute_facts(text);
             self.facts.insert(text.to_string(), v);
@@ -319,7 +329,7 @@ impl Reader {
         for &i in &order {
             let r = &mut records[i];
             if let (Some(shape), Some(bytes)) = (parse_array(&r.shape), r.bytes) {
-                r.alternative = cheapest_alternative(&shape, bytes);
+                r.alternative = cheapest_alternative(&shape, bytes).map(Box::new);
             }
         }
         let summary = self.summary(&records, order);
@@ -469,7 +479,9 @@ fn compute_facts(text: &str) -> Vec<(String, Facts)> {
             if path.is_empty() {
                 unreadable = Some(());
             }
-            out.push((suffix, array_facts(*shape)));
+            let mut f = array_facts(*shape);
+            f.text = shape.to_string();
+            out.push((suffix, f));
         }
     });
     match walked {
@@ -479,6 +491,7 @@ fn compute_facts(text: &str) -> Vec<(String, Facts)> {
             String::new(),
             Facts {
                 array: None,
+                text: String::new(),
                 bytes: None,
                 exact_bytes: None,
                 unpadded_bytes: None,
@@ -491,6 +504,7 @@ fn compute_facts(text: &str) -> Vec<(String, Facts)> {
 fn array_facts(shape: Shape) -> Facts {
     let unknown = |cause: String| Facts {
         array: None,
+        text: String::new(),
         bytes: None,
         exact_bytes: None,
         unpadded_bytes: None,
@@ -508,7 +522,8 @@ fn array_facts(shape: Shape) -> Facts {
         let _ = core::fmt::Write::write_fmt(&mut cause, format_args!("{p}"));
     });
     Facts {
-        array: Some(shape),
+        array: Some(shape.layout().memory_space as u64),
+        text: String::new(),
         bytes: Some(sizes.xla_bytes),
         exact_bytes: Some(sizes.bytes),
         unpadded_bytes: Some(sizes.unpadded_bytes),

@@ -1,6 +1,7 @@
 //! The report's records: one per array value or instruction result, and a
 //! summary per module.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -78,7 +79,7 @@ pub struct Record {
     pub agrees: Option<bool>,
     /// For the most padded arrays: the cheapest layout the TPU policy
     /// allows and what it saves.
-    pub alternative: Option<Alternative>,
+    pub alternative: Option<Box<Alternative>>,
 }
 
 /// Totals of a group of records (one memory space, one allocation kind).

@@ -235,9 +235,9 @@ impl<'a> RecordJson<'a> {
             expansion: r.expansion,
             cause: r.cause.as_deref(),
             agrees: r.agrees,
-            alternative: r.alternative.map(|a| a.shape.to_string()),
-            alternative_bytes: r.alternative.map(|a| a.bytes),
-            saves_bytes: r.alternative.map(|a| a.saves_bytes),
+            alternative: r.alternative.as_ref().map(|a| a.shape.to_string()),
+            alternative_bytes: r.alternative.as_ref().map(|a| a.bytes),
+            saves_bytes: r.alternative.as_ref().map(|a| a.saves_bytes),
         }
     }
 
