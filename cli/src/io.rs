@@ -36,9 +36,17 @@ pub enum Origin {
     Arg(usize),
     /// Line n of standard input (1-based).
     Stdin(usize),
-    /// A line of a file named by an argument: the path and the line
-    /// number (1-based).
-    File(Rc<str>, usize),
+    /// A line of a file named by an argument (boxed: inputs stay small).
+    File(Box<FileLine>),
+}
+
+/// A line of a file: the path as given and the line number (1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileLine {
+    /// The path as given on the command line.
+    pub path: Rc<str>,
+    /// The line number, 1-based.
+    pub line: usize,
 }
 
 impl Origin {
@@ -47,7 +55,7 @@ impl Origin {
         match self {
             Origin::Arg(n) => format!("argument {n}"),
             Origin::Stdin(n) => format!("<stdin> line {n}"),
-            Origin::File(path, n) => format!("{path} line {n}"),
+            Origin::File(f) => format!("{} line {}", f.path, f.line),
         }
     }
 }
@@ -144,7 +152,10 @@ impl Lines {
 
     fn origin(&self) -> Origin {
         match &self.file {
-            Some(f) => Origin::File(f.clone(), self.line),
+            Some(f) => Origin::File(Box::new(FileLine {
+                path: f.clone(),
+                line: self.line,
+            })),
             None => Origin::Stdin(self.line),
         }
     }

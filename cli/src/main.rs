@@ -1,4 +1,4 @@
-//! The `tilelayout` command (SPEC §6): shapes, indices and slots of XLA
+//! The `tilelayout` command: shapes, indices and slots of XLA
 //! tiled layouts from a shell or a script.
 //!
 //! Every subcommand takes its inputs as arguments, or `-` to read one a

@@ -1,5 +1,5 @@
-//! `tilelayout index SHAPE I,J,…`: the slot of logical coordinates
-//! (SPEC §6).
+//! `tilelayout index SHAPE I,J,…`: the slot of logical coordinates (and
+//! for packed sub-byte storage, its byte and bit).
 
 use serde::Serialize;
 use tilelayout::value::{parse_shape_with, ErrorKind, Tiling};

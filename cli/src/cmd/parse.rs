@@ -1,5 +1,5 @@
 //! `tilelayout parse SHAPE…`: canonical text, validity, physical and
-//! expanded dims, and sizes (SPEC §6).
+//! expanded dims, and sizes.
 
 use std::fmt::Write as _;
 
