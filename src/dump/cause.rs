@@ -60,7 +60,7 @@ impl fmt::Display for Padding {
             PaddedDim::Expanded(d) => write!(f, " pads expanded dim {d}")?,
         }
         write!(f, " from {} to {}: ", self.from, self.to)?;
-        if self.from != 0 && self.to % self.from == 0 {
+        if self.from != 0 && self.to.is_multiple_of(self.from) {
             write!(f, "{}×", self.to / self.from)?;
         } else if self.from != 0 {
             write!(f, "{:.2}×", self.to as f64 / self.from as f64)?;
@@ -116,7 +116,7 @@ pub(crate) fn for_each_padding(shape: &Shape, tiling: &Tiling, mut f: impl FnMut
             // tile dim i applies to dim `r - k + i`; left of 0 is an added 1
             let pos = (dims.len() + i).checked_sub(k);
             let d = pos.map_or(1, |p| dims[p]);
-            if t == 0 || d == 0 || d % t == 0 {
+            if t == 0 || d == 0 || d.is_multiple_of(t) {
                 continue;
             }
             let to = d.div_ceil(t).saturating_mul(t);
