@@ -260,3 +260,46 @@ proptest! {
         reader.finish(&mut |i| out.push(i));
     }
 }
+
+/// Files concatenated into one stream give the same records and summaries
+/// as the files read one by one (each header starts a module).
+#[test]
+fn concatenated_files_read_as_the_files() {
+    let dir = data("dumps/tpu_v6e");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.to_string_lossy().ends_with("memory-usage-report.txt"))
+        .collect();
+    files.sort();
+    let mut text = Vec::new();
+    let mut separately = Vec::new();
+    for f in &files {
+        text.extend(std::fs::read(f).unwrap());
+        let mut reader = Reader::new(Some("m".into()), Options::default());
+        read_stream(std::fs::File::open(f).unwrap(), &mut reader, &mut |i| {
+            separately.push(i)
+        })
+        .unwrap();
+    }
+    let mut together = Vec::new();
+    let mut reader = Reader::new(Some("m".into()), Options::default());
+    read_stream(&text[..], &mut reader, &mut |i| together.push(i)).unwrap();
+    assert_eq!(together.len(), separately.len());
+    for (a, b) in together.iter().zip(&separately) {
+        match (a, b) {
+            (Item::Record(a), Item::Record(b)) => assert_eq!(a, b),
+            (Item::Summary(a), Item::Summary(b)) => {
+                // line numbers of problems differ; there are none
+                assert_eq!(a, b);
+            }
+            _ => panic!("{a:?} vs {b:?}"),
+        }
+    }
+    // 12 buffer assignments and 12 module texts
+    let summaries = together
+        .iter()
+        .filter(|i| matches!(i, Item::Summary(_)))
+        .count();
+    assert_eq!(summaries, 24);
+}

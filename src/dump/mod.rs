@@ -58,6 +58,7 @@ pub mod hlo;
 
 mod alternative;
 mod cause;
+mod facts;
 #[cfg(feature = "std")]
 mod files;
 mod reader;

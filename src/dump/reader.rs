@@ -9,10 +9,9 @@ use alloc::vec::Vec;
 
 use super::alternative::cheapest_alternative;
 use super::buffer_assignment::{self as ba, Allocation, AllocationKind};
-use super::cause::for_each_padding;
+use super::facts::{compute_facts, parse_array, record, Facts};
 use super::hlo;
 use super::report::{Record, RecordKind, Summary, Totals};
-use crate::value::{parse_shape_with, walk, Event, ParseOptions, Shape};
 
 /// A thread-local scalar printed without a layout sits in one whole vector
 /// register of the TPU: 8 sublanes × 128 lanes × 4 bytes. Its allocation
@@ -41,22 +40,6 @@ pub enum Item {
     Record(Record),
     /// The module's totals; comes after its records.
     Summary(Summary),
-}
-
-/// Sizes and cause of one shape text, computed once per module.
-///
-/// Small on purpose (no `Shape`, which is kilobytes): records are built
-/// from it for every line.
-#[derive(Clone, Debug)]
-struct Facts {
-    /// The array's memory space; `None` when it is not a sized array.
-    array: Option<u64>,
-    /// Canonical text of a tuple element (empty for a whole array).
-    text: String,
-    bytes: Option<u64>,
-    exact_bytes: Option<u64>,
-    unpadded_bytes: Option<u64>,
-    cause: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,42 +125,37 @@ impl Reader {
     /// Reads one line (without its `\n`; a trailing `\r` is dropped).
     pub fn line(&mut self, line: &str, emit: &mut dyn FnMut(Item)) {
         self.line_number += 1;
+        // A header starts a module whatever came before.
+        if line.starts_with("HloModule ") {
+            self.hlo_line(line, emit);
+            return;
+        }
+        if line.starts_with("BufferAssignment:") {
+            self.flush(emit);
+            self.started = true;
+            self.mode = Mode::Allocations;
+            return;
+        }
         match self.mode {
             Mode::Hlo => self.hlo_line(line, emit),
-            Mode::Allocations | Mode::AfterAllocations | Mode::None => {
-                // Cheap exits for the long tables after the allocations.
-                if self.mode == Mode::AfterAllocations
-                    && !line.starts_with("BufferAssignment:")
-                    && !line.starts_with("HloModule ")
-                {
-                    return;
+            // the long tables after the allocations repeat them
+            Mode::AfterAllocations => {}
+            Mode::Allocations | Mode::None => match ba::parse_line(line) {
+                ba::Line::Allocation(a) if self.mode == Mode::Allocations => {
+                    self.allocations.push((a, 0, 0));
                 }
-                if line.starts_with("HloModule ") {
-                    self.hlo_line(line, emit);
-                    return;
+                ba::Line::Value(v) if self.mode == Mode::Allocations => self.value(v),
+                ba::Line::Total(n) => {
+                    self.compiler_total = Some(n);
+                    self.started = true;
+                    if self.mode == Mode::Allocations {
+                        self.mode = Mode::AfterAllocations;
+                    }
                 }
-                match ba::parse_line(line) {
-                    ba::Line::Start => {
-                        self.flush(emit);
-                        self.started = true;
-                        self.mode = Mode::Allocations;
-                    }
-                    ba::Line::Allocation(a) if self.mode == Mode::Allocations => {
-                        self.allocations.push((a, 0, 0));
-                    }
-                    ba::Line::Value(v) if self.mode == Mode::Allocations => self.value(v),
-                    ba::Line::Total(n) => {
-                        self.compiler_total = Some(n);
-                        self.started = true;
-                        if self.mode == Mode::Allocations {
-                            self.mode = Mode::AfterAllocations;
-                        }
-                    }
-                    ba::Line::UsedValues => self.mode = Mode::AfterAllocations,
-                    ba::Line::Malformed(m) if self.mode == Mode::Allocations => self.problem(m),
-                    _ => {}
-                }
-            }
+                ba::Line::UsedValues => self.mode = Mode::AfterAllocations,
+                ba::Line::Malformed(m) if self.mode == Mode::Allocations => self.problem(m),
+                _ => {}
+            },
         }
     }
 
@@ -337,9 +315,9 @@ impl Reader {
             emit(Item::Record(r));
         }
         emit(Item::Summary(summary));
-        let hint = self.hint.clone();
-        let options = self.options;
+        let (hint, options, line_number) = (self.hint.clone(), self.options, self.line_number);
         *self = Reader::new(hint, options);
+        self.line_number = line_number;
     }
 
     fn summary(&self, records: &[Record], top: Vec<usize>) -> Summary {
@@ -403,130 +381,5 @@ impl Reader {
             })
             .collect();
         s
-    }
-}
-
-const OPTIONS: ParseOptions = ParseOptions { strict: false };
-
-fn parse_array(text: &str) -> Option<Shape> {
-    parse_shape_with(text, OPTIONS).ok().map(|(s, _)| s)
-}
-
-fn record(kind: RecordKind, module: &str, name: String, shape: String, f: &Facts) -> Record {
-    let padding_bytes = match (f.bytes, f.unpadded_bytes) {
-        (Some(b), Some(u)) => Some(b.saturating_sub(u)),
-        _ => None,
-    };
-    let expansion = match (f.bytes, f.unpadded_bytes) {
-        (Some(b), Some(u)) if u > 0 => Some(b as f64 / u as f64),
-        _ => None,
-    };
-    Record {
-        kind,
-        module: module.to_string(),
-        computation: None,
-        name,
-        allocation: None,
-        allocation_kind: None,
-        parameter: None,
-        memory_space: 0,
-        shape,
-        size: None,
-        offset: None,
-        bytes: f.bytes,
-        exact_bytes: f.exact_bytes,
-        unpadded_bytes: f.unpadded_bytes,
-        padding_bytes,
-        expansion,
-        cause: f.cause.clone(),
-        agrees: None,
-        alternative: None,
-    }
-}
-
-fn compute_facts(text: &str) -> Vec<(String, Facts)> {
-    if let Some(shape) = parse_array(text) {
-        return alloc::vec![(String::new(), array_facts(shape))];
-    }
-    let mut out = Vec::new();
-    let mut path: Vec<u32> = Vec::new();
-    let mut unreadable = None;
-    let walked = walk(text, OPTIONS, |e| match e {
-        Event::TupleStart { index } | Event::BufferStart { index } => {
-            if !path.is_empty() || index != 0 {
-                path.push(index);
-            } else {
-                path.push(u32::MAX); // the top-level tuple itself
-            }
-        }
-        Event::TupleEnd | Event::BufferEnd => {
-            path.pop();
-        }
-        Event::Array { index, shape, .. } => {
-            let mut suffix = String::from("{");
-            for (k, p) in path
-                .iter()
-                .skip(1)
-                .chain(core::iter::once(&index))
-                .enumerate()
-            {
-                if k > 0 {
-                    suffix.push(',');
-                }
-                suffix.push_str(&p.to_string());
-            }
-            suffix.push('}');
-            if path.is_empty() {
-                unreadable = Some(());
-            }
-            let mut f = array_facts(*shape);
-            f.text = shape.to_string();
-            out.push((suffix, f));
-        }
-    });
-    match walked {
-        Ok(()) if unreadable.is_none() => out,
-        Ok(()) => Vec::new(),
-        Err(e) => alloc::vec![(
-            String::new(),
-            Facts {
-                array: None,
-                text: String::new(),
-                bytes: None,
-                exact_bytes: None,
-                unpadded_bytes: None,
-                cause: Some(format!("shape not understood: {e}")),
-            }
-        )],
-    }
-}
-
-fn array_facts(shape: Shape) -> Facts {
-    let unknown = |cause: String| Facts {
-        array: None,
-        text: String::new(),
-        bytes: None,
-        exact_bytes: None,
-        unpadded_bytes: None,
-        cause: Some(cause),
-    };
-    let (sizes, tiling) = match (shape.sizes(), shape.tiling()) {
-        (Ok(s), Ok(t)) => (s, t),
-        (Err(e), _) | (_, Err(e)) => return unknown(format!("no size: {e}")),
-    };
-    let mut cause = String::new();
-    for_each_padding(&shape, &tiling, |p| {
-        if !cause.is_empty() {
-            cause.push_str("; ");
-        }
-        let _ = core::fmt::Write::write_fmt(&mut cause, format_args!("{p}"));
-    });
-    Facts {
-        array: Some(shape.layout().memory_space as u64),
-        text: String::new(),
-        bytes: Some(sizes.xla_bytes),
-        exact_bytes: Some(sizes.bytes),
-        unpadded_bytes: Some(sizes.unpadded_bytes),
-        cause: if cause.is_empty() { None } else { Some(cause) },
     }
 }
