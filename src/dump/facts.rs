@@ -2,6 +2,8 @@
 //! space and why it is padded, computed once per module and shared by the
 //! records of every value with that shape.
 
+use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -155,4 +157,52 @@ fn array_facts(shape: Shape) -> Facts {
         unpadded_bytes: Some(sizes.unpadded_bytes),
         cause: if cause.is_empty() { None } else { Some(cause) },
     }
+}
+
+/// Facts per shape text, kept across modules (the same shapes recur) and
+/// emptied when it holds [`FactsCache::CAPACITY`] texts, so memory stays
+/// bounded whatever the input. Keyed by a hash of the text (compared in
+/// full on a hit): string keys cost a `memcmp` per tree level.
+#[derive(Default)]
+pub(crate) struct FactsCache {
+    map: BTreeMap<u64, Vec<(Box<str>, Vec<(String, Facts)>)>>,
+    len: usize,
+}
+
+impl FactsCache {
+    /// Distinct shape texts kept at most.
+    pub(crate) const CAPACITY: usize = 1 << 16;
+
+    /// The arrays of a shape text (one with an empty suffix for an array;
+    /// `{i}`, `{i,j}` … for a tuple's).
+    pub(crate) fn get(&mut self, text: &str) -> &[(String, Facts)] {
+        let h = fnv1a(text);
+        let found = self
+            .map
+            .get(&h)
+            .and_then(|v| v.iter().position(|(t, _)| &**t == text));
+        if found.is_none() && self.len >= Self::CAPACITY {
+            self.map.clear();
+            self.len = 0;
+        }
+        let bucket = self.map.entry(h).or_default();
+        let i = match found {
+            Some(i) => i,
+            None => {
+                bucket.push((text.into(), compute_facts(text)));
+                self.len += 1;
+                bucket.len() - 1
+            }
+        };
+        &bucket[i].1
+    }
+}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in text.as_bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
 }

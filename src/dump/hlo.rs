@@ -64,19 +64,52 @@ pub struct Instruction<'a> {
     pub rest: &'a str,
 }
 
-/// The attributes that name computations an instruction runs, other than
-/// a fusion's body: reducers and scatter/sort comparators (`to_apply`),
-/// loops (`body`, `condition`), conditionals, calls, async ops.
+/// The attributes that name computations an instruction runs:
+/// reducers and scatter/sort comparators (`to_apply`), loops (`body`,
+/// `condition`), conditionals, calls, async ops, fusions (`calls`).
 const CALLERS: [&str; 8] = [
-    "to_apply=",
-    "body=",
-    "condition=",
-    "true_computation=",
-    "false_computation=",
-    "branch_computations={",
-    "called_computations={",
-    "calls=",
+    "to_apply",
+    "body",
+    "condition",
+    "true_computation",
+    "false_computation",
+    "branch_computations",
+    "called_computations",
+    "calls",
 ];
+
+/// Calls `f(attribute, computation)` for every computation `rest` (an
+/// instruction's text after its shape) names in a calling attribute
+/// (`to_apply=%r`, `branch_computations={%a, %b}`; the `%` is optional, as
+/// in newer dumps). One pass over the `=` signs of the line.
+fn for_each_call<'a>(rest: &'a str, mut f: impl FnMut(&'a str, &'a str)) {
+    let b = rest.as_bytes();
+    let mut from = 0;
+    while let Some(i) = rest[from..].find('=') {
+        let eq = from + i;
+        from = eq + 1;
+        let start = b[..eq]
+            .iter()
+            .rposition(|&c| c == b' ' || c == b',')
+            .map_or(0, |p| p + 1);
+        let key = &rest[start..eq];
+        if !CALLERS.contains(&key) {
+            continue;
+        }
+        let text = &rest[eq + 1..];
+        let (text, end) = match text.strip_prefix('{') {
+            Some(t) => (t, t.find('}')),
+            None => (text, text.find([',', ' ', ')'])),
+        };
+        for name in text[..end.unwrap_or(text.len())].split(',') {
+            let name = name.trim();
+            let name = name.strip_prefix('%').unwrap_or(name);
+            if !name.is_empty() {
+                f(key, name);
+            }
+        }
+    }
+}
 
 /// Whether `opcode`'s `calls=` names a body that owns no buffers: a
 /// fusion's fused computation, an async op's wrapped computation.
@@ -97,38 +130,11 @@ pub fn runs_body(opcode: &str) -> bool {
 /// assert_eq!(names, ["a", "b", "body.1", "cond"]);
 /// ```
 pub fn called_computations<'a>(rest: &'a str, body: bool, mut f: impl FnMut(&'a str)) {
-    if !rest.contains("=%") && !rest.contains("={%") {
-        return;
-    }
-    for key in CALLERS {
-        if body && key == "calls=" {
-            continue;
+    for_each_call(rest, |key, name| {
+        if !(body && key == "calls") {
+            f(name)
         }
-        let mut from = 0;
-        while let Some(i) = rest[from..].find(key) {
-            let at = from + i;
-            let start = at + key.len();
-            // `calls=` inside `called_computations=` or the like is not a key
-            let preceded = at == 0 || matches!(rest.as_bytes()[at - 1], b' ' | b',');
-            if preceded {
-                let list = key.ends_with('{');
-                let text = &rest[start..];
-                let end = if list {
-                    text.find('}').unwrap_or(text.len())
-                } else {
-                    text.find([',', ' ', ')']).unwrap_or(text.len())
-                };
-                for name in text[..end].split(',') {
-                    let name = name.trim();
-                    let name = name.strip_prefix('%').unwrap_or(name);
-                    if !name.is_empty() {
-                        f(name);
-                    }
-                }
-            }
-            from = start;
-        }
-    }
+    });
 }
 
 /// Reads one line (without its `\n`).
@@ -198,15 +204,14 @@ fn instruction(line: &str) -> Line<'_> {
     if opcode.is_empty() || opcode.contains(' ') {
         return Line::Malformed("expected an opcode and `(` after the shape");
     }
-    let calls = if runs_body(opcode) {
-        rest.find(", calls=").map(|i| {
-            let c = &rest[i + ", calls=".len()..];
-            let c = c.split([',', ' ']).next().unwrap_or("");
-            c.strip_prefix('%').unwrap_or(c)
-        })
-    } else {
-        None
-    };
+    let mut calls = None;
+    if runs_body(opcode) {
+        for_each_call(rest, |key, name| {
+            if key == "calls" && calls.is_none() {
+                calls = Some(name);
+            }
+        });
+    }
     Line::Instruction(Instruction {
         name,
         shape,

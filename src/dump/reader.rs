@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use super::alternative::cheapest_alternative;
 use super::buffer_assignment::{self as ba, Allocation, AllocationKind};
-use super::facts::{compute_facts, parse_array, record, Facts};
+use super::facts::{parse_array, record, Facts, FactsCache};
 use super::hlo;
 use super::report::{Record, RecordKind, Summary, Totals};
 
@@ -81,7 +81,7 @@ pub struct Reader {
     line_number: u64,
     records: Vec<Record>,
     allocations: Vec<(Allocation, u64, u64)>, // allocation, extent, values
-    facts: BTreeMap<String, Vec<(String, Facts)>>,
+    facts: FactsCache,
     fusion_bodies: BTreeSet<String>,
     called: BTreeSet<String>,
     entry: Option<String>,
@@ -104,7 +104,7 @@ impl Reader {
             line_number: 0,
             records: Vec::new(),
             allocations: Vec::new(),
-            facts: BTreeMap::new(),
+            facts: FactsCache::default(),
             fusion_bodies: BTreeSet::new(),
             called: BTreeSet::new(),
             entry: None,
@@ -202,8 +202,7 @@ impl Reader {
                 if matches!(i.opcode, "get-tuple-element" | "tuple" | "bitcast") {
                     return;
                 }
-                self.facts_of(i.shape);
-                let facts = &self.facts[i.shape];
+                let facts = self.facts.get(i.shape);
                 for (suffix, f) in facts {
                     let mut name = String::with_capacity(i.name.len() + suffix.len());
                     name.push_str(i.name);
@@ -232,7 +231,7 @@ impl Reader {
             return;
         };
         let register = alloc.kind == AllocationKind::ThreadLocal && !v.shape.contains('{');
-        let mut f = match self.facts_of(v.shape) {
+        let mut f = match self.facts.get(v.shape) {
             [(s, f)] if s.is_empty() => f.clone(),
             _ => Facts {
                 array: None,
@@ -271,16 +270,6 @@ impl Reader {
         self.records.push(r);
     }
 
-    /// The arrays of a shape text (one with an empty suffix for an array;
-    /// `{i}`, `{i,j}` … for a tuple's), cached per module.
-    fn facts_of(&mut self, text: &str) -> &[(String, Facts)] {
-        if !self.facts.contains_key(text) {
-            let v = compute_facts(text);
-            self.facts.insert(text.to_string(), v);
-        }
-        &self.facts[text]
-    }
-
     fn flush(&mut self, emit: &mut dyn FnMut(Item)) {
         if !self.started {
             return;
@@ -316,8 +305,10 @@ impl Reader {
         }
         emit(Item::Summary(summary));
         let (hint, options, line_number) = (self.hint.clone(), self.options, self.line_number);
+        let facts = core::mem::take(&mut self.facts);
         *self = Reader::new(hint, options);
         self.line_number = line_number;
+        self.facts = facts;
     }
 
     fn summary(&self, records: &[Record], top: Vec<usize>) -> Summary {
