@@ -159,13 +159,16 @@ fn array_facts(shape: Shape) -> Facts {
     }
 }
 
+/// The facts of each array of a shape text, with its index suffix.
+pub(crate) type ShapeFacts = Vec<(String, Facts)>;
+
 /// Facts per shape text, kept across modules (the same shapes recur) and
 /// emptied when it holds [`FactsCache::CAPACITY`] texts, so memory stays
 /// bounded whatever the input. Keyed by a hash of the text (compared in
 /// full on a hit): string keys cost a `memcmp` per tree level.
 #[derive(Default)]
 pub(crate) struct FactsCache {
-    map: BTreeMap<u64, Vec<(Box<str>, Vec<(String, Facts)>)>>,
+    map: BTreeMap<u64, Vec<(Box<str>, ShapeFacts)>>,
     len: usize,
 }
 
