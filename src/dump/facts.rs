@@ -209,3 +209,31 @@ fn fnv1a(text: &str) -> u64 {
     }
     h
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_is_bounded_and_answers_like_a_fresh_computation() {
+        let mut c = FactsCache::default();
+        for i in 0..=FactsCache::CAPACITY {
+            let text = format!("f32[{i}]{{0:T(128)}}");
+            let got = c.get(&text)[0].1.bytes;
+            assert_eq!(got, compute_facts(&text)[0].1.bytes);
+        }
+        // the text past the capacity emptied the cache first
+        assert_eq!(c.len, 1);
+        assert_eq!(c.get("f32[5]{0:T(128)}")[0].1.bytes, Some(512));
+        assert_eq!(c.len, 2);
+    }
+
+    #[test]
+    fn tuples_name_their_elements_by_index() {
+        let f = compute_facts("(f32[16]{0:T(128)}, (s32[]{:T(128)}, bf16[2]{0:T(256)}))");
+        let names: Vec<&str> = f.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(names, ["{0}", "{1,0}", "{1,1}"]);
+        assert_eq!(f[2].1.text, "bf16[2]{0:T(256)}");
+        assert_eq!(f[0].1.bytes, Some(512));
+    }
+}

@@ -296,6 +296,33 @@ mod tests {
     }
 
     #[test]
+    fn calls_with_and_without_percent() {
+        let Line::Instruction(i) = parse_line(
+            "  fusion.1 = f32[8]{0:T(128)} fusion(p), kind=kLoop, calls=fused_computation.2, metadata={op_name=\"a=b\"}",
+        ) else {
+            panic!()
+        };
+        assert_eq!(i.calls, Some("fused_computation.2"));
+        let mut names = alloc::vec::Vec::new();
+        called_computations(i.rest, runs_body(i.opcode), |n| names.push(n));
+        assert!(
+            names.is_empty(),
+            "a fusion's body is not a called computation"
+        );
+        let mut names = alloc::vec::Vec::new();
+        called_computations(
+            "reduce(a, b), dimensions={1}, to_apply=region_0, metadata={op_name=\"to_apply=x\"}",
+            false,
+            |n| names.push(n),
+        );
+        // `op_name="to_apply=x"` is preceded by `"`, not a separator
+        assert_eq!(names, ["region_0"]);
+        let mut names = alloc::vec::Vec::new();
+        called_computations("call(x), to_apply=%c, calls=%d", false, |n| names.push(n));
+        assert_eq!(names, ["c", "d"]);
+    }
+
+    #[test]
     fn broken_instructions_are_malformed() {
         assert!(matches!(
             parse_line("  %x = f32[8 add(%y)"),
