@@ -12,8 +12,7 @@ use tilelayout::draw::Picture;
     ignore = "a time limit is for release builds: `cargo test --release --test draw_real_shapes` (CI runs it)"
 )]
 fn real_shapes_draw_small_and_fast() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    let dir = std::env::var("TILELAYOUT_SHARED_DATA").map_or(dir, std::path::PathBuf::from);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let data = std::fs::read_to_string(dir.join("real_shapes_dev.tsv")).expect("real shapes");
     let mut worst = (std::time::Duration::ZERO, String::new());
     let mut count = 0;

@@ -1,6 +1,6 @@
 //! Calibrates the TPU policy on real compiler output: every array with a
-//! layout in `shared/data/real_shapes_dev.tsv` and in the two HLO dumps in
-//! `shared/data/hlo/`. Prints the agreement rate per source and overall,
+//! layout in `tests/data/real_shapes_dev.tsv` and in the two HLO dumps in
+//! `tests/data/hlo/`. Prints the agreement rate per source and overall,
 //! the excluded categories with their counts, the evidence per rule, and
 //! up to 30 disagreeing rows; fails below 98 % of the rows not excluded.
 //!
@@ -20,18 +20,9 @@ const HLO_DUMPS: [&str; 2] = [
     "maxtext_qwen3_1.7b_train_step.hlo.txt",
 ];
 
-/// `../shared/data` beside the repository (override: `TILELAYOUT_SHARED_DATA`).
+/// The repository's `tests/data` (see its README for the sources).
 fn data_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("TILELAYOUT_SHARED_DATA") {
-        return PathBuf::from(d);
-    }
-    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    for up in [here.join("../shared/data"), here.join("../../shared/data")] {
-        if up.is_dir() {
-            return up;
-        }
-    }
-    panic!("../shared/data not found beside the repository; set TILELAYOUT_SHARED_DATA")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
 }
 
 /// Why a row is left out of the rate.

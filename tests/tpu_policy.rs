@@ -53,7 +53,7 @@ fn seeds_examples() {
 
 #[test]
 fn real_compiler_examples() {
-    // Rows of shared/data/real_shapes_dev.tsv and the HLO dumps.
+    // Rows of tests/data/real_shapes_dev.tsv and the HLO dumps.
     let rows = [
         "f32[256,1]{0,1:T(1,128)}",
         "f32[512,3]{0,1:T(4,128)}",

@@ -1,10 +1,14 @@
 //! Inputs, outputs and the exit status, shared by every subcommand.
 //!
 //! - **Inputs** ([`Inputs`]): the arguments in order, where an argument `-`
-//!   stands for the lines of standard input (one input a line; a trailing
-//!   `\r` is dropped; an empty line is an input too, so that outputs stay
-//!   in step with the lines). Lines that are not UTF-8 or longer than
-//!   [`MAX_LINE`] bytes become inputs with a [`Problem`], never a panic.
+//!   stands for the lines of standard input and an argument naming a file
+//!   (and holding none of `[ { ( @`, which every shape or query has) for
+//!   the lines of that file. Of each line, the first tab-separated field is
+//!   the input (so TSV files with a source column work); a trailing `\r` is
+//!   dropped; blank lines, `#` comments and a TSV header (a first line whose
+//!   first field has none of `[ { ( @`) are skipped; errors name the line.
+//!   Lines that are not UTF-8 or longer than [`MAX_LINE`]
+//!   bytes become inputs with a [`Problem`], never a panic.
 //! - **Problems** ([`Problem`]): a message and the byte range of the input
 //!   it is about; shown as a JSON field with `--json`, else on stderr with a
 //!   caret line under the range, like rustc.
@@ -12,9 +16,10 @@
 //!   whether any input was rejected for the exit status (0 every input was
 //!   fine, 1 some input was rejected; 2, usage errors, is clap's).
 
-use std::io::{self, BufRead, BufWriter, Stdout, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Stdout, Write};
 use std::ops::Range;
 use std::process::ExitCode;
+use std::rc::Rc;
 
 use serde::Serialize;
 use tilelayout::value::Error;
@@ -25,22 +30,41 @@ use tilelayout::value::Error;
 pub const MAX_LINE: usize = 1 << 20;
 
 /// Where an input came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
     /// The n-th command-line argument of the subcommand (1-based).
     Arg(usize),
     /// Line n of standard input (1-based).
     Stdin(usize),
+    /// A line of a file named by an argument (boxed: inputs stay small).
+    File(Box<FileLine>),
+}
+
+/// A line of a file: the path as given and the line number (1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileLine {
+    /// The path as given on the command line.
+    pub path: Rc<str>,
+    /// The line number, 1-based.
+    pub line: usize,
 }
 
 impl Origin {
-    /// `argument 2` or `<stdin> line 5`.
-    pub fn describe(self) -> String {
+    /// `argument 2`, `<stdin> line 5` or `shapes.tsv line 5`.
+    pub fn describe(&self) -> String {
         match self {
             Origin::Arg(n) => format!("argument {n}"),
             Origin::Stdin(n) => format!("<stdin> line {n}"),
+            Origin::File(f) => format!("{} line {}", f.path, f.line),
         }
     }
+}
+
+/// Whether an argument stands for the lines of a file: it names one and
+/// cannot be an input itself (every shape holds `[`, `{` or `(`, every
+/// query `@`).
+pub fn names_file(arg: &str) -> bool {
+    !arg.contains(['[', '{', '(', '@']) && std::path::Path::new(arg).is_file()
 }
 
 /// One input: its text and where it came from.
@@ -86,17 +110,73 @@ impl Input {
 }
 
 /// The inputs named by a list of arguments: each argument is one input,
-/// except `-`, which stands for the lines of standard input.
+/// except `-`, which stands for the lines of standard input, and a file's
+/// path ([`names_file`]), which stands for the lines of the file.
 ///
-/// Standard input is read lazily, a line at a time, so a long stream is
-/// answered as it comes (see [`Output::record`] for the flushing).
+/// Lines are read lazily, one at a time, so a long stream is answered as
+/// it comes (see [`Output::record`] for the flushing).
 pub struct Inputs<'a> {
     args: &'a [String],
     next_arg: usize,
     first_arg_number: usize,
-    stdin: Option<io::StdinLock<'static>>,
-    line: usize,
+    lines: Option<Lines>,
     buf: Vec<u8>,
+}
+
+/// Lines being read: standard input or a file.
+struct Lines {
+    reader: Box<dyn BufRead>,
+    /// The file's path (`None` for standard input).
+    file: Option<Rc<str>>,
+    line: usize,
+}
+
+impl Lines {
+    fn stdin() -> Lines {
+        Lines {
+            reader: Box::new(io::stdin().lock()),
+            file: None,
+            line: 0,
+        }
+    }
+
+    fn file(path: &str) -> io::Result<Lines> {
+        let f = std::fs::File::open(path)
+            .map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?;
+        Ok(Lines {
+            reader: Box::new(BufReader::new(f)),
+            file: Some(path.into()),
+            line: 0,
+        })
+    }
+
+    fn origin(&self) -> Origin {
+        match &self.file {
+            Some(f) => Origin::File(Box::new(FileLine {
+                path: f.clone(),
+                line: self.line,
+            })),
+            None => Origin::Stdin(self.line),
+        }
+    }
+}
+
+/// What to do with a line read from standard input or a file: its first
+/// tab-separated field, or nothing for a blank line, a `#` comment or a
+/// TSV header on line 1.
+fn line_input(bytes: &[u8], line: usize) -> Option<&[u8]> {
+    let tab = bytes.iter().position(|&b| b == b'\t');
+    let field = &bytes[..tab.unwrap_or(bytes.len())];
+    let trimmed = field.trim_ascii();
+    if trimmed.is_empty() || trimmed.starts_with(b"#") {
+        return None;
+    }
+    let header =
+        line == 1 && tab.is_some() && !field.iter().any(|b| matches!(b, b'[' | b'{' | b'(' | b'@'));
+    if header {
+        return None;
+    }
+    Some(field)
 }
 
 impl<'a> Inputs<'a> {
@@ -107,8 +187,7 @@ impl<'a> Inputs<'a> {
             args,
             next_arg: 0,
             first_arg_number,
-            stdin: None,
-            line: 0,
+            lines: None,
             buf: Vec::new(),
         }
     }
@@ -119,33 +198,45 @@ impl<'a> Inputs<'a> {
             args: &[],
             next_arg: 0,
             first_arg_number: 1,
-            stdin: Some(io::stdin().lock()),
-            line: 0,
+            lines: Some(Lines::stdin()),
             buf: Vec::new(),
         }
+    }
+
+    /// The lines of the file at `path` alone.
+    ///
+    /// # Errors
+    /// The file cannot be opened (the message names it).
+    pub fn file(path: &str) -> io::Result<Inputs<'static>> {
+        Ok(Inputs {
+            args: &[],
+            next_arg: 0,
+            first_arg_number: 1,
+            lines: Some(Lines::file(path)?),
+            buf: Vec::new(),
+        })
     }
 
     /// The next input, `None` at the end.
     ///
     /// # Errors
-    /// An I/O error reading standard input.
+    /// An I/O error reading standard input or a file.
     pub fn next_input(&mut self) -> io::Result<Option<Input>> {
         loop {
-            if let Some(stdin) = self.stdin.as_mut() {
-                match read_line_limited(stdin, &mut self.buf)? {
+            if let Some(lines) = self.lines.as_mut() {
+                match read_line_limited(&mut lines.reader, &mut self.buf)? {
                     Some(too_long) => {
-                        self.line += 1;
+                        lines.line += 1;
                         let mut bytes = self.buf.as_slice();
                         if let [rest @ .., b'\r'] = bytes {
                             bytes = rest;
                         }
-                        return Ok(Some(Input::from_bytes(
-                            bytes,
-                            Origin::Stdin(self.line),
-                            too_long,
-                        )));
+                        let Some(field) = line_input(bytes, lines.line) else {
+                            continue;
+                        };
+                        return Ok(Some(Input::from_bytes(field, lines.origin(), too_long)));
                     }
-                    None => self.stdin = None,
+                    None => self.lines = None,
                 }
             }
             let Some(arg) = self.args.get(self.next_arg) else {
@@ -154,7 +245,11 @@ impl<'a> Inputs<'a> {
             let number = self.first_arg_number + self.next_arg;
             self.next_arg += 1;
             if arg == "-" {
-                self.stdin = Some(io::stdin().lock());
+                self.lines = Some(Lines::stdin());
+                continue;
+            }
+            if names_file(arg) {
+                self.lines = Some(Lines::file(arg)?);
                 continue;
             }
             return Ok(Some(Input::from_bytes(
@@ -293,6 +388,17 @@ impl Output {
         self.json
     }
 
+    /// Standard output, for subcommands that write reports rather than
+    /// one record an input (`dump`).
+    pub fn writer(&mut self) -> &mut BufWriter<Stdout> {
+        &mut self.out
+    }
+
+    /// Marks the run as rejected (exit status 1).
+    pub fn reject(&mut self) {
+        self.rejected = true;
+    }
+
     /// Writes one record for `input`: `value` as a JSON line, or `text` (a
     /// block of lines; blocks of several lines are separated by a blank
     /// line). `ok` false marks the run as rejected (exit status 1). Output
@@ -324,7 +430,7 @@ impl Output {
             }
             self.records += 1;
         }
-        if matches!(input.origin, Origin::Stdin(_)) {
+        if matches!(input.origin, Origin::Stdin(_) | Origin::File(..)) {
             self.out.flush()?;
         }
         Ok(())
@@ -342,7 +448,7 @@ impl Output {
         }
         self.out.flush()?;
         let mut err = io::stderr().lock();
-        err.write_all(render_diagnostic(input.origin, shown, problem).as_bytes())?;
+        err.write_all(render_diagnostic(&input.origin, shown, problem).as_bytes())?;
         err.flush()
     }
 
@@ -368,7 +474,7 @@ const CONTEXT: usize = 100;
 /// under the offending bytes. Control characters are shown as U+FFFD so
 /// that binary input cannot drive the terminal; long inputs are cut to a
 /// window around the error.
-pub fn render_diagnostic(origin: Origin, text: &str, problem: &Problem) -> String {
+pub fn render_diagnostic(origin: &Origin, text: &str, problem: &Problem) -> String {
     let len = text.len();
     let floor = |mut i: usize| {
         i = i.min(len);
@@ -425,7 +531,7 @@ mod tests {
     #[test]
     fn caret_under_the_range() {
         let p = Problem::new("bad", 16..17);
-        let d = render_diagnostic(Origin::Arg(1), "f32[3,5]{1,0:T(2;2)}", &p);
+        let d = render_diagnostic(&Origin::Arg(1), "f32[3,5]{1,0:T(2;2)}", &p);
         assert_eq!(
             d,
             "error: bad\n --> argument 1, byte 16\n  |\n  | f32[3,5]{1,0:T(2;2)}\n  |                 ^\n"
@@ -435,16 +541,16 @@ mod tests {
     #[test]
     fn caret_past_the_end_and_out_of_range_spans() {
         let p = Problem::new("end", 3..3);
-        assert!(render_diagnostic(Origin::Stdin(2), "f32", &p).ends_with("  | f32\n  |    ^\n"));
+        assert!(render_diagnostic(&Origin::Stdin(2), "f32", &p).ends_with("  | f32\n  |    ^\n"));
         let p = Problem::new("far", 99..120);
-        assert!(render_diagnostic(Origin::Stdin(2), "f32", &p).ends_with("  |    ^\n"));
+        assert!(render_diagnostic(&Origin::Stdin(2), "f32", &p).ends_with("  |    ^\n"));
     }
 
     #[test]
     fn long_input_is_windowed_and_controls_hidden() {
         let text = format!("{}\u{1b}x{}", "a".repeat(5000), "b".repeat(5000));
         let p = Problem::new("here", 5001..5002);
-        let d = render_diagnostic(Origin::Arg(1), &text, &p);
+        let d = render_diagnostic(&Origin::Arg(1), &text, &p);
         assert!(d.len() < 400, "{d}");
         assert!(!d.contains('\u{1b}'));
         let lines: Vec<&str> = d.lines().collect();
@@ -455,7 +561,7 @@ mod tests {
     #[test]
     fn multibyte_input_keeps_columns() {
         let p = Problem::new("x", 4..5);
-        let d = render_diagnostic(Origin::Arg(1), "é[]]", &p);
+        let d = render_diagnostic(&Origin::Arg(1), "é[]]", &p);
         assert!(d.ends_with("  | é[]]\n  |    ^\n"), "{d}");
     }
 

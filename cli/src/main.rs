@@ -1,4 +1,4 @@
-//! The `tilelayout` command (SPEC §6): shapes, indices and slots of XLA
+//! The `tilelayout` command: shapes, indices and slots of XLA
 //! tiled layouts from a shell or a script.
 //!
 //! Every subcommand takes its inputs as arguments, or `-` to read one a
@@ -42,7 +42,8 @@ Examples:
   tilelayout coords 'f32[3,5]{1,0:T(2,2)}' 9
   tilelayout tpu 'bf16[2,1024]' 'f32[3,5]{0,1}'
   tilelayout draw 'f32[4,8]{1,0:T(2,4)(2,1)}' --svg fig2.svg
-  cut -f1 shapes.tsv | tilelayout parse - --json";
+  cut -f1 shapes.tsv | tilelayout parse - --json
+  tilelayout dump /tmp/xla_dump --top 5";
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -57,6 +58,9 @@ enum Command {
     Tpu(cmd::tpu::Args),
     /// Pictures of layouts: slots, tiles, padding and memory, or SVG.
     Draw(cmd::draw::Args),
+    /// Memory and padding report of XLA dump files (`--xla_dump_to`):
+    /// buffer assignments, HLO modules, or directories of them.
+    Dump(cmd::dump::Args),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +72,7 @@ fn main() -> ExitCode {
         Command::Coords(a) => ("coords", cmd::coords::run(a, &mut out)),
         Command::Tpu(a) => ("tpu", cmd::tpu::run(a, &mut out)),
         Command::Draw(a) => ("draw", cmd::draw::run(a, &mut out)),
+        Command::Dump(a) => ("dump", cmd::dump::run(a, &mut out)),
     };
     let result = run.and_then(|()| out.finish().map_err(Failure::Io));
     match result {

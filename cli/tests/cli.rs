@@ -68,17 +68,9 @@ fn one(args: &[&str]) -> (Value, i32) {
     (v.remove(0), code(&o))
 }
 
+/// The repository's `tests/data` (see its README for the sources).
 fn data_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("TILELAYOUT_SHARED_DATA") {
-        return PathBuf::from(d);
-    }
-    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    for up in [here.join("../../shared/data"), here.join("../shared/data")] {
-        if up.is_dir() {
-            return up;
-        }
-    }
-    panic!("../shared/data not found beside the repository; set TILELAYOUT_SHARED_DATA")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data")
 }
 
 /// Rows of a TSV data file (header skipped): (line number, columns).
@@ -252,21 +244,45 @@ fn parse_text_errors_go_to_stderr_with_a_caret() {
 }
 
 #[test]
-fn parse_reads_stdin_lines_in_order_with_empty_lines_as_inputs() {
+fn parse_reads_stdin_lines_in_order_skipping_blank_lines_and_comments() {
     let o = run(
         &["parse", "--json", "f32[1]", "-", "f32[3]"],
-        b"f32[2]\r\n\nbf16[4]{0:T(128)}\n",
+        b"f32[2]\r\n\n# a comment\n   \nbf16[4]{0:T(128)}\tfrom somewhere\n",
     );
-    assert_eq!(code(&o), 1, "the empty line is rejected");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
     let v = json_lines(&o);
     let inputs: Vec<&str> = v.iter().map(|o| o["input"].as_str().unwrap()).collect();
-    assert_eq!(
-        inputs,
-        ["f32[1]", "f32[2]", "", "bf16[4]{0:T(128)}", "f32[3]"]
+    assert_eq!(inputs, ["f32[1]", "f32[2]", "bf16[4]{0:T(128)}", "f32[3]"]);
+    assert_eq!(v[2]["slots"], 128);
+}
+
+#[test]
+fn tsv_files_are_read_by_path_and_from_stdin() {
+    let tsv = data_dir().join("real_shapes_dev.tsv");
+    let text = std::fs::read_to_string(&tsv).unwrap();
+    let rows = text.lines().count() - 1; // the header is skipped
+    for args in [
+        vec!["parse", "--json", tsv.to_str().unwrap()],
+        vec!["parse", "--json", "-"],
+        vec!["tpu", "--json", "--check", tsv.to_str().unwrap()],
+    ] {
+        let o = run(&args, text.as_bytes());
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        let v = json_lines(&o);
+        assert_eq!(v.len(), rows, "{args:?}");
+        assert!(v.iter().all(|o| o["ok"] == true), "{args:?}");
+    }
+    // a line's error names the file and line
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let bad = dir.join("bad-shapes.txt");
+    std::fs::write(&bad, "# shapes\nf32[2]\nf32[3,5]{1,1}\n").unwrap();
+    let o = run(&["parse", bad.to_str().unwrap()], b"");
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("bad-shapes.txt line 3"),
+        "{}",
+        stderr(&o)
     );
-    let oks: Vec<bool> = v.iter().map(|o| o["ok"].as_bool().unwrap()).collect();
-    assert_eq!(oks, [true, true, false, true, true]);
-    assert_eq!(v[3]["slots"], 128);
 }
 
 #[test]
@@ -332,6 +348,7 @@ fn index_from_arguments() {
         v,
         serde_json::json!({
             "input": format!("{SEED}@2,3"), "ok": true, "offset": 17,
+            "byte": null, "bit": null,
             "error": null, "error_start": null, "error_end": null,
         })
     );
@@ -680,4 +697,60 @@ fn parse_takes_a_layout_on_its_own() {
         (v["error_start"].clone(), v["error_end"].clone()),
         (4.into(), 5.into())
     );
+}
+
+#[test]
+fn tpu_check_says_what_differs() {
+    let o = run(
+        &[
+            "tpu",
+            "--check",
+            "--json",
+            "bf16[2,1024]{1,0:T(2,128)(2,1)S(1)}",
+            "f32[3,5]{1,0:T(8,128)}",
+            "s4[64,256]{1,0:T(8,128)(8,1)}",
+            "f64[2]{0}",
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), 1, "f64 has no TPU format");
+    let v = json_lines(&o);
+    assert_eq!(v[0]["matches"], true, "S(1) is not compared");
+    assert_eq!(v[0]["policy"], "bf16[2,1024]{1,0:T(2,128)(2,1)S(1)}");
+    assert_eq!(v[1]["matches"], false);
+    assert_eq!(v[1]["policy"], "f32[3,5]{1,0:T(4,128)}");
+    assert_eq!(
+        v[1]["differences"][0],
+        "tiles: T(8,128) given, the policy gives T(4,128)"
+    );
+    assert!(v[2]["differences"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("element size: E(0) given, the policy gives E(4)"));
+    assert_eq!(v[3]["ok"], false);
+    assert!(v[3]["error"].as_str().unwrap().contains("f64"));
+}
+
+#[test]
+fn index_on_packed_types_gives_byte_and_bit() {
+    let o = run(
+        &["index", "--json", "s4[4,8]{1,0:E(4)}", "0,0", "0,1", "1,3"],
+        b"",
+    );
+    let v = json_lines(&o);
+    let got: Vec<(u64, u64, u64)> = v
+        .iter()
+        .map(|o| {
+            (
+                o["offset"].as_u64().unwrap(),
+                o["byte"].as_u64().unwrap(),
+                o["bit"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(got, [(0, 0, 0), (1, 0, 4), (11, 5, 4)]);
+    let (f, _) = one(&["index", "--json", SEED, "2,3"]);
+    assert!(f["byte"].is_null() && f["bit"].is_null(), "{f}");
+    let o = run(&["index", "pred[16]{0:E(1)}", "9"], b"");
+    assert_eq!(stdout(&o).trim(), "pred[16]{0:E(1)}@9 -> 9 (byte 1, bit 1)");
 }

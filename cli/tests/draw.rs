@@ -176,17 +176,9 @@ fn stdin_lines_each_drawn() {
     assert_eq!(v[2]["format"], "slots");
 }
 
+/// The repository's `tests/data` (see its README for the sources).
 fn data_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("TILELAYOUT_SHARED_DATA") {
-        return PathBuf::from(d);
-    }
-    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    for up in [here.join("../../shared/data"), here.join("../shared/data")] {
-        if up.is_dir() {
-            return up;
-        }
-    }
-    panic!("../shared/data not found beside the repository; set TILELAYOUT_SHARED_DATA")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data")
 }
 
 /// Every real shape draws without error, each picture within 1 MB (the

@@ -1,5 +1,5 @@
 //! Throughput of parse + validate + sizes over every shape of
-//! `../shared/data/real_shapes_dev.tsv`.
+//! `tests/data/real_shapes_dev.tsv`.
 //!
 //! `cargo bench -p tilelayout-core --bench parse`: passes over all shapes
 //! for about 1.5 s, prints the median pass as shapes/s and MB/s of text.

@@ -9,7 +9,7 @@
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::PrimitiveType;
+/// use tilelayout::value::PrimitiveType;
 /// let t = PrimitiveType::from_name("bf16", false).unwrap();
 /// assert_eq!(t, PrimitiveType::BF16);
 /// assert_eq!(t.name(), "bf16");

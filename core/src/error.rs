@@ -278,10 +278,10 @@ pub enum ErrorKind {
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::{parse_shape, ErrorKind};
+/// use tilelayout::value::{parse_shape, ErrorKind};
 /// let e = parse_shape("f32[3,5]{1,0:T(0,2)}").unwrap().validate().unwrap_err();
 /// assert_eq!(e.kind, ErrorKind::ZeroTileDim { tile: 0, dim: 0 });
-/// let e = tilelayout_core::parse_valid_shape("f32[3,5]{1,0:T(0,2)}").unwrap_err();
+/// let e = tilelayout::value::parse_valid_shape("f32[3,5]{1,0:T(0,2)}").unwrap_err();
 /// assert_eq!((e.span.start, e.span.end), (15, 16));
 /// assert_eq!(e.to_string(), "tile 0 has a zero dim (dim 0); tile dims must be positive or `*` at byte 15");
 /// ```

@@ -23,12 +23,12 @@
 //!    `ArraySize`.
 //!
 //! ```
-//! use tilelayout_core::parse_valid_shape;
+//! use tilelayout::value::parse_valid_shape;
 //! let s = parse_valid_shape("f32[3,5]{1,0:T(2,2)}")?;
 //! let t = s.tiling()?;
 //! assert_eq!(t.offset(&[2, 3])?, 17);
 //! assert_eq!(t.slots(), 24);
-//! # Ok::<(), tilelayout_core::Error>(())
+//! # Ok::<(), tilelayout::value::Error>(())
 //! ```
 //!
 //! # Limits

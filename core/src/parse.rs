@@ -1,4 +1,4 @@
-//! The parser for XLA's shape-with-layout text (SPEC §1), in `const fn`.
+//! The parser for XLA's shape-with-layout text, in `const fn`.
 //!
 //! It accepts what XLA's text parser accepts (also values that validation
 //! later rejects, since XLA prints those), with three differences, all
@@ -536,7 +536,7 @@ impl<'a> Parser<'a> {
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::{parse_shape, ErrorKind};
+/// use tilelayout::value::{parse_shape, ErrorKind};
 /// assert!(parse_shape("f32[3,5]{1,0:T(2,2)}").is_ok());
 /// let e = parse_shape("f32[3,5]{1,0:T(2;2)}").unwrap_err();
 /// assert_eq!(e.span.start, 16);
@@ -574,7 +574,7 @@ pub const fn parse_shape_with(text: &str, opts: ParseOptions) -> Result<(Shape, 
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::{parse_valid_shape, ErrorKind};
+/// use tilelayout::value::{parse_valid_shape, ErrorKind};
 /// let e = parse_valid_shape("f32[3,5]{1,1}").unwrap_err();
 /// assert_eq!(e.kind, ErrorKind::MinorToMajorRepeat { position: 1, value: 1 });
 /// assert_eq!((e.span.start, e.span.end), (11, 12));
@@ -592,7 +592,7 @@ pub const fn parse_valid_shape(text: &str) -> Result<Shape, Error> {
 ///
 /// # Examples
 /// ```
-/// let l = tilelayout_core::parse_layout("{3,2,1,0:L(100)}").unwrap();
+/// let l = tilelayout::value::parse_layout("{3,2,1,0:L(100)}").unwrap();
 /// assert_eq!(l.tail_padding_alignment_in_elements, 100);
 /// ```
 pub const fn parse_layout(text: &str) -> Result<Layout, Error> {

@@ -1,7 +1,7 @@
 //! XLA's canonical printing (`Shape::ToString(print_layout=true)`,
 //! `Layout::ToString`), in `const fn` into a [`TextBuf`].
 //!
-//! Rules (SPEC §1): lowercase type; dims joined by `,`; `{minor_to_major}`
+//! Rules (XLA's printing): lowercase type; dims joined by `,`; `{minor_to_major}`
 //! then `:` and only the attributes that differ from their defaults, in the
 //! order `T L # * E S SC M`; a scalar prints no `{}` unless it has
 //! attributes; `D(…)` was dropped by the parser; `token[]`/`opaque[]` print
@@ -152,12 +152,12 @@ impl Shape {
     /// XLA's canonical text, built in `const fn`.
     ///
     /// ```
-    /// use tilelayout_core::parse_shape;
-    /// const S: tilelayout_core::Shape = match parse_shape("F32[3,5]{1,0:T(2,2)S(0)}") {
+    /// use tilelayout::value::parse_shape;
+    /// const S: tilelayout::value::Shape = match parse_shape("F32[3,5]{1,0:T(2,2)S(0)}") {
     ///     Ok(s) => s,
     ///     Err(_) => panic!(),
     /// };
-    /// const TEXT: tilelayout_core::TextBuf<64> = S.canonical();
+    /// const TEXT: tilelayout::value::TextBuf<64> = S.canonical();
     /// assert_eq!(TEXT.as_str(), "f32[3,5]{1,0:T(2,2)}");
     /// ```
     pub const fn canonical<const N: usize>(&self) -> TextBuf<N> {

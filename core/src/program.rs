@@ -165,7 +165,7 @@ impl Tiling {
     /// Compiles the tiling to a straight-line [`Program`].
     ///
     /// ```
-    /// use tilelayout_core::{parse_shape, Op};
+    /// use tilelayout::value::{parse_shape, Op};
     /// let t = parse_shape("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap().tiling().unwrap();
     /// let p = t.program();
     /// assert!(p.fits());

@@ -62,7 +62,7 @@ impl Tile {
     /// [`MAX_TILE_RANK`] dims.
     ///
     /// ```
-    /// use tilelayout_core::{Tile, TileDim};
+    /// use tilelayout::value::{Tile, TileDim};
     /// let t = Tile::of(&[8, 128]).unwrap();
     /// assert_eq!(t.rank(), 2);
     /// assert_eq!(t.dim(1), TileDim::Size(128));
@@ -161,7 +161,7 @@ impl SplitConfig {
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::parse_layout;
+/// use tilelayout::value::parse_layout;
 /// let l = parse_layout("{1,0:T(8,128)(2,1)}").unwrap();
 /// assert_eq!(l.minor_to_major(), &[1, 0]);
 /// assert_eq!(l.tile_count(), 2);
@@ -294,7 +294,7 @@ impl Layout {
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::{parse_shape, Dim, PrimitiveType};
+/// use tilelayout::value::{parse_shape, Dim, PrimitiveType};
 /// let s = parse_shape("F32[3,5]{1,0:T(2,2)}").unwrap();
 /// assert_eq!(s.element_type(), PrimitiveType::F32);
 /// assert_eq!(s.dims(), &[Dim::Static(3), Dim::Static(5)]);
@@ -314,7 +314,7 @@ impl Shape {
     /// [`MAX_RANK`] entries.
     ///
     /// ```
-    /// use tilelayout_core::{PrimitiveType, Shape};
+    /// use tilelayout::value::{PrimitiveType, Shape};
     /// let s = Shape::new(PrimitiveType::F32, &[3, 5]).unwrap();
     /// assert_eq!(s.to_string(), "f32[3,5]{1,0}");
     /// ```

@@ -1,4 +1,4 @@
-//! Sizes (SPEC §2): elements, exact slots and bytes, and XLA's `ArraySize`.
+//! Sizes: elements, exact slots and bytes, and XLA's `ArraySize`.
 
 use crate::error::{Error, ErrorKind};
 use crate::parse::tri;
@@ -8,7 +8,7 @@ use crate::shape::Shape;
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::parse_shape;
+/// use tilelayout::value::parse_shape;
 /// let s = parse_shape("bf16[16,1280,40]{2,1,0:T(8,128)(2,1)}").unwrap().sizes().unwrap();
 /// assert_eq!(s.elements, 819200);
 /// assert_eq!(s.unpadded_bytes, 1638400);

@@ -9,7 +9,7 @@
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::TextBuf;
+/// use tilelayout::value::TextBuf;
 /// const T: TextBuf<16> = TextBuf::new().str("T(").u64(8).str(")");
 /// assert_eq!(T.as_str(), "T(8)");
 /// ```

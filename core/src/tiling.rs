@@ -1,4 +1,4 @@
-//! The semantics (SPEC §2): physical dims, the expanded shape after each tile
+//! The semantics: physical dims, the expanded shape after each tile
 //! level, the linear index of a coordinate and its inverse, in `const fn`.
 //!
 //! Pre: the shape passed [`Shape::validate`]'s structural rules.
@@ -80,10 +80,11 @@ const EMPTY_LEVEL: Level = Level {
 /// and `coords`.
 ///
 /// # Examples
-/// The seed's Figure 1: `f32[3,5]` tiled by 2×2 has 24 slots; element (2,3)
-/// is at slot 17; slots 9, 11, 14, 15, 18, 19, 21, 22, 23 are padding.
+/// Figure 1 of XLA's tiled-layout documentation: `f32[3,5]` tiled by 2×2
+/// has 24 slots; element (2,3) is at slot 17; slots 9, 11, 14, 15, 18, 19,
+/// 21, 22, 23 are padding.
 /// ```
-/// use tilelayout_core::parse_shape;
+/// use tilelayout::value::parse_shape;
 /// let t = parse_shape("f32[3,5]{1,0:T(2,2)}").unwrap().tiling().unwrap();
 /// assert_eq!(t.slots(), 24);
 /// assert_eq!(t.offset(&[2, 3]).unwrap(), 17);
@@ -302,7 +303,7 @@ impl Tiling {
     /// (most major first).
     ///
     /// ```
-    /// let t = tilelayout_core::parse_shape("bf16[8,1,1280,16384]{3,2,0,1}")
+    /// let t = tilelayout::value::parse_shape("bf16[8,1,1280,16384]{3,2,0,1}")
     ///     .unwrap().tiling().unwrap();
     /// assert_eq!(t.physical_dims().as_slice(), &[1, 8, 1280, 16384]);
     /// ```
@@ -336,7 +337,7 @@ impl Tiling {
     /// [`Tiling::physical_dims`].
     ///
     /// ```
-    /// let t = tilelayout_core::parse_shape("bf16[2048]{0:T(1024)(128)(2,1)}")
+    /// let t = tilelayout::value::parse_shape("bf16[2048]{0:T(1024)(128)(2,1)}")
     ///     .unwrap().tiling().unwrap();
     /// let after = |l| t.dims_after_level(l).unwrap();
     /// assert_eq!(after(0).as_slice(), &[2, 1024]);
@@ -529,7 +530,7 @@ impl Tiling {
     /// stored there (`None` for padding).
     ///
     /// ```
-    /// let t = tilelayout_core::parse_shape("f32[4,8]{1,0:T(2,4)(2,1)}")
+    /// let t = tilelayout::value::parse_shape("f32[4,8]{1,0:T(2,4)(2,1)}")
     ///     .unwrap().tiling().unwrap();
     /// let first: Vec<_> = t.slots_in_order().take(3)
     ///     .map(|c| c.unwrap().as_slice().to_vec()).collect();

@@ -46,7 +46,7 @@ pub enum Event<'a> {
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::{walk, Event};
+/// use tilelayout::value::{walk, Event};
 /// let mut arrays = 0;
 /// walk("(f32[2], b(s8[4]{0}), ())", Default::default(), |e| {
 ///     if let Event::Array { .. } = e { arrays += 1 }
@@ -138,7 +138,7 @@ pub fn walk<F: FnMut(Event<'_>)>(text: &str, opts: ParseOptions, mut f: F) -> Re
 /// # Examples
 /// ```
 /// let mut s = String::new();
-/// tilelayout_core::canonicalize("(f32[1572864],s8[5120,1024])", Default::default(), &mut s).unwrap();
+/// tilelayout::value::canonicalize("(f32[1572864],s8[5120,1024])", Default::default(), &mut s).unwrap();
 /// assert_eq!(s, "(f32[1572864]{0}, s8[5120,1024]{1,0})");
 /// ```
 pub fn canonicalize<W: core::fmt::Write>(

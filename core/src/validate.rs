@@ -1,4 +1,4 @@
-//! Validation (SPEC §3): XLA's rules, then ours.
+//! Validation: XLA's rules, then ours.
 
 use crate::error::{Attr, Error, ErrorKind};
 use crate::parse::tri;
@@ -26,7 +26,7 @@ impl Shape {
     ///
     /// # Examples
     /// ```
-    /// use tilelayout_core::{parse_shape, ErrorKind};
+    /// use tilelayout::value::{parse_shape, ErrorKind};
     /// let bad = parse_shape("bf16[2,3,1004]{2,1,0:T(2,128,*)}").unwrap();
     /// assert_eq!(bad.validate().unwrap_err().kind, ErrorKind::CombineMostMinor { tile: 0 });
     /// assert!(parse_shape("bf16[2,3,1004]{2,1,0:T(2,*,128)}").unwrap().validate().is_ok());
@@ -159,7 +159,7 @@ impl crate::Layout {
     /// dims' sizes, and sizes are not computed).
     ///
     /// ```
-    /// use tilelayout_core::{parse_layout, ErrorKind};
+    /// use tilelayout::value::{parse_layout, ErrorKind};
     /// assert!(parse_layout("{1,0:T(8,128)(2,1)}").unwrap().validate().is_ok());
     /// let e = parse_layout("{0,0}").unwrap().validate().unwrap_err();
     /// assert_eq!(e.kind, ErrorKind::MinorToMajorRepeat { position: 1, value: 0 });
@@ -204,7 +204,7 @@ pub const fn validate_tile(tile: &Tile, index: u32) -> Result<(), Error> {
 /// divisor of 8 or a multiple of 8.
 ///
 /// ```
-/// use tilelayout_core::{check_element_size, PrimitiveType};
+/// use tilelayout::value::{check_element_size, PrimitiveType};
 /// assert!(check_element_size(PrimitiveType::S4, 4).is_ok());
 /// assert!(check_element_size(PrimitiveType::Pred, 1).is_ok());
 /// assert!(check_element_size(PrimitiveType::Pred, 32).is_ok());

@@ -1,4 +1,4 @@
-//! Every row of `../shared/data/xla_vectors_dev.tsv`, checked by kind.
+//! Every row of `tests/data/xla_vectors_dev.tsv`, checked by kind.
 //! Verdicts must match XLA's; wording need not.
 
 mod common;

@@ -14,11 +14,14 @@
 //! | [`TILE_16BIT`] | `T(8,128)(2,1)` | 16-bit types (two rows per 32-bit word) |
 //! | [`TILE_8BIT`] | `T(8,128)(4,1)` | 8-bit types and `pred` |
 //! | [`TILE_4BIT`] | `T(8,128)(8,1)E(4)` | 4-bit types, packed |
-//! | [`TILE_1BIT`] | `T(32,128)(32,1)E(1)` | the seeds' 1-bit format |
+//! | [`TILE_1BIT`] | `T(32,128)(32,1)E(1)` | a 1-bit `pred` format (not what the compiler picks) |
 //!
-//! Sources: the seed note `002` §9 ("popular XLA tiling formats") and
-//! SPEC §4; the small tiles, rank-1 and scalar tiles from real TPU
-//! compiler output (see [`super::policy`]).
+//! Sources: the tiling formats XLA's documentation and notes on TPU
+//! layouts describe (32-bit `(8,128)` matching the 8×128 32-bit vector
+//! registers, the compact `(2,128)`/`(4,128)` tiles for a small
+//! second-minor dim, `(2,1)` and `(4,1)` row packing for 16- and 8-bit
+//! types); the small tiles, rank-1 and scalar tiles from real TPU compiler
+//! output (see [`super::policy`]).
 
 use crate::value::{Error, ErrorKind, Layout, PrimitiveType, Tile};
 
@@ -63,11 +66,10 @@ const fn format(
     l
 }
 
-/// No tiles: `{}`. Most arrays not on the TPU are untiled (seed `002` §9.1).
+/// No tiles: `{}`. Most arrays not on the TPU are untiled.
 pub const UNTILED: Layout = Layout::EMPTY;
 
-/// `T(8,128)`: the TPU tile, one 8×128 vector register of 32-bit values
-/// (seed `002` §9.2).
+/// `T(8,128)`: the TPU tile, one 8×128 vector register of 32-bit values.
 ///
 /// ```
 /// assert_eq!(tilelayout::tpu::TILE_8_128.to_string(), "{:T(8,128)}");
@@ -75,19 +77,18 @@ pub const UNTILED: Layout = Layout::EMPTY;
 pub const TILE_8_128: Layout = format(tile2(8, LANES), None, None, 0);
 
 /// `T(1,128)`: the 32-bit small tile when the second-minor dim is 1 (real
-/// compiler output; the seeds say `(2,128)`, see [`super::policy`]).
+/// compiler output; descriptions of the formats say `(2,128)`, see
+/// [`super::policy`]).
 pub const TILE_1_128: Layout = format(tile2(1, LANES), None, None, 0);
 
-/// `T(2,128)`: the "compact 2nd minor" tile when the second-minor dim is 2
-/// (seed `002` §9.3).
+/// `T(2,128)`: the "compact 2nd minor" tile when the second-minor dim is 2.
 pub const TILE_2_128: Layout = format(tile2(2, LANES), None, None, 0);
 
-/// `T(4,128)`: the compact tile when the second-minor dim is 3 or 4 (seed
-/// `002` §9.3).
+/// `T(4,128)`: the compact tile when the second-minor dim is 3 or 4.
 pub const TILE_4_128: Layout = format(tile2(4, LANES), None, None, 0);
 
 /// `T(8,128)(2,1)`: 16-bit types; the `(2,1)` tile packs an even and an odd
-/// row into one 32-bit word ("BF16 packing", seed `002` §9.4).
+/// row into one 32-bit word ("BF16 packing").
 ///
 /// ```
 /// assert_eq!(tilelayout::tpu::TILE_16BIT.to_string(), "{:T(8,128)(2,1)}");
@@ -95,20 +96,21 @@ pub const TILE_4_128: Layout = format(tile2(4, LANES), None, None, 0);
 pub const TILE_16BIT: Layout = format(tile2(8, LANES), Some(tile2(2, 1)), None, 0);
 
 /// `T(8,128)(4,1)`: 8-bit types (and `pred`, one byte each on today's TPUs),
-/// four rows per 32-bit word (seed `002` §9.5).
+/// four rows per 32-bit word.
 pub const TILE_8BIT: Layout = format(tile2(8, LANES), Some(tile2(4, 1)), None, 0);
 
 /// `T(8,128)(8,1)E(4)`: 4-bit types packed eight rows per 32-bit word, each
-/// element stored in 4 bits. The brief's and SPEC's format (XLA's parser
-/// round-trips it); no 4-bit array occurs in the calibration data.
+/// element stored in 4 bits: the 8-bit format's packing carried on to
+/// 4 bits (XLA's parser round-trips it); no 4-bit array occurs in the
+/// calibration data, so this is extrapolated.
 ///
 /// ```
 /// assert_eq!(tilelayout::tpu::TILE_4BIT.to_string(), "{:T(8,128)(8,1)E(4)}");
 /// ```
 pub const TILE_4BIT: Layout = format(tile2(8, LANES), Some(tile2(8, 1)), None, 4);
 
-/// `T(32,128)(32,1)E(1)`: the 1-bit format the seed note describes as less
-/// wasteful than one byte per `pred` (seed `002` §9.6). A format you can
+/// `T(32,128)(32,1)E(1)`: a 1-bit format for `pred`, less wasteful than
+/// one byte per element (32 rows packed into a 32-bit word). A format you can
 /// ask for, not one the policy picks: XLA's TPU compiler stores `pred` in a
 /// byte ([`TILE_8BIT`]), as the calibration data shows.
 ///

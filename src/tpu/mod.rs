@@ -28,22 +28,26 @@
 //! - [`padding_report`](crate::tpu::padding_report): exact and XLA bytes,
 //!   padding bytes and percent;
 //! - [`tpu_layout_for_text`](crate::tpu::tpu_layout_for_text): the CLI's
-//!   entry point.
+//!   entry point;
+//! - [`check_layout`](crate::tpu::check_layout): whether a tiled layout is
+//!   the policy's, and what differs.
 //!
 //! (Links spell `crate::tpu::…` because this text is joined with the
 //! `pub mod tpu` doc in `lib.rs` and resolved from the crate root.)
 //!
-//! Everything but `Display` is `const fn`, so a type-level alias can call
-//! it; nothing allocates.
+//! Everything but `Display` and [`check_layout`](crate::tpu::check_layout)
+//! is `const fn`, so a type-level alias can call it; nothing allocates.
 
 pub mod formats;
 pub mod policy;
 
+mod check;
 mod error;
 mod padding;
 mod query;
 mod types;
 
+pub use check::{check_layout, LayoutCheck};
 pub use error::TpuError;
 pub use formats::{
     element_size_in_bits, packing, tile_1d, tile_2d, tile_scalar, with_minor_to_major, LANES,

@@ -35,7 +35,7 @@ pub struct PaddingReport {
 /// [`Shape::sizes`]).
 ///
 /// # Examples
-/// The seed note's example: `f32[3,5]` under `(8,128)` uses 15 of the
+/// A small array in one tile: `f32[3,5]` under `(8,128)` uses 15 of the
 /// tile's 1024 slots.
 /// ```
 /// use tilelayout::{tpu::padding_report, value::parse_shape};

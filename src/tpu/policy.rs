@@ -33,7 +33,7 @@
 //!
 //! # Evidence
 //! Calibrated on every array with a layout in `real_shapes_dev.tsv` and the
-//! two MaxText TPU dumps in `shared/data/hlo/`; `tests/tpu_calibration.rs`
+//! two MaxText TPU dumps in `tests/data/hlo/`; `tests/tpu_calibration.rs`
 //! recomputes and prints these counts ("rows" are occurrences, "distinct"
 //! distinct shape texts; rows left out are not counted):
 //! - Scalar: 32-bit `T(128)` 344 rows (3 distinct: `f32[]`, `s32[]`,
@@ -56,13 +56,13 @@
 //! 1684 in the dumps; 427 distinct shapes), no disagreement.
 //!
 //! Not covered by any data, so extrapolated and marked as such: 32-bit with
-//! `d` = 2 (the seeds' `(2,128)`), `d` = 5–7 for every width, 8-bit with
+//! `d` = 2 (the documented `(2,128)`), `d` = 5–7 for every width, 8-bit with
 //! `d` = 2–4, rank-1 lengths that are not powers of two below 1024 (the
 //! smallest power of two ≥ `n` is our choice), every 4-bit rule (`E(4)` and
 //! `p` = 8, by the same packing rule), and 16-bit types other than `bf16`,
-//! 8-bit types other than `pred` and `s8` (by width). The seeds say the
-//! compact tile for `d` = 1 is `(2,128)`; for 32-bit types the compiler
-//! uses `(1,128)` (138 rows), so the data wins.
+//! 8-bit types other than `pred` and `s8` (by width). Descriptions of the
+//! formats say the compact tile for `d` = 1 is `(2,128)`; for 32-bit types
+//! the compiler uses `(1,128)` (138 rows), so the data wins.
 //!
 //! Left out of the calibration, counted by the test: custom-call operand
 //! layout constraints (a `minor_to_major` only, not a compiler choice) and
@@ -151,7 +151,7 @@ pub const fn second_minor_rows(d: u64, p: u64) -> u64 {
 /// `…Repeat`), or dims whose product overflows ([`ErrorKind::DimsOverflow`]).
 ///
 /// # Examples
-/// The seeds' and SPEC's examples:
+/// The documented formats, and real compiler output:
 /// ```
 /// use tilelayout::{tpu::tpu_layout, value::PrimitiveType::*};
 /// let s = |t, d: &[u64], m: Option<&[i64]>| tpu_layout(t, d, m).unwrap().to_string();

@@ -8,7 +8,7 @@ use crate::value::{parse_shape_with, ParseOptions, Shape, Span};
 
 /// What [`tpu_layout_for_text`] answers.
 ///
-/// For the CLI (SPEC §6, `tilelayout tpu --json`): `layout` is
+/// For the CLI (`tilelayout tpu --json`): `layout` is
 /// `shape.to_string()` (the full canonical shape text with the chosen
 /// layout), `bytes` is `report.bytes`, `xla_bytes` is `report.xla_bytes`,
 /// `padding_percent` is `report.padding_percent`; on error, `error` is the

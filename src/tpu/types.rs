@@ -14,7 +14,7 @@ pub type Tile4x128 = T<4, 128>;
 /// `T(2,128)`: the small tile for a second-minor dim of 2.
 pub type Tile2x128 = T<2, 128>;
 /// `T(1,128)`: the tile for a second-minor dim of 1 (what the compiler
-/// uses for 32-bit types; the seeds say (2,128)).
+/// uses for 32-bit types; descriptions of the formats say (2,128)).
 pub type Tile1x128 = T<1, 128>;
 /// `T(8,128)(2,1)`: the 16-bit format, two rows packed in a 32-bit word.
 pub type Tile16Bit = (T<8, 128>, T<2, 1>);
@@ -22,7 +22,8 @@ pub type Tile16Bit = (T<8, 128>, T<2, 1>);
 pub type Tile8Bit = (T<8, 128>, T<4, 1>);
 /// `T(8,128)(8,1)` (with `E(4)`): the 4-bit packed format.
 pub type Tile4Bit = (T<8, 128>, T<8, 1>);
-/// `T(32,128)(32,1)` (with `E(1)`): the 1-bit format of the seeds.
+/// `T(32,128)(32,1)` (with `E(1)`): a 1-bit format for `pred` (not one the
+/// compiler picks).
 pub type Tile1Bit = (T<32, 128>, T<32, 1>);
 
 /// The tiles the TPU policy ([`crate::tpu::tpu_layout`]) picks for element

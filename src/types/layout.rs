@@ -15,7 +15,7 @@ use crate::value::{self, Error, Program, TextBuf, TileDim, Tiling};
 /// expands to).
 ///
 /// # Examples
-/// The seed's Figure 1: `f32[3,5]` in 2×2 tiles.
+/// Figure 1 of XLA's tiled-layout documentation: `f32[3,5]` in 2×2 tiles.
 /// ```
 /// use tilelayout::{Layout, Shape, Tiled, F32, T};
 /// type A = Tiled<F32, Shape<3, 5>, T<2, 2>>;
@@ -136,8 +136,10 @@ pub const fn const_offset<L: Layout, const N: usize>(index: [usize; N]) -> usize
 /// default, so the two spellings are one type).
 ///
 /// # Compile-time errors
-/// A layout that breaks a rule of SPEC §3 fails to compile when a constant
-/// of it is used; [`crate::assert_layout!`] makes that happen at
+/// A layout that breaks a validity rule (a `minor_to_major` that is not a
+/// permutation of the dims, an empty tile or a tile dim of 0, `L(0)`, a
+/// `*` as the most minor tile dim, a size that overflows) fails to compile
+/// when a constant of it is used; [`crate::assert_layout!`] makes that happen at
 /// `cargo check`:
 /// ```compile_fail,E0080
 /// use tilelayout::{assert_layout, Shape, Tiled, F32, T};
@@ -308,8 +310,9 @@ impl<L: Layout> Text<L> {
 }
 
 /// The executors of the index program: unrolled with every step a constant
-/// in release builds; a plain loop in debug builds (fast to compile; see
-/// DESIGN-NOTES). Both are tested to agree.
+/// in release builds; a plain loop in debug builds (the unrolled form is
+/// slow to compile without optimization: measured 39 s against 2.7 s for
+/// 500 layouts). Both are tested to agree.
 mod exec {
     use super::Layout;
     use crate::value::{Op, MAX_REGS, NO_REG};

@@ -1,5 +1,5 @@
 //! `tilelayout coords SHAPE SLOT`: the logical coordinates stored at a
-//! slot, or padding (SPEC §6).
+//! slot, or padding.
 
 use serde::Serialize;
 

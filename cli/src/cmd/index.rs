@@ -1,10 +1,10 @@
-//! `tilelayout index SHAPE I,J,…`: the slot of logical coordinates
-//! (SPEC §6).
+//! `tilelayout index SHAPE I,J,…`: the slot of logical coordinates (and
+//! for packed sub-byte storage, its byte and bit).
 
 use serde::Serialize;
-use tilelayout::value::{ErrorKind, Tiling};
+use tilelayout::value::{parse_shape_with, ErrorKind, Tiling};
 
-use super::{read_u64, Failure, Queries, Query, TilingCache};
+use super::{read_u64, Failure, Queries, Query, TilingCache, OPTIONS};
 use crate::io::{ErrorFields, Output, Problem};
 
 /// Arguments of `index`.
@@ -28,26 +28,32 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut Output) -> Result<(), Failure> {
     let mut queries = Queries::new(&args.shape, &args.indices, "I,J,…")?;
     let mut cache = TilingCache::default();
+    let mut bits: Option<(String, u64)> = None;
     while let Some(q) = queries.next_query()? {
         let (input, result) = match q {
             Ok(q) => {
-                let r = answer(&q, &mut cache);
+                let r = answer(&q, &mut cache).map(|o| (o, packed_bits(q.shape(), &mut bits)));
                 (q.input, r)
             }
             Err((input, p)) => (input, Err(p)),
         };
-        let (offset, problem) = match result {
-            Ok(o) => (Some(o), None),
-            Err(p) => (None, Some(p)),
+        let (offset, packed, problem) = match result {
+            Ok((o, b)) => (Some(o), b.map(|b| (o * b / 8, o * b % 8)), None),
+            Err(p) => (None, None, Some(p)),
         };
-        let text = match offset {
-            Some(o) if !out.json() => format!("{} -> {o}", input.text),
+        let text = match (offset, packed) {
+            (Some(o), Some((byte, bit))) if !out.json() => {
+                format!("{} -> {o} (byte {byte}, bit {bit})", input.text)
+            }
+            (Some(o), None) if !out.json() => format!("{} -> {o}", input.text),
             _ => String::new(),
         };
         let record = Record {
             input: &input.text,
             ok: problem.is_none(),
             offset,
+            byte: packed.map(|p| p.0),
+            bit: packed.map(|p| p.1),
             error: ErrorFields::of(problem.as_ref()),
         };
         out.record(&input, problem.is_none(), &record, &text)?;
@@ -67,9 +73,25 @@ pub struct Record<'a> {
     pub ok: bool,
     /// The slot, or null.
     pub offset: Option<u64>,
+    /// For packed sub-byte storage (`E(1)`, `E(2)`, `E(4)`): the byte
+    /// holding the slot, `offset × bits ÷ 8`; null otherwise.
+    pub byte: Option<u64>,
+    /// For packed storage: the slot's lowest bit in that byte (the lower
+    /// slot of a byte takes the low bits, as XLA packs); null otherwise.
+    pub bit: Option<u64>,
     /// The error, if any.
     #[serde(flatten)]
     pub error: ErrorFields,
+}
+
+/// The storage bits per element when they are fewer than 8 (packed),
+/// for the last shape asked.
+fn packed_bits(shape: &str, cache: &mut Option<(String, u64)>) -> Option<u64> {
+    if !matches!(cache, Some((s, _)) if s == shape) {
+        let bits = parse_shape_with(shape, OPTIONS).map_or(8, |(s, _)| s.storage_bits());
+        *cache = Some((shape.to_owned(), bits));
+    }
+    cache.as_ref().map(|c| c.1).filter(|&b| b < 8)
 }
 
 fn answer(q: &Query, cache: &mut TilingCache) -> Result<u64, Problem> {

@@ -3,6 +3,7 @@
 
 pub mod coords;
 pub mod draw;
+pub mod dump;
 pub mod index;
 pub mod parse;
 pub mod tpu;
@@ -160,8 +161,12 @@ impl<'a> Queries<'a> {
     /// The queries for `shape` and `items` as given on the command line.
     ///
     /// # Errors
-    /// [`Failure::Usage`] for a shape without items, or `-` with items.
+    /// [`Failure::Usage`] for a shape without items, or `-` (or a file)
+    /// with items; [`Failure::Io`] if the file cannot be opened.
     pub fn new(shape: &'a str, items: &'a [String], what: &str) -> Result<Queries<'a>, Failure> {
+        if crate::io::names_file(shape) && items.is_empty() {
+            return Ok(Queries::Lines(Inputs::file(shape)?));
+        }
         if shape == "-" {
             if !items.is_empty() {
                 return Err(Failure::Usage(format!(

@@ -1,5 +1,5 @@
 //! `tilelayout parse SHAPE…`: canonical text, validity, physical and
-//! expanded dims, and sizes (SPEC §6).
+//! expanded dims, and sizes.
 
 use std::fmt::Write as _;
 
@@ -16,7 +16,8 @@ use crate::io::{ErrorFields, Input, Inputs, Output, Problem};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Shapes in XLA's text, `bf16[8,1280]{1,0:T(8,128)(2,1)}` (also tuples
-    /// and `F32`); `-` reads one a line from stdin.
+    /// and `F32`); `-` reads one a line from stdin, a file path one a line
+    /// from the file (first TSV field; blank lines and `#` comments skipped).
     #[arg(value_name = "SHAPE", required = true)]
     pub shapes: Vec<String>,
 }

@@ -4,18 +4,9 @@
 use std::path::PathBuf;
 use tilelayout_core::Shape;
 
-/// `../shared/data` beside the repository (override: `TILELAYOUT_SHARED_DATA`).
+/// The repository's `tests/data` (see its README for the sources).
 pub fn data_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("TILELAYOUT_SHARED_DATA") {
-        return PathBuf::from(d);
-    }
-    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    for up in [here.join("../../shared/data"), here.join("../shared/data")] {
-        if up.is_dir() {
-            return up;
-        }
-    }
-    panic!("../shared/data not found beside the repository; set TILELAYOUT_SHARED_DATA")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data")
 }
 
 /// One row of a TSV file: (line number, columns).
