@@ -17,7 +17,8 @@
 //! GB/s counts the destination bytes written per second; a ratio is the
 //! median over runs of (memcpy time / that time), each run timing memcpy
 //! and the contenders back to back so that all see the same load on a
-//! shared machine; `[lo–hi]` is the range over runs.
+//! shared machine; `[lo–hi]` is the range over runs and `best` the ratio
+//! of the fastest runs (the steadier figure on a loaded machine).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -90,6 +91,12 @@ fn nd(shape: &[usize], perm: &[usize]) -> Option<Nd> {
     })
 }
 
+/// A naive relayout of a case (source units to destination units).
+type Naive<'a, U> = &'a dyn Fn(&[U], &mut [U]);
+
+/// A contender timed beside the plan.
+type Contender<'a> = (&'static str, Box<dyn FnMut() + 'a>);
+
 /// A unit offset of a logical index `(i, j, k)` on one side.
 type Off<'a> = dyn Fn(usize, usize, usize) -> usize + 'a;
 
@@ -112,7 +119,7 @@ fn case<U: Unit>(
     name: &str,
     plan: &RelayoutPlan,
     alt_nd: Option<Nd>,
-    alt_naive: Option<&dyn Fn(&[U], &mut [U])>,
+    alt_naive: Option<Naive<'_, U>>,
 ) {
     // RELAYOUT_NT=0/1 forces streaming stores off/on (default: by size)
     let nt = std::env::var("RELAYOUT_NT").ok().map(|v| v == "1");
@@ -153,7 +160,7 @@ fn case<U: Unit>(
             black_box(&mut *mdst);
         };
         memcpy();
-        let mut others: Vec<(&str, Box<dyn FnMut() + '_>)> = Vec::new();
+        let mut others: Vec<Contender<'_>> = Vec::new();
         if !aligned {
             if let Some(Nd { shape, perm }) = alt_nd.clone() {
                 let run = move || {
@@ -206,8 +213,9 @@ fn case<U: Unit>(
         let line = |who: &str, t: &[f64]| {
             let ratios: Vec<f64> = ms.iter().zip(t).map(|(m, t)| m / t).collect();
             let (lo, hi) = range(&ratios);
+            let best = range(&ms).0 / range(t).0;
             format!(
-                "{:>6.2} GB/s  ratio {:>5.2}x [{lo:.2}–{hi:.2}]  {who}",
+                "{:>6.2} GB/s  ratio {:>5.2}x [{lo:.2}–{hi:.2}] best {best:.2}x  {who}",
                 bytes as f64 / median(t.to_vec()) / 1e9,
                 median(ratios),
             )
