@@ -6,8 +6,11 @@
 //!   destinations at every alignment modulo 64 bytes;
 //! - `kernels::stream::fence` (`_mm_sfence`);
 //! - `simd::{zip2_u16, zip4_u8, unzip2_u16, unzip4_u8, transpose8_u32}`:
-//!   the SSE2 calls, and with `RUSTFLAGS="-C target-feature=+avx2"` the
-//!   AVX2 ones (including their streaming stores).
+//!   every [`Simd`](tilelayout::storage::Simd) level up to the CPU's (the
+//!   shared `check` runs each plan at each level): with `RUSTFLAGS="-C
+//!   target-feature=+avx2"` the portable, SSE2 and AVX2 paths, including
+//!   the AVX2 streaming stores (32-byte, and 16-byte halves into `Vec`-like
+//!   destinations).
 //!
 //! The same cases run natively in `cargo test`.
 

@@ -99,3 +99,4 @@ pub use view::{TiledView, TiledViewMut};
 pub use array::TiledArray;
 pub use plan::{ArrayLayout, Strided};
 pub use relayout::{Kernel, PlanStats, RelayoutPlan, STREAMING_THRESHOLD};
+pub use simd::Simd;

@@ -8,6 +8,7 @@ use super::element::Unit;
 use super::error::StorageError;
 use super::kernels::{self, Mover};
 use super::plan::{coalesce, dense, digits, refine, ArrayLayout, Loop, Side, DIMS};
+use super::simd::{Isa, Simd};
 use super::walk::Walk;
 use crate::value::{bits_to_bytes, MAX_RANK};
 
@@ -117,6 +118,7 @@ pub struct RelayoutPlan {
     fill: Fill,
     mode: Mode,
     streaming: Option<bool>,
+    simd: Option<Simd>,
 }
 
 impl RelayoutPlan {
@@ -212,6 +214,7 @@ impl RelayoutPlan {
             fill,
             mode: Mode::Elementwise,
             streaming: None,
+            simd: None,
         };
         let Some((mut loops, sizes)) = loops else {
             return Ok(plan);
@@ -233,6 +236,30 @@ impl RelayoutPlan {
     /// [`STREAMING_THRESHOLD`] bytes, on x86-64).
     pub fn with_streaming(mut self, on: Option<bool>) -> Self {
         self.streaming = on;
+        self
+    }
+
+    /// Runs the kernels at most at SIMD level `level` (`None`, the
+    /// default: the highest the CPU has, capped by the environment variable
+    /// `TILELAYOUT_SIMD`). A level above the CPU's is lowered to it, so any
+    /// choice is safe; every level writes the same bytes.
+    ///
+    /// ```
+    /// use tilelayout::storage::{RelayoutPlan, Simd, Strided};
+    /// use tilelayout::value::parse_shape;
+    ///
+    /// let rows = Strided::row_major(&[8, 128], 16)?;
+    /// let tiles = parse_shape("bf16[8,128]{1,0:T(8,128)(2,1)}")?;
+    /// let plan = RelayoutPlan::new(rows, tiles)?;
+    /// let src: Vec<u16> = (0..1024).collect();
+    /// let (mut a, mut b) = (vec![0u16; 1024], vec![0u16; 1024]);
+    /// plan.execute(&src, &mut a)?;
+    /// plan.clone().with_simd(Some(Simd::Portable)).execute(&src, &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_simd(mut self, level: Option<Simd>) -> Self {
+        self.simd = level;
         self
     }
 
@@ -359,6 +386,7 @@ impl RelayoutPlan {
                         dst: d,
                         pad: $pad,
                         nt,
+                        isa: Isa::new(self.simd),
                         #[cfg(feature = "alloc")]
                         gather: self.gather(),
                         #[cfg(feature = "alloc")]

@@ -6,6 +6,7 @@ use core::arch::x86_64::*;
 
 use super::{each_unzip, each_zip, rows_mut, Blocks};
 
+#[cfg(feature = "alloc")]
 #[target_feature(enable = "avx2")]
 pub(super) fn transpose8_u32(
     src: &[u32],
