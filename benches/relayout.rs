@@ -326,6 +326,15 @@ fn main() {
     let only = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
     let want = |n: &str| only.as_deref().is_none_or(|o| n.contains(o));
     println!("machine: {}", machine());
+    let c = tilelayout::storage::Caches::host();
+    println!(
+        "caches (CPUID): L1d {} KiB, L2 {} KiB, last level {} MiB -> streaming from {} MiB, zips prefetch {} KiB ahead",
+        c.l1d >> 10,
+        c.l2 >> 10,
+        c.last >> 20,
+        c.streaming_threshold() >> 20,
+        c.prefetch_ahead() >> 10
+    );
     println!("runs per case: {} (median)", runs());
 
     const N: usize = 4096;

@@ -80,6 +80,7 @@ mod view;
 
 #[cfg(feature = "alloc")]
 mod array;
+mod caches;
 mod choose;
 mod fixed;
 mod kernels;
@@ -97,6 +98,7 @@ pub use view::{TiledView, TiledViewMut};
 
 #[cfg(feature = "alloc")]
 pub use array::TiledArray;
+pub use caches::Caches;
 pub use plan::{ArrayLayout, Strided};
-pub use relayout::{Kernel, PlanStats, RelayoutPlan, STREAMING_THRESHOLD};
+pub use relayout::{Kernel, PlanStats, RelayoutPlan};
 pub use simd::Simd;

@@ -3,6 +3,7 @@
 
 use core::mem::size_of;
 
+use super::caches::Caches;
 use super::choose::{choose, Nest};
 use super::element::Unit;
 use super::error::StorageError;
@@ -78,11 +79,6 @@ pub(crate) struct Part<'n> {
     pub(crate) values: core::ops::Range<u64>,
     pub(crate) last: bool,
 }
-
-/// Destinations at least this large are written with non-temporal stores
-/// (glibc's `memcpy` switches at a similar size: past the last-level
-/// cache, streaming avoids reading the destination lines first).
-pub const STREAMING_THRESHOLD: usize = 12 << 20;
 
 /// A relayout from one array layout to another with the same dims and
 /// storage width, planned once.
@@ -233,7 +229,8 @@ impl RelayoutPlan {
 
     /// Forces non-temporal stores on (`Some(true)`) or off, or leaves the
     /// choice to the destination size (`None`, the default: on from
-    /// [`STREAMING_THRESHOLD`] bytes, on x86-64).
+    /// [`Caches::streaming_threshold`] of [`Caches::host`] bytes, on
+    /// x86-64).
     pub fn with_streaming(mut self, on: Option<bool>) -> Self {
         self.streaming = on;
         self
@@ -298,7 +295,7 @@ impl RelayoutPlan {
             && cfg!(target_arch = "x86_64")
             && self
                 .streaming
-                .unwrap_or(bytes >= STREAMING_THRESHOLD as u64)
+                .unwrap_or_else(|| bytes >= Caches::host().streaming_threshold() as u64)
     }
 
     /// Copies `src` into `dst`; destination padding becomes zero bits.

@@ -5,6 +5,7 @@
 use core::arch::x86_64::*;
 
 use super::{each_unzip, each_zip, rows_mut, Blocks};
+use crate::storage::caches::Caches;
 
 #[cfg(feature = "alloc")]
 #[target_feature(enable = "avx2")]
@@ -62,17 +63,10 @@ pub(super) fn zip2_u16(rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
     });
 }
 
-/// How far ahead the streaming zips prefetch their rows, in bytes of rows
-/// read: the blocks to be zipped that much later, which past the end of a
-/// call are the next call's ([`Blocks::next`]). Measured on bf16 and s8
-/// [4096,4096] → `(8,128)(2,1)` / `(4,1)` (median ratio to memcpy): 8
-/// KiB 1.0x, 16 KiB 0.95–1.0x, 32 KiB 1.0–1.1x; 2 KiB ahead along each row
-/// instead (then the first 2 KiB of every row of a band is never
-/// prefetched) 0.75–0.85x; no software prefetch 0.6–0.75x.
-const AHEAD_BYTES: usize = 32 << 10;
-
 /// For each block of `bl` (of `bytes` bytes of rows), the first row of
-/// the block [`AHEAD_BYTES`] later to prefetch, when streaming; `None`
+/// the block [`Caches::prefetch_ahead`] bytes of rows later to prefetch
+/// (which past the end of a call are the next call's, [`Blocks::next`]),
+/// when streaming; `None`
 /// past the known blocks, and always in cache (no streaming stores), where
 /// far-ahead lines would evict lines still in use and the kernels prefetch
 /// along the rows only.
@@ -82,7 +76,16 @@ fn prefetch_targets<'a, T>(
     bytes: usize,
     nt: bool,
 ) -> impl Iterator<Item = Option<*const T>> + 'a {
-    let t = (AHEAD_BYTES / bytes.max(1)).max(1);
+    // measured on bf16 and s8 [4096,4096] → `(8,128)(2,1)` / `(4,1)` on a
+    // 32 KiB L1d: see `Caches::prefetch_ahead`; 2 KiB ahead along each row
+    // instead (then the first 2 KiB of every row of a band is never
+    // prefetched) 0.75–0.85x; no software prefetch 0.6–0.75x
+    let ahead = if nt {
+        Caches::host().prefetch_ahead()
+    } else {
+        0
+    };
+    let t = (ahead / bytes.max(1)).max(1);
     bl.ahead(t)
         .map(move |r| r.filter(|_| nt).map(|r| rows.as_ptr().wrapping_add(r)))
 }
@@ -438,7 +441,8 @@ fn zip2_u16_one(
         // software prefetch (non-temporal hint): the hardware prefetchers
         // lag on several interleaved row streams (measured: 0.5x -> 0.85x
         // of memcpy on bf16[4096,4096] 2 KiB ahead along each row; 1.0x
-        // for the blocks `AHEAD_BYTES` ahead, `pf`, when streaming)
+        // for the blocks `Caches::prefetch_ahead` ahead, `pf`, when
+        // streaming)
         if c % 32 == 0 {
             if let Some(p) = pf {
                 super::prefetch(p.wrapping_add(c));
