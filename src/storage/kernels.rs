@@ -8,10 +8,10 @@
 
 use core::mem::{size_of, size_of_val};
 
-use super::packed;
 use super::plan::Loop;
 use super::relayout::Kernel;
 use super::simd::{self, Blocks, Isa};
+use super::{nibbles, packed};
 
 /// Moves elements for the loop walker.
 pub(crate) trait Mover {
@@ -591,6 +591,32 @@ impl Mover for BitMover<'_> {
                 let so = (s + i * a.src as usize) / per;
                 let dof = (d + i * a.dst as usize) / per;
                 self.dst[dof..dof + n / per].copy_from_slice(&self.src[so..so + n / per]);
+            }
+            return;
+        }
+        // eight rows of nibbles zipped: whole bytes when both sides start
+        // on a byte (`(8,128)(8,1)` with `E(4)`)
+        if k == Kernel::Interleave(8)
+            && self.bits == 4
+            && a.src == 1
+            && a.dst == 8
+            && aligned(s)
+            && aligned(d)
+            && aligned(b.src as usize)
+        {
+            let pairs = a.n as usize / 2;
+            let (so, dof) = (s / 2, d / 2);
+            nibbles::zip8(
+                &self.src[so..],
+                b.src as usize / 2,
+                pairs,
+                &mut self.dst[dof..dof + 8 * pairs],
+            );
+            if a.n % 2 == 1 {
+                let c = a.n as usize - 1;
+                for j in 0..8 {
+                    self.one(s + c + j * b.src as usize, d + 8 * c + j);
+                }
             }
             return;
         }

@@ -84,6 +84,7 @@ mod caches;
 mod choose;
 mod fixed;
 mod kernels;
+mod nibbles;
 mod plan;
 mod relayout;
 mod simd;
