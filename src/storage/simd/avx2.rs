@@ -70,7 +70,7 @@ pub(super) fn zip2_u16(rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
 /// past the known blocks, and always in cache (no streaming stores), where
 /// far-ahead lines would evict lines still in use and the kernels prefetch
 /// along the rows only.
-fn prefetch_targets<'a, T>(
+pub(super) fn prefetch_targets<'a, T>(
     rows: &'a [T],
     bl: &'a Blocks,
     bytes: usize,
@@ -358,7 +358,7 @@ fn prefetch<T>(s: &[T], i: usize) {
 /// An `avx2` function: callable only where the CPU is known to have it.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn put<T: bytemuck::Pod>(nt: bool, d: &mut [T], v: __m256i) {
+pub(super) fn put<T: bytemuck::Pod>(nt: bool, d: &mut [T], v: __m256i) {
     let b = &mut bytemuck::cast_slice_mut::<T, u8>(d)[..32];
     let p = b.as_mut_ptr();
     if nt && p.cast::<__m256i>().is_aligned() {

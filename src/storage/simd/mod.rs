@@ -18,7 +18,8 @@
 //! only constructor clamps a wish to the detected level), so the SIMD
 //! calls' obligation is carried by the value passed in. A plan can ask for
 //! a lower level ([`Simd`], `RelayoutPlan::with_simd`), and the
-//! environment variable `TILELAYOUT_SIMD` (`portable`, `sse2`, `avx2`;
+//! environment variable `TILELAYOUT_SIMD` (`portable`, `sse2`, `avx2`,
+//! `avx512`;
 //! read once, with `std`) caps the detected level for a whole process:
 //! that is how the tests run every path on one machine.
 
@@ -33,11 +34,14 @@ pub enum Simd {
     /// AVX2, with 32-byte non-temporal stores (x86-64, detected with
     /// `std`, or enabled at compile time).
     Avx2,
+    /// AVX-512 F and BW (the 16-bit zip; the other kernels run their AVX2
+    /// version at this level).
+    Avx512,
 }
 
 impl Simd {
     /// Every level, lowest first.
-    pub const ALL: [Simd; 3] = [Simd::Portable, Simd::Sse2, Simd::Avx2];
+    pub const ALL: [Simd; 4] = [Simd::Portable, Simd::Sse2, Simd::Avx2, Simd::Avx512];
 
     /// The highest level this CPU runs, capped by `TILELAYOUT_SIMD` (read
     /// once per process, with `std`).
@@ -65,6 +69,7 @@ impl Simd {
             Simd::Portable => "portable",
             Simd::Sse2 => "sse2",
             Simd::Avx2 => "avx2",
+            Simd::Avx512 => "avx512",
         }
     }
 }
@@ -72,8 +77,13 @@ impl Simd {
 /// What the CPU has (without the environment's cap).
 fn cpu_level() -> Simd {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if std::is_x86_feature_detected!("avx2") {
-        return Simd::Avx2;
+    {
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
+            return Simd::Avx512;
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            return Simd::Avx2;
+        }
     }
     #[cfg(all(target_arch = "x86_64", not(feature = "std"), target_feature = "avx2"))]
     return Simd::Avx2;
@@ -96,6 +106,13 @@ impl Isa {
     pub(crate) fn new(want: Option<Simd>) -> Isa {
         let cpu = Simd::detected();
         Isa(want.map_or(cpu, |w| w.min(cpu)))
+    }
+
+    /// AVX-512 F and BW (proved present).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline]
+    fn avx512(self) -> bool {
+        cfg!(target_arch = "x86_64") && self.0 >= Simd::Avx512
     }
 
     /// AVX2 (proved present).
@@ -275,6 +292,12 @@ fn each_unzip<T, const K: usize>(
 /// Two 16-bit rows zipped, block by block.
 pub(crate) fn zip2_u16(isa: Isa, rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
     #[cfg(target_arch = "x86_64")]
+    if isa.avx512() {
+        // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
+        // detected level).
+        return unsafe { avx512::zip2_u16(rows, out, bl, nt) };
+    }
+    #[cfg(target_arch = "x86_64")]
     if isa.avx2() {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
         return unsafe { avx2::zip2_u16(rows, out, bl, nt) };
@@ -399,6 +422,10 @@ pub(crate) fn prefetch<T>(p: *const T) {
 /// the SSE2 version.
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+
+/// The 16-bit zip 64 bytes at a time (AVX-512 F + BW).
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 
 #[cfg(target_arch = "x86_64")]
 mod sse2;
