@@ -98,6 +98,7 @@ fn even_bytes(x: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::storage::packed;
+    use crate::storage::simd::{self, Isa, Simd};
 
     /// The definition, slot by slot.
     fn naive(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
@@ -111,7 +112,7 @@ mod tests {
 
     #[test]
     fn zip8_matches_the_definition() {
-        for cols in [0usize, 1, 7, 8, 31, 32, 33, 64, 100] {
+        for cols in [0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 48, 64, 100] {
             for extra in [0usize, 3] {
                 let rs = cols + extra;
                 let rows: alloc::vec::Vec<u8> = (0..8 * rs + 1)
@@ -121,6 +122,12 @@ mod tests {
                 zip8(&rows, rs, cols, &mut a);
                 naive(&rows, rs, cols, &mut b);
                 assert_eq!(a, b, "cols {cols} rs {rs}");
+                // and the SIMD dispatch at every level
+                for level in Simd::ALL {
+                    a.fill(0);
+                    simd::zip8_nibbles(Isa::new(Some(level)), &rows, rs, cols, &mut a);
+                    assert_eq!(a, b, "{level:?} cols {cols} rs {rs}");
+                }
             }
         }
     }

@@ -366,6 +366,7 @@ impl RelayoutPlan {
                     dst: d,
                     bits: self.bits,
                     pad,
+                    isa: Isa::new(self.simd),
                     gather: self.gather(),
                 },
                 part,

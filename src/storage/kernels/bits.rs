@@ -2,9 +2,10 @@
 //! runs start on a byte, the nibble zip of `(8,128)(8,1)E(4)`, else slot by
 //! slot.
 
+use super::super::packed;
 use super::super::plan::Loop;
 use super::super::relayout::Kernel;
-use super::super::{nibbles, packed};
+use super::super::simd::{self, Isa};
 use super::{gather_rows, Mover};
 
 /// Packed sub-byte moves (1, 2 or 4 bits per slot).
@@ -13,6 +14,8 @@ pub(crate) struct BitMover<'a> {
     pub(crate) dst: &'a mut [u8],
     pub(crate) bits: u32,
     pub(crate) pad: u8,
+    /// The SIMD level the kernels run at.
+    pub(crate) isa: Isa,
     /// The loops of a [`Kernel::Gather`] block (destination order).
     pub(crate) gather: &'a [Loop],
 }
@@ -48,7 +51,8 @@ impl Mover for BitMover<'_> {
         {
             let pairs = a.n as usize / 2;
             let (so, dof) = (s / 2, d / 2);
-            nibbles::zip8(
+            simd::zip8_nibbles(
+                self.isa,
                 &self.src[so..],
                 b.src as usize / 2,
                 pairs,

@@ -368,6 +368,23 @@ pub(crate) fn unzip4_u8(isa: Isa, inp: &[u8], rows: &mut [u8], bl: Blocks, nt: b
     });
 }
 
+/// Eight rows of 4-bit slots zipped (`(8,128)(8,1)E(4)`): `cols` byte
+/// columns of rows `rs` bytes apart into `out[..8 · cols]`, SSE2 16
+/// columns at a time, the rest (and every column below SSE2) by
+/// [`nibbles::zip8`](crate::storage::nibbles::zip8).
+pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if isa.sse2() {
+        // SAFETY: `sse2` is part of the x86-64 baseline, so the target
+        // feature the callee is compiled for is always present.
+        done = unsafe { sse2::zip8_nibbles(rows, rs, cols, out) };
+    }
+    let _ = isa;
+    let rest = &rows[done.min(rows.len())..];
+    crate::storage::nibbles::zip8(rest, rs, cols - done, &mut out[8 * done..]);
+}
+
 /// An 8 × 8 transpose of 32-bit slots: `dst[d + c·ds + r] = src[s + r·ss +
 /// c]` for `r, c < 8`.
 #[cfg(feature = "alloc")]

@@ -134,3 +134,66 @@ pub(super) fn unzip4_u8(inp: &[u8], r: [&mut [u8]; 4]) {
     );
     super::unzip::<u8, 4>(i, rest);
 }
+
+/// Eight rows of 4-bit slots zipped, 16 byte columns (32 slots) at a time:
+/// `out[8x .. 8x+8]` from byte `x` of the eight rows `rs` bytes apart (see
+/// `storage::nibbles` for the format and the word version that takes the
+/// remainder). Returns the byte columns done (a multiple of 16).
+#[target_feature(enable = "sse2")]
+pub(super) fn zip8_nibbles(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> usize {
+    let wide = cols / 16 * 16;
+    let lo4 = _mm_set1_epi8(0x0F);
+    let even = _mm_set1_epi16(0x00FF);
+    for x in (0..wide).step_by(16) {
+        let r: [__m128i; 8] = core::array::from_fn(|k| load(&rows[k * rs + x..k * rs + x + 16]));
+        // 8 × 16 bytes transposed: c[j] holds the words of byte columns
+        // 2j' (low half) and 2j'+1 (high), byte k = row k
+        let a = |p: usize| {
+            (
+                _mm_unpacklo_epi8(r[p], r[p + 1]),
+                _mm_unpackhi_epi8(r[p], r[p + 1]),
+            )
+        };
+        let ((a01l, a01h), (a23l, a23h)) = (a(0), a(2));
+        let ((a45l, a45h), (a67l, a67h)) = (a(4), a(6));
+        let b = [
+            (
+                _mm_unpacklo_epi16(a01l, a23l),
+                _mm_unpacklo_epi16(a45l, a67l),
+            ),
+            (
+                _mm_unpackhi_epi16(a01l, a23l),
+                _mm_unpackhi_epi16(a45l, a67l),
+            ),
+            (
+                _mm_unpacklo_epi16(a01h, a23h),
+                _mm_unpacklo_epi16(a45h, a67h),
+            ),
+            (
+                _mm_unpackhi_epi16(a01h, a23h),
+                _mm_unpackhi_epi16(a45h, a67h),
+            ),
+        ];
+        for (q, (b03, b47)) in b.into_iter().enumerate() {
+            // byte columns x + 4q .. x + 4q + 4, two per register
+            let c = [_mm_unpacklo_epi32(b03, b47), _mm_unpackhi_epi32(b03, b47)];
+            // per word: e = rows' low halves paired, f = high halves
+            let ef = |v: __m128i| {
+                let lo = _mm_and_si128(v, lo4);
+                let e = _mm_or_si128(lo, _mm_srli_epi64::<4>(lo));
+                let f = _mm_or_si128(
+                    _mm_and_si128(_mm_srli_epi64::<4>(v), lo4),
+                    _mm_andnot_si128(lo4, _mm_srli_epi64::<8>(v)),
+                );
+                (_mm_and_si128(e, even), _mm_and_si128(f, even))
+            };
+            let ((e0, f0), (e1, f1)) = (ef(c[0]), ef(c[1]));
+            // even bytes: 4 per word, columns in order
+            let (e, f) = (_mm_packus_epi16(e0, e1), _mm_packus_epi16(f0, f1));
+            let o = 8 * (x + 4 * q);
+            store(&mut out[o..o + 16], _mm_unpacklo_epi32(e, f));
+            store(&mut out[o + 16..o + 32], _mm_unpackhi_epi32(e, f));
+        }
+    }
+    wide
+}
