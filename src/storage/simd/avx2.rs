@@ -80,14 +80,15 @@ pub(super) fn prefetch_targets<'a, T>(
     // 32 KiB L1d: see `Caches::prefetch_ahead`; 2 KiB ahead along each row
     // instead (then the first 2 KiB of every row of a band is never
     // prefetched) 0.75–0.85x; no software prefetch 0.6–0.75x
-    let ahead = if nt {
-        Caches::host().prefetch_ahead()
-    } else {
-        0
-    };
-    let t = (ahead / bytes.max(1)).max(1);
-    bl.ahead(t)
-        .map(move |r| r.filter(|_| nt).map(|r| rows.as_ptr().wrapping_add(r)))
+    // (in cache no targets at all: no divisions in `Blocks::ahead`, which
+    // a single small tile would pay for)
+    nt.then(|| {
+        let t = (Caches::host().prefetch_ahead() / bytes.max(1)).max(1);
+        bl.ahead(t)
+    })
+    .into_iter()
+    .flatten()
+    .map(move |r| r.map(|r| rows.as_ptr().wrapping_add(r)))
 }
 
 #[target_feature(enable = "avx2")]
