@@ -50,17 +50,29 @@ impl Simd {
         {
             static LEVEL: std::sync::OnceLock<Simd> = std::sync::OnceLock::new();
             *LEVEL.get_or_init(|| {
-                let cap = std::env::var("TILELAYOUT_SIMD").ok().and_then(|v| {
-                    Simd::ALL
-                        .into_iter()
-                        .find(|l| l.name().eq_ignore_ascii_case(v.trim()))
-                });
+                let cap = std::env::var("TILELAYOUT_SIMD")
+                    .ok()
+                    .and_then(|v| Simd::from_name(&v));
                 let cpu = cpu_level();
                 cap.map_or(cpu, |c| c.min(cpu))
             })
         }
         #[cfg(not(feature = "std"))]
         cpu_level()
+    }
+
+    /// The level named `name` (as [`Simd::name`] spells it; case and
+    /// surrounding white space ignored).
+    ///
+    /// ```
+    /// use tilelayout::storage::Simd;
+    /// assert_eq!(Simd::from_name(" AVX2\n"), Some(Simd::Avx2));
+    /// assert_eq!(Simd::from_name("neon"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Simd> {
+        Simd::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(name.trim()))
     }
 
     /// The level's name, as `TILELAYOUT_SIMD` spells it.
@@ -373,14 +385,19 @@ pub(crate) fn unzip4_u8(isa: Isa, inp: &[u8], rows: &mut [u8], bl: Blocks, nt: b
 /// columns at a time, the rest (and every column below SSE2) by
 /// [`nibbles::zip8`](crate::storage::nibbles::zip8).
 pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
-    let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if isa.sse2() {
+    let done = if isa.sse2() {
         // SAFETY: `sse2` is part of the x86-64 baseline, so the target
         // feature the callee is compiled for is always present.
-        done = unsafe { sse2::zip8_nibbles(rows, rs, cols, out) };
-    }
-    let _ = isa;
+        unsafe { sse2::zip8_nibbles(rows, rs, cols, out) }
+    } else {
+        0
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = {
+        let _ = isa;
+        0
+    };
     let rest = &rows[done.min(rows.len())..];
     crate::storage::nibbles::zip8(rest, rs, cols - done, &mut out[8 * done..]);
 }
@@ -493,6 +510,14 @@ mod tests {
         assert_eq!(got, want);
         let empty = Blocks { count: 0, ..bl };
         assert_eq!(empty.ahead(1).count(), 0);
+    }
+
+    #[test]
+    fn every_level_is_named_back() {
+        for level in Simd::ALL {
+            assert_eq!(Simd::from_name(level.name()), Some(level));
+        }
+        assert_eq!(Simd::from_name(""), None);
     }
 
     #[test]
