@@ -533,3 +533,80 @@ fn zip4_u8_one(r: [&[u8]; 4], out: &mut [u8], nt: bool, pf: Option<*const u8>, r
         super::sse2::zip4_u8(rest, &mut out[4 * body..4 * n])
     }
 }
+
+/// Eight rows of 4-bit slots zipped, 32 byte columns at a time: the SSE2
+/// version's steps in each 128-bit lane (lane 1 holds byte columns 16–31).
+/// Returns the byte columns done (a multiple of 32).
+#[target_feature(enable = "avx2")]
+pub(super) fn zip8_nibbles(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> usize {
+    let wide = cols / 32 * 32;
+    let lo4 = _mm256_set1_epi8(0x0F);
+    let even = _mm256_set1_epi16(0x00FF);
+    for x in (0..wide).step_by(32) {
+        let r: [__m256i; 8] = core::array::from_fn(|k| load(&rows[k * rs + x..k * rs + x + 32]));
+        let a = |p: usize| {
+            (
+                _mm256_unpacklo_epi8(r[p], r[p + 1]),
+                _mm256_unpackhi_epi8(r[p], r[p + 1]),
+            )
+        };
+        let ((a01l, a01h), (a23l, a23h)) = (a(0), a(2));
+        let ((a45l, a45h), (a67l, a67h)) = (a(4), a(6));
+        let b = [
+            (
+                _mm256_unpacklo_epi16(a01l, a23l),
+                _mm256_unpacklo_epi16(a45l, a67l),
+            ),
+            (
+                _mm256_unpackhi_epi16(a01l, a23l),
+                _mm256_unpackhi_epi16(a45l, a67l),
+            ),
+            (
+                _mm256_unpacklo_epi16(a01h, a23h),
+                _mm256_unpacklo_epi16(a45h, a67h),
+            ),
+            (
+                _mm256_unpackhi_epi16(a01h, a23h),
+                _mm256_unpackhi_epi16(a45h, a67h),
+            ),
+        ];
+        for (q, (b03, b47)) in b.into_iter().enumerate() {
+            let c = [
+                _mm256_unpacklo_epi32(b03, b47),
+                _mm256_unpackhi_epi32(b03, b47),
+            ];
+            let ef = |v: __m256i| {
+                let lo = _mm256_and_si256(v, lo4);
+                let e = _mm256_or_si256(lo, _mm256_srli_epi64::<4>(lo));
+                let f = _mm256_or_si256(
+                    _mm256_and_si256(_mm256_srli_epi64::<4>(v), lo4),
+                    _mm256_andnot_si256(lo4, _mm256_srli_epi64::<8>(v)),
+                );
+                (_mm256_and_si256(e, even), _mm256_and_si256(f, even))
+            };
+            let ((e0, f0), (e1, f1)) = (ef(c[0]), ef(c[1]));
+            let (e, f) = (_mm256_packus_epi16(e0, e1), _mm256_packus_epi16(f0, f1));
+            let (lo, hi) = (_mm256_unpacklo_epi32(e, f), _mm256_unpackhi_epi32(e, f));
+            // lane 0: byte columns x + 4q.., lane 1: x + 16 + 4q..
+            for (lane, base) in [(0, x), (1, x + 16)] {
+                let o = 8 * (base + 4 * q);
+                let (l, h) = if lane == 0 {
+                    (_mm256_castsi256_si128(lo), _mm256_castsi256_si128(hi))
+                } else {
+                    (
+                        _mm256_extracti128_si256::<1>(lo),
+                        _mm256_extracti128_si256::<1>(hi),
+                    )
+                };
+                store128(&mut out[o..o + 16], l);
+                store128(&mut out[o + 16..o + 32], h);
+            }
+        }
+    }
+    wide
+}
+
+#[inline(always)]
+fn store128(d: &mut [u8], v: __m128i) {
+    d[..16].copy_from_slice(bytemuck::bytes_of(&v));
+}

@@ -381,17 +381,27 @@ pub(crate) fn unzip4_u8(isa: Isa, inp: &[u8], rows: &mut [u8], bl: Blocks, nt: b
 }
 
 /// Eight rows of 4-bit slots zipped (`(8,128)(8,1)E(4)`): `cols` byte
-/// columns of rows `rs` bytes apart into `out[..8 · cols]`, SSE2 16
-/// columns at a time, the rest (and every column below SSE2) by
+/// columns of rows `rs` bytes apart into `out[..8 · cols]`, AVX2 32 and
+/// SSE2 16 columns at a time, the rest (and every column below SSE2) by
 /// [`nibbles::zip8`](crate::storage::nibbles::zip8).
 pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
     #[cfg(target_arch = "x86_64")]
-    let done = if isa.sse2() {
-        // SAFETY: `sse2` is part of the x86-64 baseline, so the target
-        // feature the callee is compiled for is always present.
-        unsafe { sse2::zip8_nibbles(rows, rs, cols, out) }
-    } else {
-        0
+    let done = {
+        let wide = if isa.avx2() {
+            // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+            unsafe { avx2::zip8_nibbles(rows, rs, cols, out) }
+        } else {
+            0
+        };
+        if isa.sse2() {
+            // SAFETY: `sse2` is part of the x86-64 baseline, so the target
+            // feature the callee is compiled for is always present.
+            wide + unsafe {
+                sse2::zip8_nibbles(&rows[wide..], rs, cols - wide, &mut out[8 * wide..])
+            }
+        } else {
+            0
+        }
     };
     #[cfg(not(target_arch = "x86_64"))]
     let done = {
