@@ -5,7 +5,7 @@
 //!   streaming on runs, and on the staged zip/unzip kernels, with
 //!   destinations at every alignment modulo 64 bytes;
 //! - `kernels::stream::fence` (`_mm_sfence`);
-//! - `simd::zip8_nibbles` (the SSE2 call);
+//! - `simd::zip8_nibbles` (the AVX2 and SSE2 calls);
 //! - `simd::{zip2_u16, zip4_u8, unzip2_u16, unzip4_u8, transpose8_u32}`:
 //!   every [`Simd`](tilelayout::storage::Simd) level up to the CPU's (the
 //!   shared `check` runs each plan at each level): with `RUSTFLAGS="-C
@@ -28,7 +28,7 @@ fn both_ways(ty: &str, dims: &[u64], attrs: &str, bits: u32, kernels: [Kernel; 2
     }
 }
 
-/// Eight rows of nibbles zipped (`simd::zip8_nibbles`: SSE2 16 byte
+/// Eight rows of nibbles zipped (`simd::zip8_nibbles`: AVX2 32 and SSE2 16 byte
 /// columns at a time, the word version for the rest).
 #[test]
 fn s4_nibble_zip_matches_the_definition() {
