@@ -389,7 +389,7 @@ pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &
     let done = {
         let wide = if isa.avx2() {
             // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-            unsafe { avx2::zip8_nibbles(rows, rs, cols, out) }
+            unsafe { nibbles::zip8_avx2(rows, rs, cols, out) }
         } else {
             0
         };
@@ -397,7 +397,7 @@ pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &
             // SAFETY: `sse2` is part of the x86-64 baseline, so the target
             // feature the callee is compiled for is always present.
             wide + unsafe {
-                sse2::zip8_nibbles(&rows[wide..], rs, cols - wide, &mut out[8 * wide..])
+                nibbles::zip8_sse2(&rows[wide..], rs, cols - wide, &mut out[8 * wide..])
             }
         } else {
             0
@@ -466,6 +466,10 @@ pub(crate) fn prefetch<T>(p: *const T) {
 /// the SSE2 version.
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+
+/// The nibble zip, SSE2 and AVX2.
+#[cfg(target_arch = "x86_64")]
+mod nibbles;
 
 /// The 16-bit zip 64 bytes at a time (AVX-512 F + BW).
 #[cfg(target_arch = "x86_64")]
