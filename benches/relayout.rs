@@ -5,20 +5,37 @@
 //! `RELAYOUT_NT=0|1` forces non-temporal stores off or on). With
 //! `--features parallel`, `RELAYOUT_THREADS=N` runs
 //! `RelayoutPlan::execute_parallel` on N threads (memcpy stays on one).
-//! GB/s counts the destination bytes written per second; the ratio is the
-//! median over runs of (memcpy time / relayout time), each pair timed back
-//! to back so that both see the same load on a shared machine; `best` is
-//! the ratio of the fastest runs.
+//!
+//! Every case prints two lines: `vec`, plain `Vec` buffers (the
+//! allocator's alignment, as a user's buffers are; memcpy on plain `Vec`s
+//! too), and `al64`, buffers starting on a 64-byte line (memcpy likewise).
+//! The `vec` line also times, in the same runs, what a Rust user would
+//! write instead: `ndarray` (reshape + permuted axes +
+//! `as_standard_layout`) and a naive nested loop with the tile index math;
+//! both are checked once against the plan's output.
+//!
+//! GB/s counts the destination bytes written per second; a ratio is the
+//! median over runs of (memcpy time / that time), each run timing memcpy
+//! and the contenders back to back so that all see the same load on a
+//! shared machine; `[lo–hi]` is the range over runs and `best` the ratio
+//! of the fastest runs (the steadier figure on a loaded machine).
 
 use std::hint::black_box;
 use std::time::Instant;
 
+use ndarray::{ArrayView, IxDyn};
 use tilelayout::storage::{RelayoutPlan, Strided, Unit};
 use tilelayout::value::parse_shape;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v[v.len() / 2]
+}
+
+fn range(v: &[f64]) -> (f64, f64) {
+    let lo = v.iter().cloned().fold(f64::MAX, f64::min);
+    let hi = v.iter().cloned().fold(f64::MIN, f64::max);
+    (lo, hi)
 }
 
 fn runs() -> usize {
@@ -28,96 +45,195 @@ fn runs() -> usize {
         .unwrap_or(9)
 }
 
-fn secs(f: &mut impl FnMut()) -> f64 {
+fn secs(f: &mut dyn FnMut()) -> f64 {
     let t = Instant::now();
     f();
     t.elapsed().as_secs_f64()
 }
 
-fn case<U: Unit>(name: &str, plan: &RelayoutPlan) {
+/// A buffer of `n` units, plain (`Vec`'s own alignment) or starting on a
+/// 64-byte line.
+struct Buf<U> {
+    v: Vec<U>,
+    at: usize,
+    n: usize,
+}
+
+impl<U: Unit> Buf<U> {
+    fn new(n: usize, aligned: bool, init: impl Fn(usize) -> U) -> Self {
+        let extra = if aligned { 64 } else { 0 };
+        let v: Vec<U> = (0..n + extra).map(init).collect();
+        let at = if aligned {
+            v.as_ptr().align_offset(64)
+        } else {
+            0
+        };
+        Buf { v, at, n }
+    }
+    fn get(&mut self) -> &mut [U] {
+        &mut self.v[self.at..self.at + self.n]
+    }
+}
+
+/// What a user writes instead of a plan: an `ndarray` view of the source
+/// reshaped to `shape`, its axes permuted by `perm`, copied to standard
+/// (row-major) order.
+#[derive(Clone)]
+struct Nd {
+    shape: Vec<usize>,
+    perm: Vec<usize>,
+}
+
+fn nd(shape: &[usize], perm: &[usize]) -> Option<Nd> {
+    Some(Nd {
+        shape: shape.to_vec(),
+        perm: perm.to_vec(),
+    })
+}
+
+/// A naive relayout of a case (source units to destination units).
+type Naive<'a, U> = &'a dyn Fn(&[U], &mut [U]);
+
+/// A contender timed beside the plan.
+type Contender<'a> = (&'static str, Box<dyn FnMut() + 'a>);
+
+/// A unit offset of a logical index `(i, j, k)` on one side.
+type Off<'a> = dyn Fn(usize, usize, usize) -> usize + 'a;
+
+/// The naive loop: every logical index in row-major order, `dst[fd] =
+/// src[fs]` with the offsets computed per element.
+#[inline(never)]
+fn naive<U: Copy>(src: &[U], dst: &mut [U], dims: [usize; 3], fs: &Off<'_>, fd: &Off<'_>) {
+    for i in 0..dims[0] {
+        for j in 0..dims[1] {
+            for k in 0..dims[2] {
+                dst[fd(i, j, k)] = src[fs(i, j, k)];
+            }
+        }
+    }
+}
+
+/// One case: the plan on plain and on aligned buffers, and on the plain
+/// ones the alternatives (checked once against the plan's output).
+fn case<U: Unit>(
+    name: &str,
+    plan: &RelayoutPlan,
+    alt_nd: Option<Nd>,
+    alt_naive: Option<Naive<'_, U>>,
+) {
     // RELAYOUT_NT=0/1 forces streaming stores off/on (default: by size)
     let nt = std::env::var("RELAYOUT_NT").ok().map(|v| v == "1");
     let plan = &plan.clone().with_streaming(nt);
     let ub = std::mem::size_of::<U>();
     let (sn, dn) = (plan.src_units(ub) as usize, plan.dst_units(ub) as usize);
-    // buffers start on a 64-byte line (as host buffers for devices do;
-    // RELAYOUT_ALIGN=0 keeps the allocator's alignment)
-    let align = std::env::var("RELAYOUT_ALIGN").map_or(true, |v| v != "0");
-    let mut src_buf: Vec<U> = (0..sn + 64)
-        .map(|i| bytemuck::cast_slice::<u8, U>(&((i as u64).to_le_bytes()))[0])
-        .collect();
-    let mut dst_buf = vec![U::default(); dn + 64];
-    let so = if align {
-        src_buf.as_ptr().align_offset(64)
-    } else {
-        0
-    };
-    let dof = if align {
-        dst_buf.as_ptr().align_offset(64)
-    } else {
-        0
-    };
-    let src = &mut src_buf[so..so + sn];
-    let dst = &mut dst_buf[dof..dof + dn];
     let bytes = dn * ub;
-    let mut m_src = vec![1u8; bytes + 64];
-    let mut m_dst = vec![0u8; bytes + 64];
-    let (mo, md) = if align {
-        (
-            m_src.as_ptr().align_offset(64),
-            m_dst.as_ptr().align_offset(64),
-        )
-    } else {
-        (0, 0)
-    };
-    let msrc = &mut m_src[mo..mo + bytes];
-    let mdst = &mut m_dst[md..md + bytes];
     let threads: usize = std::env::var("RELAYOUT_THREADS")
         .ok()
         .and_then(|t| t.parse().ok())
         .unwrap_or(1);
-    let mut relayout = || {
-        #[cfg(feature = "parallel")]
-        if threads != 1 {
-            plan.execute_parallel(black_box(&*src), dst, threads)
-                .unwrap();
+    let init = |i: usize| bytemuck::cast_slice::<u8, U>(&((i as u64).to_le_bytes()))[0];
+    for aligned in [false, true] {
+        let mut src = Buf::<U>::new(sn, aligned, init);
+        let mut dst = Buf::<U>::new(dn, aligned, |_| U::default());
+        let mut msrc = Buf::<u8>::new(bytes, aligned, |i| i as u8);
+        let mut mdst = Buf::<u8>::new(bytes, aligned, |_| 0);
+        let (src, dst) = (&*src.get(), dst.get());
+        let (msrc, mdst) = (&*msrc.get(), mdst.get());
+        // warm-up (page faults), and the output the others must match
+        plan.execute(src, dst).unwrap();
+        let want = dst.to_vec();
+        let mut naive_dst = vec![U::default(); dn];
+        let relayout = || {
+            #[cfg(feature = "parallel")]
+            if threads != 1 {
+                plan.execute_parallel(black_box(src), dst, threads).unwrap();
+                black_box(&mut *dst);
+                return;
+            }
+            let _ = threads;
+            plan.execute(black_box(src), dst).unwrap();
             black_box(&mut *dst);
-            return;
+        };
+        let mut relayout: Box<dyn FnMut() + '_> = Box::new(relayout);
+        let mut memcpy = || {
+            mdst.copy_from_slice(black_box(msrc));
+            black_box(&mut *mdst);
+        };
+        memcpy();
+        let mut others: Vec<Contender<'_>> = Vec::new();
+        if !aligned {
+            if let Some(Nd { shape, perm }) = alt_nd.clone() {
+                let run = move || {
+                    let v = ArrayView::from_shape(IxDyn(&shape), black_box(src)).unwrap();
+                    let out = v
+                        .permuted_axes(IxDyn(&perm))
+                        .as_standard_layout()
+                        .into_owned();
+                    black_box(out)
+                };
+                let got = run();
+                assert!(
+                    got.as_slice().unwrap() == &want[..],
+                    "{name}: ndarray disagrees with the plan"
+                );
+                others.push((
+                    "ndarray",
+                    Box::new(move || {
+                        black_box(run());
+                    }),
+                ));
+            }
+            if let Some(f) = alt_naive {
+                f(src, &mut naive_dst);
+                // (padding: the naive loop leaves it at zero, as the plan writes it)
+                assert!(
+                    naive_dst == want,
+                    "{name}: the naive loop disagrees with the plan"
+                );
+                let nd = &mut naive_dst;
+                others.push((
+                    "naive loop",
+                    Box::new(move || {
+                        f(black_box(src), nd);
+                        black_box(&mut *nd);
+                    }),
+                ));
+            }
         }
-        let _ = threads;
-        plan.execute(black_box(&*src), dst).unwrap();
-        black_box(&mut *dst);
-    };
-    let mut memcpy = || {
-        mdst.copy_from_slice(black_box(&*msrc));
-        black_box(&mut *mdst);
-    };
-    // warm-up (page faults), then alternate so both see the same machine
-    relayout();
-    memcpy();
-    let (mut ts, mut ms, mut rs) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..runs() {
-        let m = secs(&mut memcpy);
-        let t = secs(&mut relayout);
-        ts.push(t);
-        ms.push(m);
-        rs.push(m / t);
+        let (mut ms, mut ts) = (Vec::new(), vec![Vec::new(); 1 + others.len()]);
+        for _ in 0..runs() {
+            ms.push(secs(&mut memcpy));
+            ts[0].push(secs(&mut *relayout));
+            for (k, (_, f)) in others.iter_mut().enumerate() {
+                ts[k + 1].push(secs(&mut **f));
+            }
+        }
+        let m = median(ms.clone());
+        let st = plan.stats();
+        let line = |who: &str, t: &[f64]| {
+            let ratios: Vec<f64> = ms.iter().zip(t).map(|(m, t)| m / t).collect();
+            let (lo, hi) = range(&ratios);
+            let best = range(&ms).0 / range(t).0;
+            format!(
+                "{:>6.2} GB/s  ratio {:>5.2}x [{lo:.2}–{hi:.2}] best {best:.2}x  {who}",
+                bytes as f64 / median(t.to_vec()) / 1e9,
+                median(ratios),
+            )
+        };
+        println!(
+            "{name:<52} {:<4}  memcpy {:>6.2} GB/s  plan {}  [{:?} {}x{}{}]",
+            if aligned { "al64" } else { "vec" },
+            bytes as f64 / m / 1e9,
+            line("", &ts[0]),
+            st.kernel,
+            st.block.0,
+            st.block.1,
+            if st.streaming { " nt" } else { "" }
+        );
+        for (k, (who, _)) in others.iter().enumerate() {
+            println!("{:<52}        {}", "", line(who, &ts[k + 1]));
+        }
     }
-    let best =
-        ms.iter().cloned().fold(f64::MAX, f64::min) / ts.iter().cloned().fold(f64::MAX, f64::min);
-    let (t, m, r) = (median(ts), median(ms), median(rs));
-    let st = plan.stats();
-    println!(
-        "{name:<46} {:>6.2} GB/s  memcpy {:>6.2} GB/s  ratio {:>5.2}x (best {:>4.2}x)  [{:?} {}x{}{}]",
-        bytes as f64 / t / 1e9,
-        bytes as f64 / m / 1e9,
-        r,
-        best,
-        st.kernel,
-        st.block.0,
-        st.block.1,
-        if st.streaming { " nt" } else { "" }
-    );
 }
 
 /// One bf16[8,128] tile from row-major, repeatedly: what a kernel copying
@@ -166,9 +282,37 @@ fn small_tile() {
         }
     }
     println!(
-        "bf16[8,128] tile rows -> (8,128)(2,1), ns per copy (best): memcpy {:.0}, plan made once {:.0}, plan per call {:.0}, layout type (compile-time plan) {:.0}",
-        best[0], best[1], best[2], best[3]
+        "bf16[8,128] tile rows -> (8,128)(2,1), ns per copy (best): memcpy {:.0}, plan made once {:.0}, plan per call {:.0}, layout type (compile-time plan) {:.0} ({:.1}x memcpy)",
+        best[0], best[1], best[2], best[3], best[3] / best[0]
     );
+}
+
+/// The CPU model (`/proc/cpuinfo`) and its data caches (sysfs), Linux.
+fn machine() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let mut caches = Vec::new();
+    for i in 0..8 {
+        let at = |f: &str| {
+            std::fs::read_to_string(format!("/sys/devices/system/cpu/cpu0/cache/index{i}/{f}"))
+                .ok()
+                .map(|s| s.trim().to_string())
+        };
+        if let (Some(level), Some(kind), Some(size)) = (at("level"), at("type"), at("size")) {
+            if kind != "Instruction" {
+                caches.push(format!("L{level} {size}"));
+            }
+        }
+    }
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{model}, {cpus} CPUs, {}", caches.join(", "))
 }
 
 fn main() {
@@ -181,104 +325,237 @@ fn main() {
     let tiled = |t: &str| parse_shape(t).unwrap();
     let only = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
     let want = |n: &str| only.as_deref().is_none_or(|o| n.contains(o));
+    println!("machine: {}", machine());
+    let c = tilelayout::storage::Caches::host();
+    println!(
+        "caches (CPUID): L1d {} KiB, L2 {} KiB, last level {} MiB -> streaming from {} MiB, zips prefetch {} KiB ahead",
+        c.l1d >> 10,
+        c.l2 >> 10,
+        c.last >> 20,
+        c.streaming_threshold() >> 20,
+        c.prefetch_ahead() >> 10
+    );
     println!("runs per case: {} (median)", runs());
 
-    let n = &[4096u64, 4096];
+    const N: usize = 4096;
+    let n = &[N as u64, N as u64];
+    // offsets (in units) of element (r, c) of an [R, C] array: row-major,
+    // `{1,0:T(8,128)}` (tile rows of ⌈C/128⌉ tiles) and the packed
+    // `(8,128)(k,1)` tiles of k rows zipped
+    let rm = |cols: usize| move |r: usize, c: usize| r * cols + c;
+    let t8 = |cols: usize| {
+        let ct = cols.div_ceil(128);
+        move |r: usize, c: usize| ((r / 8) * ct + c / 128) * 1024 + (r % 8) * 128 + c % 128
+    };
+    let tk = |cols: usize, k: usize| {
+        let ct = cols.div_ceil(128);
+        move |r: usize, c: usize| {
+            ((r / 8) * ct + c / 128) * 1024 + (r % 8 / k) * 128 * k + (c % 128) * k + r % k
+        }
+    };
+
     let f32t = tiled("f32[4096,4096]{1,0:T(8,128)}");
     if want("f32 rows->T") {
+        let (a, b) = (rm(N), t8(N));
         case::<f32>(
             "f32[4096,4096] rows -> {1,0:T(8,128)}",
             &RelayoutPlan::new(rows(n, 32), f32t).unwrap(),
+            nd(&[N / 8, 8, N / 128, 128], &[0, 2, 1, 3]),
+            Some(&|s, d| naive(s, d, [1, N, N], &|_, r, c| a(r, c), &|_, r, c| b(r, c))),
         );
     }
     if want("f32 T->rows") {
+        let (a, b) = (t8(N), rm(N));
         case::<f32>(
             "f32[4096,4096] {1,0:T(8,128)} -> rows",
             &RelayoutPlan::new(f32t, rows(n, 32)).unwrap(),
+            nd(&[N / 8, N / 128, 8, 128], &[0, 2, 1, 3]),
+            Some(&|s, d| naive(s, d, [1, N, N], &|_, r, c| a(r, c), &|_, r, c| b(r, c))),
         );
     }
     let bft = tiled("bf16[4096,4096]{1,0:T(8,128)(2,1)}");
     if want("bf16 rows->T") {
+        let (a, b) = (rm(N), tk(N, 2));
         case::<u16>(
             "bf16[4096,4096] rows -> {1,0:T(8,128)(2,1)}",
             &RelayoutPlan::new(rows(n, 16), bft).unwrap(),
+            nd(&[N / 8, 4, 2, N / 128, 128], &[0, 3, 1, 4, 2]),
+            Some(&|s, d| naive(s, d, [1, N, N], &|_, r, c| a(r, c), &|_, r, c| b(r, c))),
         );
     }
     if want("bf16 T->rows") {
+        let (a, b) = (tk(N, 2), rm(N));
         case::<u16>(
             "bf16[4096,4096] {1,0:T(8,128)(2,1)} -> rows",
             &RelayoutPlan::new(bft, rows(n, 16)).unwrap(),
+            nd(&[N / 8, N / 128, 4, 128, 2], &[0, 2, 4, 1, 3]),
+            Some(&|s, d| naive(s, d, [1, N, N], &|_, r, c| a(r, c), &|_, r, c| b(r, c))),
         );
     }
     let s8t = tiled("s8[4096,4096]{1,0:T(8,128)(4,1)}");
     if want("s8 rows->T") {
+        let (a, b) = (rm(N), tk(N, 4));
         case::<i8>(
             "s8[4096,4096] rows -> {1,0:T(8,128)(4,1)}",
             &RelayoutPlan::new(rows(n, 8), s8t).unwrap(),
+            nd(&[N / 8, 2, 4, N / 128, 128], &[0, 3, 1, 4, 2]),
+            Some(&|s, d| naive(s, d, [1, N, N], &|_, r, c| a(r, c), &|_, r, c| b(r, c))),
         );
     }
     if want("s8 T->rows") {
+        let (a, b) = (tk(N, 4), rm(N));
         case::<i8>(
             "s8[4096,4096] {1,0:T(8,128)(4,1)} -> rows",
             &RelayoutPlan::new(s8t, rows(n, 8)).unwrap(),
+            nd(&[N / 8, N / 128, 2, 128, 4], &[0, 2, 4, 1, 3]),
+            Some(&|s, d| naive(s, d, [1, N, N], &|_, r, c| a(r, c), &|_, r, c| b(r, c))),
         );
     }
+    if want("s4 rows->T") {
+        // nibble offsets; element 2q in the low half of byte q
+        let b = tk(N, 8);
+        let nib = move |s: &[u8], d: &mut [u8]| {
+            for r in 0..N {
+                for c in 0..N {
+                    let (i, o) = (r * N + c, b(r, c));
+                    let v = (s[i / 2] >> (4 * (i % 2))) & 15;
+                    let sh = 4 * (o % 2);
+                    d[o / 2] = (d[o / 2] & !(15 << sh)) | (v << sh);
+                }
+            }
+        };
+        case::<u8>(
+            "s4[4096,4096] rows -> {1,0:T(8,128)(8,1)E(4)}",
+            &RelayoutPlan::new(rows(n, 4), tiled("s4[4096,4096]{1,0:T(8,128)(8,1)E(4)}")).unwrap(),
+            None,
+            Some(&nib),
+        );
+    }
+    // transposes of tiles: logical (r, c) of the transposed side is
+    // element (c, r) of its physical [C, R] rows
     if want("f32 T->T") {
+        let (a, b) = (t8(N), t8(N));
         case::<f32>(
             "f32[4096,4096] {1,0:T(8,128)} -> {0,1:T(8,128)}",
             &plan(
                 "f32[4096,4096]{1,0:T(8,128)}",
                 "f32[4096,4096]{0,1:T(8,128)}",
             ),
+            nd(&[N / 128, 16, N / 128, 8, 16, 8], &[2, 4, 0, 5, 1, 3]),
+            Some(&|s, d| naive(s, d, [1, N, N], &|_, r, c| a(r, c), &|_, r, c| b(c, r))),
         );
     }
-    // a column-major source (gather kernel with 8 x 8 transposes)
     if want("f32 cols->T") {
-        let cols = Strided::column_major(n, 32).unwrap();
+        let (a, b) = (rm(N), t8(N));
         case::<f32>(
             "f32[4096,4096] cols -> {1,0:T(8,128)}",
-            &RelayoutPlan::new(cols, f32t).unwrap(),
+            &RelayoutPlan::new(Strided::column_major(n, 32).unwrap(), f32t).unwrap(),
+            nd(&[N / 128, 128, N / 8, 8], &[2, 0, 3, 1]),
+            Some(&|s, d| naive(s, d, [1, N, N], &|_, r, c| a(c, r), &|_, r, c| b(r, c))),
         );
     }
-    // in-cache variants (L2 is 2 MiB here): what the kernels cost without
-    // the memory system
-    let m = &[1024u64, 1024];
-    let bfm = tiled("bf16[1024,1024]{1,0:T(8,128)(2,1)}");
-    if want("bf16 1024") {
+    if want("bf16 T->T") {
+        let (r_, c_) = (2048usize, 4096usize);
+        let (a, b) = (tk(c_, 2), tk(r_, 2));
         case::<u16>(
-            "bf16[1024,1024] rows -> {1,0:T(8,128)(2,1)}",
-            &RelayoutPlan::new(rows(m, 16), bfm).unwrap(),
-        );
-        case::<u16>(
-            "bf16[1024,1024] {1,0:T(8,128)(2,1)} -> rows",
-            &RelayoutPlan::new(bfm, rows(m, 16)).unwrap(),
+            "bf16[2048,4096] {1,0:T(8,128)(2,1)} -> {0,1:T(8,128)(2,1)}",
+            &plan(
+                "bf16[2048,4096]{1,0:T(8,128)(2,1)}",
+                "bf16[2048,4096]{0,1:T(8,128)(2,1)}",
+            ),
+            nd(
+                &[r_ / 128, 16, c_ / 128, 4, 16, 4, 2, 2],
+                &[2, 4, 0, 5, 1, 3, 7, 6],
+            ),
+            Some(&|s, d| naive(s, d, [1, r_, c_], &|_, r, c| a(r, c), &|_, r, c| b(c, r))),
         );
     }
-    let s8m = tiled("s8[1024,1024]{1,0:T(8,128)(4,1)}");
-    if want("s8 1024") {
-        case::<i8>(
-            "s8[1024,1024] rows -> {1,0:T(8,128)(4,1)}",
-            &RelayoutPlan::new(rows(m, 8), s8m).unwrap(),
+    if want("combined") {
+        // `*` combines dims 1 and 2: [64, 128·1024] in tiles of (2,128)
+        let cols = 128 * 1024;
+        let b = move |i: usize, j: usize, k: usize| {
+            let c = j * 1024 + k;
+            ((i / 2) * (cols / 128) + c / 128) * 256 + (i % 2) * 128 + c % 128
+        };
+        case::<f32>(
+            "f32[64,128,1024] rows -> {2,1,0:T(2,*,128)}",
+            &RelayoutPlan::new(
+                rows(&[64, 128, 1024], 32),
+                tiled("f32[64,128,1024]{2,1,0:T(2,*,128)}"),
+            )
+            .unwrap(),
+            nd(&[32, 2, cols / 128, 128], &[0, 2, 1, 3]),
+            Some(&|s, d| {
+                naive(
+                    s,
+                    d,
+                    [64, 128, 1024],
+                    &|i, j, k| (i * 128 + j) * 1024 + k,
+                    &b,
+                )
+            }),
         );
-        case::<i8>(
-            "s8[1024,1024] {1,0:T(8,128)(4,1)} -> rows",
-            &RelayoutPlan::new(s8m, rows(m, 8)).unwrap(),
+    }
+    let small = tiled("f32[1000,1000]{1,0:T(8,128)}");
+    if want("f32 1000 rows->T") {
+        let (a, b) = (rm(1000), t8(1000));
+        case::<f32>(
+            "f32[1000,1000] rows -> {1,0:T(8,128)} (padded)",
+            &RelayoutPlan::new(rows(&[1000, 1000], 32), small).unwrap(),
+            None,
+            Some(&|s, d| {
+                naive(s, d, [1, 1000, 1000], &|_, r, c| a(r, c), &|_, r, c| {
+                    b(r, c)
+                })
+            }),
+        );
+    }
+    if want("f32 1000 T->rows") {
+        let (a, b) = (t8(1000), rm(1000));
+        case::<f32>(
+            "f32[1000,1000] {1,0:T(8,128)} -> rows (padded)",
+            &RelayoutPlan::new(small, rows(&[1000, 1000], 32)).unwrap(),
+            None,
+            Some(&|s, d| {
+                naive(s, d, [1, 1000, 1000], &|_, r, c| a(r, c), &|_, r, c| {
+                    b(r, c)
+                })
+            }),
         );
     }
     if want("tile") {
         small_tile();
     }
-    let small = tiled("f32[1000,1000]{1,0:T(8,128)}");
-    if want("f32 1000 rows->T") {
-        case::<f32>(
-            "f32[1000,1000] rows -> {1,0:T(8,128)} (padded)",
-            &RelayoutPlan::new(rows(&[1000, 1000], 32), small).unwrap(),
+    // in-cache variants (what the kernels cost without the memory system)
+    let m = &[1024u64, 1024];
+    if want("bf16 1024") {
+        let bfm = tiled("bf16[1024,1024]{1,0:T(8,128)(2,1)}");
+        case::<u16>(
+            "bf16[1024,1024] rows -> {1,0:T(8,128)(2,1)}",
+            &RelayoutPlan::new(rows(m, 16), bfm).unwrap(),
+            None,
+            None,
+        );
+        case::<u16>(
+            "bf16[1024,1024] {1,0:T(8,128)(2,1)} -> rows",
+            &RelayoutPlan::new(bfm, rows(m, 16)).unwrap(),
+            None,
+            None,
         );
     }
-    if want("f32 1000 T->rows") {
-        case::<f32>(
-            "f32[1000,1000] {1,0:T(8,128)} -> rows (padded)",
-            &RelayoutPlan::new(small, rows(&[1000, 1000], 32)).unwrap(),
+    if want("s8 1024") {
+        let s8m = tiled("s8[1024,1024]{1,0:T(8,128)(4,1)}");
+        case::<i8>(
+            "s8[1024,1024] rows -> {1,0:T(8,128)(4,1)}",
+            &RelayoutPlan::new(rows(m, 8), s8m).unwrap(),
+            None,
+            None,
+        );
+        case::<i8>(
+            "s8[1024,1024] {1,0:T(8,128)(4,1)} -> rows",
+            &RelayoutPlan::new(s8m, rows(m, 8)).unwrap(),
+            None,
+            None,
         );
     }
 }

@@ -5,9 +5,13 @@
 //!   streaming on runs, and on the staged zip/unzip kernels, with
 //!   destinations at every alignment modulo 64 bytes;
 //! - `kernels::stream::fence` (`_mm_sfence`);
+//! - `simd::zip8_nibbles` (the AVX2 and SSE2 calls);
 //! - `simd::{zip2_u16, zip4_u8, unzip2_u16, unzip4_u8, transpose8_u32}`:
-//!   the SSE2 calls, and with `RUSTFLAGS="-C target-feature=+avx2"` the
-//!   AVX2 ones (including their streaming stores).
+//!   every [`Simd`](tilelayout::storage::Simd) level up to the CPU's (the
+//!   shared `check` runs each plan at each level): with `RUSTFLAGS="-C
+//!   target-feature=+avx2"` the portable, SSE2 and AVX2 paths, including
+//!   the AVX2 streaming stores (32-byte, and 16-byte halves into `Vec`-like
+//!   destinations).
 //!
 //! The same cases run natively in `cargo test`.
 
@@ -22,6 +26,15 @@ fn both_ways(ty: &str, dims: &[u64], attrs: &str, bits: u32, kernels: [Kernel; 2
         assert_eq!(check(rows, t, bits, nt), kernels[0]);
         assert_eq!(check(t, rows, bits, nt), kernels[1]);
     }
+}
+
+/// Eight rows of nibbles zipped (`simd::zip8_nibbles`: AVX2 32 and SSE2 16 byte
+/// columns at a time, the word version for the rest).
+#[test]
+fn s4_nibble_zip_matches_the_definition() {
+    let rows = ArrayLayout::from(strided(&[8, 72], 4)[0]);
+    let t = ArrayLayout::from(shape("s4", &[8, 72], &[1, 0], "T(8,72)(8,1)E(4)"));
+    assert_eq!(check(rows, t, 4, None), Kernel::Interleave(8));
 }
 
 #[test]
@@ -88,47 +101,59 @@ fn tile_transpose_matches_the_definition() {
     assert_eq!(check(b, a, 32, Some(false)), Kernel::Gather);
 }
 
-/// The zip kernels stream directly (AVX2) only into 32-byte aligned
-/// blocks: destinations on a 64-byte line, and one slot off it.
+/// The zip kernels stream directly (AVX2) into 16-byte aligned blocks;
+/// unzips into rows that start inside a line (as a `Vec`'s do) join the
+/// blocks of a row and store a head first. Destinations on a 64-byte line,
+/// one slot off it, and 16, 32 and 48 bytes into it; the result must be
+/// the non-streaming plan's, and the round trip the source.
 #[test]
 fn zip_streaming_into_aligned_and_unaligned_destinations() {
     for (ty, dims, attrs, bits) in [
-        ("bf16", [4u64, 64], "T(4,64)(2,1)", 16u32),
-        ("s8", [8, 128], "T(8,64)(4,1)", 8),
+        ("bf16", [8u64, 256], "T(4,64)(2,1)", 16u32),
+        ("s8", [16, 256], "T(8,64)(4,1)", 8),
     ] {
         let t = shape(ty, &dims, &[1, 0], attrs);
         let rows = strided(&dims, bits)[0];
         let ub = bits as usize / 8;
-        let there = RelayoutPlan::new(rows, t)
-            .unwrap()
-            .with_streaming(Some(true));
-        let back = RelayoutPlan::new(t, rows)
-            .unwrap()
-            .with_streaming(Some(true));
+        let plans = |nt| {
+            (
+                RelayoutPlan::new(rows, t).unwrap().with_streaming(Some(nt)),
+                RelayoutPlan::new(t, rows).unwrap().with_streaming(Some(nt)),
+            )
+        };
+        let ((there, back), (there_plain, back_plain)) = (plans(true), plans(false));
         let n = (dims[0] * dims[1]) as usize * ub;
         // u64 storage keeps the 16-bit casts aligned
         let words: Vec<u64> = (0..n.div_ceil(8) as u64)
             .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
             .collect();
         let src = &bytemuck::cast_slice::<u64, u8>(&words)[..n];
+        let run = |plan: &RelayoutPlan, from: &[u8], to: &mut [u8]| {
+            if bits == 16 {
+                plan.execute::<u16>(bytemuck::cast_slice(from), bytemuck::cast_slice_mut(to))
+                    .unwrap();
+            } else {
+                plan.execute::<u8>(from, to).unwrap();
+            }
+        };
+        // (u64 storage again: a `Vec<u8>` need not be 2-byte aligned, and
+        // under Miri it often is not)
+        let mut want_words = vec![0u64; n.div_ceil(8)];
+        let want = &mut bytemuck::cast_slice_mut::<u64, u8>(&mut want_words)[..n];
+        run(&there_plain, src, want);
         let mut buf = vec![0u8; 2 * n + 128];
         let mut again = vec![0u8; n + 128];
-        for shift in [0, ub] {
+        for shift in [0, ub, 16, 32, 48] {
             let at = buf.as_ptr().align_offset(64) + shift;
             let ag = again.as_ptr().align_offset(64) + shift;
             let (mid, out) = (&mut buf[at..at + n], &mut again[ag..ag + n]);
-            if bits == 16 {
-                let s: &[u16] = bytemuck::cast_slice(src);
-                there
-                    .execute::<u16>(s, bytemuck::cast_slice_mut(mid))
-                    .unwrap();
-                back.execute::<u16>(bytemuck::cast_slice(mid), bytemuck::cast_slice_mut(out))
-                    .unwrap();
-            } else {
-                there.execute::<u8>(src, mid).unwrap();
-                back.execute::<u8>(mid, out).unwrap();
-            }
-            assert_eq!(&out[..], src);
+            run(&there, src, mid);
+            assert_eq!(&mid[..], &want[..], "{ty} shift {shift}");
+            run(&back, mid, out);
+            assert_eq!(&out[..], src, "{ty} shift {shift}");
+            out.fill(0);
+            run(&back_plain, mid, out);
+            assert_eq!(&out[..], src, "{ty} shift {shift}");
         }
     }
 }

@@ -8,10 +8,12 @@
 
 use core::mem::{size_of, size_of_val};
 
-use super::packed;
 use super::plan::Loop;
 use super::relayout::Kernel;
-use super::simd::{self, Blocks};
+use super::simd::{self, Blocks, Isa};
+
+mod bits;
+pub(crate) use bits::BitMover;
 
 /// Moves elements for the loop walker.
 pub(crate) trait Mover {
@@ -74,6 +76,8 @@ pub(crate) struct UnitMover<'a, T> {
     pub(crate) dst: &'a mut [T],
     pub(crate) pad: T,
     pub(crate) nt: bool,
+    /// The SIMD level the kernels run at.
+    pub(crate) isa: Isa,
     /// The loops of a [`Kernel::Gather`] block (source order).
     #[cfg(feature = "alloc")]
     pub(crate) gather: &'a [Loop],
@@ -106,6 +110,7 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
             }
             Kernel::Interleave(k) => {
                 zip_blocks(
+                    self.isa,
                     k,
                     src,
                     s,
@@ -117,6 +122,7 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
             }
             Kernel::Deinterleave(k) => {
                 unzip_blocks(
+                    self.isa,
                     k,
                     src,
                     s,
@@ -131,7 +137,7 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
             Kernel::Gather => {
                 let (foot, g) = (b.n as usize, self.gather);
                 let stage = &mut self.stage[..a.n as usize * foot];
-                gather_block(src, s, g, stage, self.ahead.take());
+                gather_block(self.isa, src, s, g, stage, self.ahead.take());
                 for (k, chunk) in stage.chunks_exact(foot).enumerate() {
                     let o = d + k * a.dst as usize;
                     copy_run(chunk, &mut dst[o..o + foot], self.nt);
@@ -180,12 +186,12 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                 // rows on the source side, packed words on the destination
                 let mut bl = repeated(a.n, b.src, (n, c.src, c.dst), (n2, c2.src, c2.dst));
                 bl.next = self.next;
-                zip_blocks(kk, self.src, s, self.dst, d, bl, self.nt);
+                zip_blocks(self.isa, kk, self.src, s, self.dst, d, bl, self.nt);
             }
             Kernel::Deinterleave(kk) => {
                 // the same blocks with source and destination swapped
                 let bl = repeated(b.n, a.dst, (n, c.dst, c.src), (n2, c2.dst, c2.src));
-                unzip_blocks(kk, self.src, s, self.dst, d, bl, self.nt);
+                unzip_blocks(self.isa, kk, self.src, s, self.dst, d, bl, self.nt);
             }
             _ => {
                 let at = |u: usize, v: usize| u * c2.src as usize + v * c.src as usize;
@@ -244,8 +250,10 @@ fn copy_run<T: bytemuck::Pod>(src: &[T], dst: &mut [T], nt: bool) {
 /// the destination (packed side from slot `d`). With `nt`: the AVX2
 /// kernels stream directly; otherwise each block goes through a stack
 /// buffer streamed out with non-temporal stores.
+#[allow(clippy::too_many_arguments)] // reason: both sides, the blocks and how to store
 #[inline]
 fn zip_blocks<T: bytemuck::Pod>(
+    isa: Isa,
     k: u8,
     src: &[T],
     s: usize,
@@ -255,14 +263,21 @@ fn zip_blocks<T: bytemuck::Pod>(
     nt: bool,
 ) {
     let k = k as usize;
-    let direct = simd::streams_directly(k, size_of::<T>());
+    let direct = simd::streams_directly(isa, k, size_of::<T>());
     let rows = &src[s..s + bl.rows_extent(k)];
     #[cfg(target_arch = "x86_64")]
     if nt && !direct && bl.len * k * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
         let mut buf = [0u64; 128];
         let stage: &mut [T] = &mut bytemuck::cast_slice_mut(&mut buf)[..k * bl.len];
         for (ro, po) in bl.each() {
-            zip_any(k, &rows[ro..], stage, Blocks::one(bl.len, bl.rs), false);
+            zip_any(
+                isa,
+                k,
+                &rows[ro..],
+                stage,
+                Blocks::one(bl.len, bl.rs),
+                false,
+            );
             let o = d + po;
             stream::copy(
                 cast(stage),
@@ -272,6 +287,7 @@ fn zip_blocks<T: bytemuck::Pod>(
         return;
     }
     zip_any(
+        isa,
         k,
         rows,
         &mut dst[d..d + bl.packed_extent(k)],
@@ -281,10 +297,10 @@ fn zip_blocks<T: bytemuck::Pod>(
 }
 
 /// SIMD for 16-bit pairs and 8-bit quads, else portable.
-fn zip_any<T: bytemuck::Pod>(k: usize, rows: &[T], out: &mut [T], bl: Blocks, nt: bool) {
+fn zip_any<T: bytemuck::Pod>(isa: Isa, k: usize, rows: &[T], out: &mut [T], bl: Blocks, nt: bool) {
     match (k, size_of::<T>()) {
-        (2, 2) => simd::zip2_u16(cast(rows), bytemuck::cast_slice_mut(out), bl, nt),
-        (4, 1) => simd::zip4_u8(cast(rows), bytemuck::cast_slice_mut(out), bl, nt),
+        (2, 2) => simd::zip2_u16(isa, cast(rows), bytemuck::cast_slice_mut(out), bl, nt),
+        (4, 1) => simd::zip4_u8(isa, cast(rows), bytemuck::cast_slice_mut(out), bl, nt),
         _ => {
             for (ro, po) in bl.each() {
                 let o = &mut out[po..po + k * bl.len];
@@ -307,8 +323,10 @@ fn cast<T: bytemuck::Pod, U: bytemuck::Pod>(x: &[T]) -> &[U] {
 /// destination rows (rows side from slot `d`). With `nt`: the AVX2
 /// kernels stream directly; otherwise rows go through a stack buffer
 /// streamed out with non-temporal stores.
+#[allow(clippy::too_many_arguments)] // reason: both sides, the blocks and how to store
 #[inline]
 fn unzip_blocks<T: bytemuck::Pod>(
+    isa: Isa,
     k: u8,
     src: &[T],
     s: usize,
@@ -318,7 +336,7 @@ fn unzip_blocks<T: bytemuck::Pod>(
     nt: bool,
 ) {
     let k = k as usize;
-    let direct = simd::streams_directly(k, size_of::<T>());
+    let direct = simd::streams_directly(isa, k, size_of::<T>());
     let inp = &src[s..s + bl.packed_extent(k)];
     #[cfg(target_arch = "x86_64")]
     if nt && !direct && bl.len * size_of::<T>() >= 64 && bl.len * k * size_of::<T>() <= 1024 {
@@ -326,7 +344,7 @@ fn unzip_blocks<T: bytemuck::Pod>(
         let stage: &mut [T] = &mut bytemuck::cast_slice_mut(&mut buf)[..k * bl.len];
         for (ro, po) in bl.each() {
             let one = Blocks::one(bl.len, bl.len);
-            unzip_any(k, &inp[po..po + k * bl.len], stage, one, false);
+            unzip_any(isa, k, &inp[po..po + k * bl.len], stage, one, false);
             for r in 0..k {
                 let o = d + ro + r * bl.rs;
                 let row = &stage[r * bl.len..(r + 1) * bl.len];
@@ -335,14 +353,28 @@ fn unzip_blocks<T: bytemuck::Pod>(
         }
         return;
     }
-    unzip_any(k, inp, &mut dst[d..d + bl.rows_extent(k)], bl, nt && direct);
+    unzip_any(
+        isa,
+        k,
+        inp,
+        &mut dst[d..d + bl.rows_extent(k)],
+        bl,
+        nt && direct,
+    );
 }
 
 /// SIMD for 16-bit pairs and 8-bit quads, else portable.
-fn unzip_any<T: bytemuck::Pod>(k: usize, inp: &[T], rows: &mut [T], bl: Blocks, nt: bool) {
+fn unzip_any<T: bytemuck::Pod>(
+    isa: Isa,
+    k: usize,
+    inp: &[T],
+    rows: &mut [T],
+    bl: Blocks,
+    nt: bool,
+) {
     match (k, size_of::<T>()) {
-        (2, 2) => simd::unzip2_u16(cast(inp), bytemuck::cast_slice_mut(rows), bl, nt),
-        (4, 1) => simd::unzip4_u8(cast(inp), bytemuck::cast_slice_mut(rows), bl, nt),
+        (2, 2) => simd::unzip2_u16(isa, cast(inp), bytemuck::cast_slice_mut(rows), bl, nt),
+        (4, 1) => simd::unzip4_u8(isa, cast(inp), bytemuck::cast_slice_mut(rows), bl, nt),
         _ => {
             for (ro, po) in bl.each() {
                 let i = &inp[po..po + k * bl.len];
@@ -403,6 +435,7 @@ fn gather_rows(loops: &[Loop], s: usize, mut row: impl FnMut(usize, usize, usize
 #[cfg(feature = "alloc")]
 #[inline]
 fn gather_block<T: bytemuck::Pod>(
+    isa: Isa,
     src: &[T],
     s: usize,
     loops: &[Loop],
@@ -434,7 +467,7 @@ fn gather_block<T: bytemuck::Pod>(
                                 pf(so + r * ss);
                             }
                         }
-                        simd::transpose8_u32(s32, so, ss, o32, dof, ds);
+                        simd::transpose8_u32(isa, s32, so, ss, o32, dof, ds);
                     }
                 });
             }
@@ -531,80 +564,6 @@ mod stream {
         // fence models the ordering the streaming stores need.
         #[cfg(miri)]
         core::sync::atomic::fence(core::sync::atomic::Ordering::Release);
-    }
-}
-
-/// Packed sub-byte moves (1, 2 or 4 bits per slot).
-pub(crate) struct BitMover<'a> {
-    pub(crate) src: &'a [u8],
-    pub(crate) dst: &'a mut [u8],
-    pub(crate) bits: u32,
-    pub(crate) pad: u8,
-    /// The loops of a [`Kernel::Gather`] block (destination order).
-    pub(crate) gather: &'a [Loop],
-}
-
-impl Mover for BitMover<'_> {
-    fn block(&mut self, k: Kernel, a: &Loop, b: &Loop, s: usize, d: usize) {
-        let per = (8 / self.bits) as usize;
-        let n = b.n as usize;
-        let aligned = |x: usize| x.is_multiple_of(per);
-        if k == Kernel::Runs
-            && aligned(n)
-            && aligned(a.src as usize)
-            && aligned(a.dst as usize)
-            && aligned(s)
-            && aligned(d)
-        {
-            for i in 0..a.n as usize {
-                let so = (s + i * a.src as usize) / per;
-                let dof = (d + i * a.dst as usize) / per;
-                self.dst[dof..dof + n / per].copy_from_slice(&self.src[so..so + n / per]);
-            }
-            return;
-        }
-        if k == Kernel::Gather {
-            // stage offset q = chunk · n + offset in the chunk
-            let chunk_dst = a.dst as usize;
-            gather_rows(self.gather, s, |sb, db, len, si, di| {
-                for j in 0..len {
-                    let q = db + j * di;
-                    self.one(sb + j * si, d + (q / n) * chunk_dst + q % n);
-                }
-            });
-            return;
-        }
-        for i in 0..a.n as usize {
-            let (si, di) = (s + i * a.src as usize, d + i * a.dst as usize);
-            for j in 0..n {
-                self.one(si + j * b.src as usize, di + j * b.dst as usize);
-            }
-        }
-    }
-
-    #[inline]
-    fn one(&mut self, s: usize, d: usize) {
-        packed::set(self.dst, d, self.bits, packed::get(self.src, s, self.bits));
-    }
-
-    fn pad(&mut self, d: usize, len: usize) {
-        let per = (8 / self.bits) as usize;
-        let (mut i, end) = (d, d + len);
-        while i < end && i % per != 0 {
-            packed::set(self.dst, i, self.bits, self.pad);
-            i += 1;
-        }
-        let mut byte = 0u8;
-        for k in 0..per {
-            byte |= (self.pad & packed::mask(self.bits)) << (k as u32 * self.bits);
-        }
-        let full = (end - i) / per;
-        self.dst[i / per..i / per + full].fill(byte);
-        i += full * per;
-        while i < end {
-            packed::set(self.dst, i, self.bits, self.pad);
-            i += 1;
-        }
     }
 }
 

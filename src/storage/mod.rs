@@ -80,9 +80,11 @@ mod view;
 
 #[cfg(feature = "alloc")]
 mod array;
+mod caches;
 mod choose;
 mod fixed;
 mod kernels;
+mod nibbles;
 mod plan;
 mod relayout;
 mod simd;
@@ -97,5 +99,7 @@ pub use view::{TiledView, TiledViewMut};
 
 #[cfg(feature = "alloc")]
 pub use array::TiledArray;
+pub use caches::Caches;
 pub use plan::{ArrayLayout, Strided};
-pub use relayout::{Kernel, PlanStats, RelayoutPlan, STREAMING_THRESHOLD};
+pub use relayout::{Kernel, PlanStats, RelayoutPlan};
+pub use simd::Simd;

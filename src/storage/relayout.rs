@@ -3,11 +3,13 @@
 
 use core::mem::size_of;
 
+use super::caches::Caches;
 use super::choose::{choose, Nest};
 use super::element::Unit;
 use super::error::StorageError;
 use super::kernels::{self, Mover};
 use super::plan::{coalesce, dense, digits, refine, ArrayLayout, Loop, Side, DIMS};
+use super::simd::{Isa, Simd};
 use super::walk::Walk;
 use crate::value::{bits_to_bytes, MAX_RANK};
 
@@ -78,11 +80,6 @@ pub(crate) struct Part<'n> {
     pub(crate) last: bool,
 }
 
-/// Destinations at least this large are written with non-temporal stores
-/// (glibc's `memcpy` switches at a similar size: past the last-level
-/// cache, streaming avoids reading the destination lines first).
-pub const STREAMING_THRESHOLD: usize = 12 << 20;
-
 /// A relayout from one array layout to another with the same dims and
 /// storage width, planned once.
 ///
@@ -117,6 +114,7 @@ pub struct RelayoutPlan {
     fill: Fill,
     mode: Mode,
     streaming: Option<bool>,
+    simd: Option<Simd>,
 }
 
 impl RelayoutPlan {
@@ -212,6 +210,7 @@ impl RelayoutPlan {
             fill,
             mode: Mode::Elementwise,
             streaming: None,
+            simd: None,
         };
         let Some((mut loops, sizes)) = loops else {
             return Ok(plan);
@@ -230,9 +229,34 @@ impl RelayoutPlan {
 
     /// Forces non-temporal stores on (`Some(true)`) or off, or leaves the
     /// choice to the destination size (`None`, the default: on from
-    /// [`STREAMING_THRESHOLD`] bytes, on x86-64).
+    /// [`Caches::streaming_threshold`] of [`Caches::host`] bytes, on
+    /// x86-64).
     pub fn with_streaming(mut self, on: Option<bool>) -> Self {
         self.streaming = on;
+        self
+    }
+
+    /// Runs the kernels at most at SIMD level `level` (`None`, the
+    /// default: the highest the CPU has, capped by the environment variable
+    /// `TILELAYOUT_SIMD`). A level above the CPU's is lowered to it, so any
+    /// choice is safe; every level writes the same bytes.
+    ///
+    /// ```
+    /// use tilelayout::storage::{RelayoutPlan, Simd, Strided};
+    /// use tilelayout::value::parse_shape;
+    ///
+    /// let rows = Strided::row_major(&[8, 128], 16)?;
+    /// let tiles = parse_shape("bf16[8,128]{1,0:T(8,128)(2,1)}")?;
+    /// let plan = RelayoutPlan::new(rows, tiles)?;
+    /// let src: Vec<u16> = (0..1024).collect();
+    /// let (mut a, mut b) = (vec![0u16; 1024], vec![0u16; 1024]);
+    /// plan.execute(&src, &mut a)?;
+    /// plan.clone().with_simd(Some(Simd::Portable)).execute(&src, &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_simd(mut self, level: Option<Simd>) -> Self {
+        self.simd = level;
         self
     }
 
@@ -271,7 +295,7 @@ impl RelayoutPlan {
             && cfg!(target_arch = "x86_64")
             && self
                 .streaming
-                .unwrap_or(bytes >= STREAMING_THRESHOLD as u64)
+                .unwrap_or_else(|| bytes >= Caches::host().streaming_threshold() as u64)
     }
 
     /// Copies `src` into `dst`; destination padding becomes zero bits.
@@ -342,6 +366,7 @@ impl RelayoutPlan {
                     dst: d,
                     bits: self.bits,
                     pad,
+                    isa: Isa::new(self.simd),
                     gather: self.gather(),
                 },
                 part,
@@ -359,6 +384,7 @@ impl RelayoutPlan {
                         dst: d,
                         pad: $pad,
                         nt,
+                        isa: Isa::new(self.simd),
                         #[cfg(feature = "alloc")]
                         gather: self.gather(),
                         #[cfg(feature = "alloc")]

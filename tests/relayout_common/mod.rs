@@ -1,7 +1,7 @@
 //! Shared helpers for the relayout tests: the element-wise reference.
 #![allow(dead_code)] // reason: each test file uses a different subset
 
-use tilelayout::storage::{packed, ArrayLayout, RelayoutPlan, Strided};
+use tilelayout::storage::{packed, ArrayLayout, RelayoutPlan, Simd, Strided};
 use tilelayout::value::{parse_shape, Shape, MAX_RANK};
 
 /// Element-wise offset of `c` (the definition the plan must match).
@@ -69,8 +69,9 @@ pub fn read(bytes: &[u8], slot: usize, bits: u32) -> u64 {
 /// Runs the plan from `src` to `dst` on `bits`-wide slots filled with a
 /// pattern and checks every destination slot against the definition:
 /// element slots hold the source element, padding holds `pad` bits,
-/// strided slots outside the image keep their old content. Returns the
-/// plan's kernel for reporting.
+/// strided slots outside the image keep their old content; then every
+/// [`Simd`] level must write the same bytes. Returns the plan's kernel for
+/// reporting.
 pub fn check(
     src: ArrayLayout,
     dst: ArrayLayout,
@@ -118,6 +119,21 @@ pub fn check(
             read(&dst_bytes, slot, bits),
             want,
             "slot {slot} of {dst:?} ({:?})",
+            plan.stats()
+        );
+    }
+    // every SIMD level (up to the CPU's) writes the same bytes
+    for level in Simd::ALL {
+        let mut again = before.clone();
+        run(
+            &plan.clone().with_simd(Some(level)),
+            &src_bytes,
+            &mut again,
+            bits,
+        );
+        assert!(
+            again == dst_bytes,
+            "{level:?}: {src:?} -> {dst:?} ({:?})",
             plan.stats()
         );
     }

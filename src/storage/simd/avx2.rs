@@ -4,8 +4,10 @@
 
 use core::arch::x86_64::*;
 
-use super::{each_unzip, each_zip, Blocks};
+use super::{each_unzip, each_zip, rows_mut, Blocks};
+use crate::storage::caches::Caches;
 
+#[cfg(feature = "alloc")]
 #[target_feature(enable = "avx2")]
 pub(super) fn transpose8_u32(
     src: &[u32],
@@ -61,29 +63,32 @@ pub(super) fn zip2_u16(rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
     });
 }
 
-/// How far ahead the streaming zips prefetch their rows, in bytes of rows
-/// read: the blocks to be zipped that much later, which past the end of a
-/// call are the next call's ([`Blocks::next`]). Measured on bf16 and s8
-/// [4096,4096] → `(8,128)(2,1)` / `(4,1)` (median ratio to memcpy): 8
-/// KiB 1.0x, 16 KiB 0.95–1.0x, 32 KiB 1.0–1.1x; 2 KiB ahead along each row
-/// instead (then the first 2 KiB of every row of a band is never
-/// prefetched) 0.75–0.85x; no software prefetch 0.6–0.75x.
-const AHEAD_BYTES: usize = 32 << 10;
-
 /// For each block of `bl` (of `bytes` bytes of rows), the first row of
-/// the block [`AHEAD_BYTES`] later to prefetch, when streaming; `None`
+/// the block [`Caches::prefetch_ahead`] bytes of rows later to prefetch
+/// (which past the end of a call are the next call's, [`Blocks::next`]),
+/// when streaming; `None`
 /// past the known blocks, and always in cache (no streaming stores), where
 /// far-ahead lines would evict lines still in use and the kernels prefetch
 /// along the rows only.
-fn prefetch_targets<'a, T>(
+pub(super) fn prefetch_targets<'a, T>(
     rows: &'a [T],
     bl: &'a Blocks,
     bytes: usize,
     nt: bool,
 ) -> impl Iterator<Item = Option<*const T>> + 'a {
-    let t = (AHEAD_BYTES / bytes.max(1)).max(1);
-    bl.ahead(t)
-        .map(move |r| r.filter(|_| nt).map(|r| rows.as_ptr().wrapping_add(r)))
+    // measured on bf16 and s8 [4096,4096] → `(8,128)(2,1)` / `(4,1)` on a
+    // 32 KiB L1d: see `Caches::prefetch_ahead`; 2 KiB ahead along each row
+    // instead (then the first 2 KiB of every row of a band is never
+    // prefetched) 0.75–0.85x; no software prefetch 0.6–0.75x
+    // (in cache no targets at all: no divisions in `Blocks::ahead`, which
+    // a single small tile would pay for)
+    nt.then(|| {
+        let t = (Caches::host().prefetch_ahead() / bytes.max(1)).max(1);
+        bl.ahead(t)
+    })
+    .into_iter()
+    .flatten()
+    .map(move |r| r.map(|r| rows.as_ptr().wrapping_add(r)))
 }
 
 #[target_feature(enable = "avx2")]
@@ -96,12 +101,240 @@ pub(super) fn zip4_u8(rows: &[u8], out: &mut [u8], bl: Blocks, nt: bool) {
 
 #[target_feature(enable = "avx2")]
 pub(super) fn unzip2_u16(inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
-    each_unzip::<u16, 2>(inp, rows, bl, |i, [x, y]| unzip2_u16_one(i, x, y, nt));
+    if let Some(seg) = Seg::long_rows(&bl, nt, rows.as_ptr()) {
+        let n = bl.count2 * bl.len;
+        for (j, cols) in seg.windows(&bl) {
+            let [a, b] = rows_mut::<u16, 2>(rows, j * bl.rstep, bl.rs, n);
+            unzip2_u16_one(&inp[j * bl.pstep..], seg, [a, b], cols, nt);
+        }
+        return;
+    }
+    each_unzip::<u16, 2>(inp, rows, bl, |i, r| {
+        unzip2_u16_one(i, Seg::ONE, r, 0..bl.len, nt)
+    });
 }
 
 #[target_feature(enable = "avx2")]
 pub(super) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
-    each_unzip::<u8, 4>(inp, rows, bl, |i, r| unzip4_u8_one(i, r, nt));
+    if let Some(seg) = Seg::long_rows(&bl, nt, rows.as_ptr()) {
+        let n = bl.count2 * bl.len;
+        for (j, cols) in seg.windows(&bl) {
+            let r = rows_mut::<u8, 4>(rows, j * bl.rstep, bl.rs, n);
+            unzip4_u8_one(&inp[j * bl.pstep..], seg, r, cols, nt);
+        }
+        return;
+    }
+    each_unzip::<u8, 4>(inp, rows, bl, |i, r| {
+        unzip4_u8_one(i, Seg::ONE, r, 0..bl.len, nt)
+    });
+}
+
+/// Where the packed input of an unzip sits, column by column: column `c`
+/// (its `k` slots) at `(c >> shift) · step + k · (c mod 2^shift)`. One
+/// block is one segment ([`Seg::ONE`]); [`Seg::long_rows`] joins the
+/// blocks that continue the same rows.
+#[derive(Clone, Copy)]
+struct Seg {
+    shift: u32,
+    step: usize,
+    /// Columns from a row's start to its first 64-byte line (a multiple
+    /// of 8 below `2^shift`).
+    head: usize,
+    /// How far ahead (in columns) to prefetch the input: 2 KiB of input
+    /// in one block (as measured before joining), the same columns of the
+    /// next block when joined.
+    ahead: usize,
+}
+
+impl Seg {
+    /// One contiguous block (no column reaches `2^63`).
+    const ONE: Seg = Seg {
+        shift: usize::BITS - 1,
+        step: 0,
+        head: 0,
+        ahead: 512,
+    };
+
+    /// When streaming into rows that do not start on a line and the outer
+    /// blocks continue the same rows (`rstep2 == len`; power-of-two `len`,
+    /// a multiple of 32): the unzip then writes windows of `len` columns
+    /// shifted to start on a line, each reading the end of one block and
+    /// the start of the next, so that every streaming store writes whole
+    /// lines (as glibc's memcpy aligns its destination). A `Vec` starts 16
+    /// bytes into a line: block by block, the line between two blocks of a
+    /// row would be written in two halves far apart in time.
+    ///
+    /// The head is the columns before the rows' first line, the same for
+    /// every row when the row steps are multiples of 64 bytes. Rows that
+    /// start on a line keep the blocks (measured on bf16 and s8 [4096,
+    /// 4096]: 1.3x memcpy block by block, 0.8–1.0x joined; rows 16 bytes
+    /// into a line, `Vec`'s case, 0.7x block by block, 0.9x joined).
+    fn long_rows<T>(bl: &Blocks, nt: bool, rows: *const T) -> Option<Seg> {
+        let b = core::mem::size_of::<T>();
+        let same = (bl.rs * b).is_multiple_of(64) && (bl.rstep * b).is_multiple_of(64);
+        let h = rows.align_offset(64);
+        let ok = nt
+            && bl.count2 > 1
+            && bl.rstep2 == bl.len
+            && bl.len.is_power_of_two()
+            && bl.len.is_multiple_of(32)
+            && bl.count2 * bl.len <= bl.rs
+            && same
+            && h != usize::MAX
+            && h.is_multiple_of(8)
+            && h > 0
+            && h < bl.len;
+        ok.then(|| Seg {
+            shift: bl.len.trailing_zeros(),
+            step: bl.pstep2,
+            head: h,
+            ahead: bl.len,
+        })
+    }
+
+    /// The windows of a joined unzip, in the blocks' order: `(j, columns)`
+    /// for the blocks `(i, j)` of [`Blocks::each`], columns counted along
+    /// the joined rows and shifted by [`Seg::head`].
+    fn windows(self, bl: &Blocks) -> impl Iterator<Item = (usize, core::ops::Range<usize>)> + '_ {
+        let (h, n, len) = (self.head, bl.count2 * bl.len, bl.len);
+        (0..bl.count2).flat_map(move |i| {
+            let lo = if i == 0 { 0 } else { i * len + h };
+            let hi = if i + 1 == bl.count2 {
+                n
+            } else {
+                (i + 1) * len + h
+            };
+            (0..bl.count).map(move |j| (j, lo..hi))
+        })
+    }
+
+    /// The slot of column `c`'s first element, for `k` slots per column.
+    #[inline(always)]
+    fn at(self, c: usize, k: usize) -> usize {
+        (c >> self.shift) * self.step + k * (c & ((1usize << self.shift) - 1))
+    }
+}
+
+/// Columns `cols` of a segmented unzip, one at a time (heads and tails).
+#[inline(always)]
+fn unzip_cols<T: Copy, const K: usize>(
+    inp: &[T],
+    seg: Seg,
+    rows: &mut [&mut [T]; K],
+    cols: core::ops::Range<usize>,
+) {
+    for c in cols {
+        let at = seg.at(c, K);
+        for (k, r) in rows.iter_mut().enumerate() {
+            r[c] = inp[at + k];
+        }
+    }
+}
+
+/// Splits columns `cols` of an unzip into a head (to the rows' first
+/// line, column by column), a body of whole `step`s and a tail.
+fn split_cols(cols: &core::ops::Range<usize>, head: usize, step: usize) -> [usize; 2] {
+    let start = if cols.start == 0 {
+        head.min(cols.end)
+    } else {
+        cols.start
+    };
+    [start, start + (cols.end - start) / step * step]
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn unzip2_u16_one(
+    inp: &[u16],
+    seg: Seg,
+    mut rows: [&mut [u16]; 2],
+    cols: core::ops::Range<usize>,
+    nt: bool,
+) {
+    let [start, body] = split_cols(&cols, seg.head, 16);
+    unzip_cols(inp, seg, &mut rows, cols.start..start);
+    // per lane: even u16 to the low 8 bytes, odd to the high 8
+    let m = _mm256_setr_epi8(
+        0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15, //
+        0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15,
+    );
+    for c in (start..body).step_by(16) {
+        prefetch(inp, seg.at(c + seg.ahead, 2));
+        // (8-column loads never straddle segments: `start`, the head and
+        // the segment length are multiples of 8)
+        let (i0, i1) = (seg.at(c, 2), seg.at(c + 8, 2));
+        let t0 = _mm256_shuffle_epi8(load(&inp[i0..i0 + 16]), m);
+        let t1 = _mm256_shuffle_epi8(load(&inp[i1..i1 + 16]), m);
+        // qwords (a0-3, b0-3, a4-7, b4-7) -> (a0-3, a4-7, b0-3, b4-7)
+        let p0 = _mm256_permute4x64_epi64::<0xD8>(t0);
+        let p1 = _mm256_permute4x64_epi64::<0xD8>(t1);
+        let [a, b] = &mut rows;
+        put(
+            nt,
+            &mut a[c..c + 16],
+            _mm256_permute2x128_si256::<0x20>(p0, p1),
+        );
+        put(
+            nt,
+            &mut b[c..c + 16],
+            _mm256_permute2x128_si256::<0x31>(p0, p1),
+        );
+    }
+    unzip_cols(inp, seg, &mut rows, body..cols.end);
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn unzip4_u8_one(
+    inp: &[u8],
+    seg: Seg,
+    mut rows: [&mut [u8]; 4],
+    cols: core::ops::Range<usize>,
+    nt: bool,
+) {
+    let [start, body] = split_cols(&cols, seg.head, 32);
+    unzip_cols(inp, seg, &mut rows, cols.start..start);
+    // per lane: byte k of each 4-byte group to dword k
+    let m = _mm256_setr_epi8(
+        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, //
+        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+    );
+    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    for c in (start..body).step_by(32) {
+        let pf = seg.at(c + seg.ahead, 4);
+        prefetch(inp, pf);
+        prefetch(inp, pf + 64);
+        // u_k: qword j = row j, columns c+8k..c+8k+8
+        let u = |k: usize| {
+            let i = seg.at(c + 8 * k, 4);
+            _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(load(&inp[i..i + 32]), m), order)
+        };
+        let (u0, u1, u2, u3) = (u(0), u(1), u(2), u(3));
+        let (lo01, hi01) = (_mm256_unpacklo_epi64(u0, u1), _mm256_unpackhi_epi64(u0, u1));
+        let (lo23, hi23) = (_mm256_unpacklo_epi64(u2, u3), _mm256_unpackhi_epi64(u2, u3));
+        let [r0, r1, r2, r3] = &mut rows;
+        put(
+            nt,
+            &mut r0[c..c + 32],
+            _mm256_permute2x128_si256::<0x20>(lo01, lo23),
+        );
+        put(
+            nt,
+            &mut r1[c..c + 32],
+            _mm256_permute2x128_si256::<0x20>(hi01, hi23),
+        );
+        put(
+            nt,
+            &mut r2[c..c + 32],
+            _mm256_permute2x128_si256::<0x31>(lo01, lo23),
+        );
+        put(
+            nt,
+            &mut r3[c..c + 32],
+            _mm256_permute2x128_si256::<0x31>(hi01, hi23),
+        );
+    }
+    unzip_cols(inp, seg, &mut rows, body..cols.end);
 }
 
 #[inline(always)]
@@ -117,31 +350,80 @@ fn prefetch<T>(s: &[T], i: usize) {
 }
 
 /// Stores 32 bytes, non-temporally when asked and the destination is
-/// 32-byte aligned (the plan hands aligned blocks for line-aligned
-/// buffers; anything else takes a plain store).
-#[inline(always)]
-fn put<T: bytemuck::Pod>(nt: bool, d: &mut [T], v: __m256i) {
+/// 16-byte aligned: one 32-byte store on a 32-byte boundary, else two
+/// 16-byte ones (a user's `Vec` starts 16 bytes into a line with glibc,
+/// so its blocks are never 32-byte aligned; consecutive stores still fill
+/// a line's write-combining buffer whole). Anything else takes a plain
+/// store.
+///
+/// An `avx2` function: callable only where the CPU is known to have it.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn put<T: bytemuck::Pod>(nt: bool, d: &mut [T], v: __m256i) {
     let b = &mut bytemuck::cast_slice_mut::<T, u8>(d)[..32];
-    let p = b.as_mut_ptr().cast::<__m256i>();
-    if nt && p.is_aligned() {
-        #[cfg(not(miri))]
+    let p = b.as_mut_ptr();
+    if nt && p.cast::<__m256i>().is_aligned() {
         // SAFETY: `p` points to the 32 bytes of `b`, a live exclusive
-        // borrow, and is 32-byte aligned (checked just above); the
-        // caller runs with AVX (implied by its `avx2` target feature).
+        // borrow, and is 32-byte aligned (checked just above); this
+        // function is compiled with `avx2` (which implies the AVX of
+        // `vmovntdq`), and being a target-feature function it is only
+        // called from code that has proved the CPU has it.
+        unsafe { stream256(p.cast(), v) };
+    } else if nt && p.cast::<__m128i>().is_aligned() {
+        let (lo, hi) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        // SAFETY: `p` and `p + 16` are the two halves of the 32 bytes of
+        // `b` (a live exclusive borrow), both 16-byte aligned (`p` checked
+        // just above); SSE2 is part of the x86-64 baseline.
         unsafe {
-            _mm256_stream_si256(p, v)
-        };
-        // Miri cannot run `vmovntdq` (inline assembly in stdarch): the
-        // same pointer takes an aligned plain store, so Miri checks the
-        // bounds and alignment claimed above.
-        #[cfg(miri)]
-        // SAFETY: as above.
-        unsafe {
-            p.write(v)
-        };
+            stream128(p.cast(), lo);
+            stream128(p.add(16).cast(), hi);
+        }
     } else {
         b.copy_from_slice(bytemuck::bytes_of(&v));
     }
+}
+
+/// One non-temporal 32-byte store.
+///
+/// # Safety
+/// `p` must be valid for a 32-byte write and 32-byte aligned.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn stream256(p: *mut __m256i, v: __m256i) {
+    // Miri cannot run `vmovntdq` (inline assembly in stdarch): the same
+    // pointer takes an aligned plain store, so Miri checks the bounds and
+    // alignment the callers claim.
+    #[cfg(not(miri))]
+    // SAFETY: forwarded from this function's contract; AVX is implied by
+    // this function's `avx2` feature.
+    unsafe {
+        _mm256_stream_si256(p, v)
+    };
+    #[cfg(miri)]
+    // SAFETY: as above (`__m256i` is 32-byte aligned, so `write` checks
+    // exactly that).
+    unsafe {
+        p.write(v)
+    };
+}
+
+/// One non-temporal 16-byte store.
+///
+/// # Safety
+/// `p` must be valid for a 16-byte write and 16-byte aligned.
+#[inline(always)]
+unsafe fn stream128(p: *mut __m128i, v: __m128i) {
+    #[cfg(not(miri))]
+    // SAFETY: forwarded from this function's contract; SSE2 is part of
+    // the x86-64 baseline.
+    unsafe {
+        _mm_stream_si128(p, v)
+    };
+    #[cfg(miri)]
+    // SAFETY: as above (`__m128i` is 16-byte aligned).
+    unsafe {
+        p.write(v)
+    };
 }
 
 #[target_feature(enable = "avx2")]
@@ -160,7 +442,8 @@ fn zip2_u16_one(
         // software prefetch (non-temporal hint): the hardware prefetchers
         // lag on several interleaved row streams (measured: 0.5x -> 0.85x
         // of memcpy on bf16[4096,4096] 2 KiB ahead along each row; 1.0x
-        // for the blocks `AHEAD_BYTES` ahead, `pf`, when streaming)
+        // for the blocks `Caches::prefetch_ahead` ahead, `pf`, when
+        // streaming)
         if c % 32 == 0 {
             if let Some(p) = pf {
                 super::prefetch(p.wrapping_add(c));
@@ -248,104 +531,5 @@ fn zip4_u8_one(r: [&[u8]; 4], out: &mut [u8], nt: bool, pf: Option<*const u8>, r
     if body < n {
         // AVX2 implies SSE2
         super::sse2::zip4_u8(rest, &mut out[4 * body..4 * n])
-    }
-}
-
-#[target_feature(enable = "avx2")]
-#[inline]
-fn unzip2_u16_one(inp: &[u16], a: &mut [u16], b: &mut [u16], nt: bool) {
-    let n = a.len().min(b.len()).min(inp.len() / 2);
-    let body = n / 16 * 16;
-    // per lane: even u16 to the low 8 bytes, odd to the high 8
-    let m = _mm256_setr_epi8(
-        0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15, //
-        0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15,
-    );
-    for c in (0..body).step_by(16) {
-        prefetch(inp, 2 * c + 1024);
-        let t0 = _mm256_shuffle_epi8(load(&inp[2 * c..2 * c + 16]), m);
-        let t1 = _mm256_shuffle_epi8(load(&inp[2 * c + 16..2 * c + 32]), m);
-        // qwords (a0-3, b0-3, a4-7, b4-7) -> (a0-3, a4-7, b0-3, b4-7)
-        let p0 = _mm256_permute4x64_epi64::<0xD8>(t0);
-        let p1 = _mm256_permute4x64_epi64::<0xD8>(t1);
-        put(
-            nt,
-            &mut a[c..c + 16],
-            _mm256_permute2x128_si256::<0x20>(p0, p1),
-        );
-        put(
-            nt,
-            &mut b[c..c + 16],
-            _mm256_permute2x128_si256::<0x31>(p0, p1),
-        );
-    }
-    if body < n {
-        // AVX2 implies SSE2
-        super::sse2::unzip2_u16(&inp[2 * body..2 * n], &mut a[body..n], &mut b[body..n])
-    }
-}
-
-#[target_feature(enable = "avx2")]
-#[inline]
-fn unzip4_u8_one(inp: &[u8], r: [&mut [u8]; 4], nt: bool) {
-    let n = r
-        .iter()
-        .map(|x| x.len())
-        .min()
-        .unwrap_or(0)
-        .min(inp.len() / 4);
-    let body = n / 32 * 32;
-    let [r0, r1, r2, r3] = r;
-    // per lane: byte k of each 4-byte group to dword k
-    let m = _mm256_setr_epi8(
-        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, //
-        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
-    );
-    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    for c in (0..body).step_by(32) {
-        prefetch(inp, 4 * c + 2048);
-        prefetch(inp, 4 * c + 2048 + 64);
-        let i = &inp[4 * c..4 * c + 128];
-        // u_k: qword j = row j, columns 8k..8k+8
-        let u = |k: usize| {
-            _mm256_permutevar8x32_epi32(
-                _mm256_shuffle_epi8(load(&i[32 * k..32 * k + 32]), m),
-                order,
-            )
-        };
-        let (u0, u1, u2, u3) = (u(0), u(1), u(2), u(3));
-        let (lo01, hi01) = (_mm256_unpacklo_epi64(u0, u1), _mm256_unpackhi_epi64(u0, u1));
-        let (lo23, hi23) = (_mm256_unpacklo_epi64(u2, u3), _mm256_unpackhi_epi64(u2, u3));
-        put(
-            nt,
-            &mut r0[c..c + 32],
-            _mm256_permute2x128_si256::<0x20>(lo01, lo23),
-        );
-        put(
-            nt,
-            &mut r1[c..c + 32],
-            _mm256_permute2x128_si256::<0x20>(hi01, hi23),
-        );
-        put(
-            nt,
-            &mut r2[c..c + 32],
-            _mm256_permute2x128_si256::<0x31>(lo01, lo23),
-        );
-        put(
-            nt,
-            &mut r3[c..c + 32],
-            _mm256_permute2x128_si256::<0x31>(hi01, hi23),
-        );
-    }
-    let i = &inp[4 * body..4 * n];
-    let rest = [
-        &mut r0[body..n],
-        &mut r1[body..n],
-        &mut r2[body..n],
-        &mut r3[body..n],
-    ];
-    if body < n {
-        // AVX2 implies SSE2
-        super::sse2::unzip4_u8(i, rest)
     }
 }

@@ -13,6 +13,134 @@
 //! widths, portable loops. Every function takes equal-length rows
 //! (`out.len() == K · row.len()`) and is checked against the portable loop
 //! by the tests below and `tests/relayout_*.rs`.
+//!
+//! Which path runs is an [`Isa`]: a level the CPU is known to have (its
+//! only constructor clamps a wish to the detected level), so the SIMD
+//! calls' obligation is carried by the value passed in. A plan can ask for
+//! a lower level ([`Simd`], `RelayoutPlan::with_simd`), and the
+//! environment variable `TILELAYOUT_SIMD` (`portable`, `sse2`, `avx2`,
+//! `avx512`;
+//! read once, with `std`) caps the detected level for a whole process:
+//! that is how the tests run every path on one machine.
+
+/// A SIMD level of the relayout kernels, lowest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Simd {
+    /// Plain Rust loops (every target).
+    Portable,
+    /// SSE2 (the x86-64 baseline).
+    Sse2,
+    /// AVX2, with 32-byte non-temporal stores (x86-64, detected with
+    /// `std`, or enabled at compile time).
+    Avx2,
+    /// AVX-512 F and BW (the 16-bit zip; the other kernels run their AVX2
+    /// version at this level).
+    Avx512,
+}
+
+impl Simd {
+    /// Every level, lowest first.
+    pub const ALL: [Simd; 4] = [Simd::Portable, Simd::Sse2, Simd::Avx2, Simd::Avx512];
+
+    /// The highest level this CPU runs, capped by `TILELAYOUT_SIMD` (read
+    /// once per process, with `std`).
+    pub fn detected() -> Simd {
+        #[cfg(feature = "std")]
+        {
+            static LEVEL: std::sync::OnceLock<Simd> = std::sync::OnceLock::new();
+            *LEVEL.get_or_init(|| {
+                let cap = std::env::var("TILELAYOUT_SIMD")
+                    .ok()
+                    .and_then(|v| Simd::from_name(&v));
+                let cpu = cpu_level();
+                cap.map_or(cpu, |c| c.min(cpu))
+            })
+        }
+        #[cfg(not(feature = "std"))]
+        cpu_level()
+    }
+
+    /// The level named `name` (as [`Simd::name`] spells it; case and
+    /// surrounding white space ignored).
+    ///
+    /// ```
+    /// use tilelayout::storage::Simd;
+    /// assert_eq!(Simd::from_name(" AVX2\n"), Some(Simd::Avx2));
+    /// assert_eq!(Simd::from_name("neon"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Simd> {
+        Simd::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// The level's name, as `TILELAYOUT_SIMD` spells it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Simd::Portable => "portable",
+            Simd::Sse2 => "sse2",
+            Simd::Avx2 => "avx2",
+            Simd::Avx512 => "avx512",
+        }
+    }
+}
+
+/// What the CPU has (without the environment's cap).
+fn cpu_level() -> Simd {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    {
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
+            return Simd::Avx512;
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            return Simd::Avx2;
+        }
+    }
+    #[cfg(all(target_arch = "x86_64", not(feature = "std"), target_feature = "avx2"))]
+    return Simd::Avx2;
+    #[allow(unreachable_code)] // reason: with compile-time AVX2 the return above
+    if cfg!(target_arch = "x86_64") {
+        Simd::Sse2
+    } else {
+        Simd::Portable
+    }
+}
+
+/// A [`Simd`] level this CPU is known to run: the proof the SIMD paths'
+/// `unsafe` calls rely on. The only constructor clamps to
+/// [`Simd::detected`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Isa(Simd);
+
+impl Isa {
+    /// `want` (default: the highest), lowered to what the CPU runs.
+    pub(crate) fn new(want: Option<Simd>) -> Isa {
+        let cpu = Simd::detected();
+        Isa(want.map_or(cpu, |w| w.min(cpu)))
+    }
+
+    /// AVX-512 F and BW (proved present).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline]
+    fn avx512(self) -> bool {
+        cfg!(target_arch = "x86_64") && self.0 >= Simd::Avx512
+    }
+
+    /// AVX2 (proved present).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline]
+    fn avx2(self) -> bool {
+        cfg!(target_arch = "x86_64") && self.0 >= Simd::Avx2
+    }
+
+    /// SSE2 (proved present).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline]
+    fn sse2(self) -> bool {
+        cfg!(target_arch = "x86_64") && self.0 >= Simd::Sse2
+    }
+}
 
 /// `out[K·c + k] = rows[k][c]`, portable.
 pub(crate) fn zip<T: Copy, const K: usize>(rows: [&[T]; K], out: &mut [T]) {
@@ -174,86 +302,121 @@ fn each_unzip<T, const K: usize>(
 }
 
 /// Two 16-bit rows zipped, block by block.
-pub(crate) fn zip2_u16(rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if avx2() {
-        // SAFETY: the CPU has AVX2 (checked at run time just above).
+pub(crate) fn zip2_u16(isa: Isa, rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx512() {
+        // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
+        // detected level).
+        return unsafe { avx512::zip2_u16(rows, out, bl, nt) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx2() {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
         return unsafe { avx2::zip2_u16(rows, out, bl, nt) };
     }
-    let _ = nt; // SSE2 and portable paths store plainly
+    let _ = (nt, isa); // SSE2 and portable paths store plainly
     each_zip::<u16, 2>(rows, out, bl, |[x, y], o| {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `sse2` is part of the x86-64 baseline, so the target
-        // feature the callee is compiled for is always present.
-        unsafe {
-            sse2::zip2_u16(x, y, o)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
+        if isa.sse2() {
+            // SAFETY: `sse2` is part of the x86-64 baseline, so the target
+            // feature the callee is compiled for is always present.
+            return unsafe { sse2::zip2_u16(x, y, o) };
+        }
         zip::<u16, 2>([x, y], o);
     });
 }
 
 /// Four 8-bit rows zipped, block by block.
-pub(crate) fn zip4_u8(rows: &[u8], out: &mut [u8], bl: Blocks, nt: bool) {
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if avx2() {
-        // SAFETY: the CPU has AVX2 (checked at run time just above).
+pub(crate) fn zip4_u8(isa: Isa, rows: &[u8], out: &mut [u8], bl: Blocks, nt: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx2() {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
         return unsafe { avx2::zip4_u8(rows, out, bl, nt) };
     }
-    let _ = nt;
+    let _ = (nt, isa);
     each_zip::<u8, 4>(rows, out, bl, |r, o| {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as in `zip2_u16`.
-        unsafe {
-            sse2::zip4_u8(r, o)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
+        if isa.sse2() {
+            // SAFETY: as in `zip2_u16`.
+            return unsafe { sse2::zip4_u8(r, o) };
+        }
         zip::<u8, 4>(r, o);
     });
 }
 
 /// Blocks of 16-bit pairs split into two rows.
-pub(crate) fn unzip2_u16(inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if avx2() {
-        // SAFETY: the CPU has AVX2 (checked at run time just above).
+pub(crate) fn unzip2_u16(isa: Isa, inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx2() {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
         return unsafe { avx2::unzip2_u16(inp, rows, bl, nt) };
     }
-    let _ = nt;
+    let _ = (nt, isa);
     each_unzip::<u16, 2>(inp, rows, bl, |i, [x, y]| {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as in `zip2_u16`.
-        unsafe {
-            sse2::unzip2_u16(i, x, y)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
+        if isa.sse2() {
+            // SAFETY: as in `zip2_u16`.
+            return unsafe { sse2::unzip2_u16(i, x, y) };
+        }
         unzip::<u16, 2>(i, [x, y]);
     });
 }
 
 /// Blocks of 8-bit quads split into four rows.
-pub(crate) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if avx2() {
-        // SAFETY: the CPU has AVX2 (checked at run time just above).
+pub(crate) fn unzip4_u8(isa: Isa, inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx2() {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
         return unsafe { avx2::unzip4_u8(inp, rows, bl, nt) };
     }
-    let _ = nt;
+    let _ = (nt, isa);
     each_unzip::<u8, 4>(inp, rows, bl, |i, r| {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as in `zip2_u16`.
-        unsafe {
-            sse2::unzip4_u8(i, r)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
+        if isa.sse2() {
+            // SAFETY: as in `zip2_u16`.
+            return unsafe { sse2::unzip4_u8(i, r) };
+        }
         unzip::<u8, 4>(i, r);
     });
+}
+
+/// Eight rows of 4-bit slots zipped (`(8,128)(8,1)E(4)`): `cols` byte
+/// columns of rows `rs` bytes apart into `out[..8 · cols]`, AVX2 32 and
+/// SSE2 16 columns at a time, the rest (and every column below SSE2) by
+/// [`nibbles::zip8`](crate::storage::nibbles::zip8).
+pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
+    #[cfg(target_arch = "x86_64")]
+    let done = {
+        let wide = if isa.avx2() {
+            // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+            unsafe { nibbles::zip8_avx2(rows, rs, cols, out) }
+        } else {
+            0
+        };
+        if isa.sse2() {
+            // SAFETY: `sse2` is part of the x86-64 baseline, so the target
+            // feature the callee is compiled for is always present.
+            wide + unsafe {
+                nibbles::zip8_sse2(&rows[wide..], rs, cols - wide, &mut out[8 * wide..])
+            }
+        } else {
+            0
+        }
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = {
+        let _ = isa;
+        0
+    };
+    let rest = &rows[done.min(rows.len())..];
+    crate::storage::nibbles::zip8(rest, rs, cols - done, &mut out[8 * done..]);
 }
 
 /// An 8 × 8 transpose of 32-bit slots: `dst[d + c·ds + r] = src[s + r·ss +
 /// c]` for `r, c < 8`.
 #[cfg(feature = "alloc")]
 pub(crate) fn transpose8_u32(
+    isa: Isa,
     src: &[u32],
     s: usize,
     ss: usize,
@@ -261,11 +424,12 @@ pub(crate) fn transpose8_u32(
     d: usize,
     ds: usize,
 ) {
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if avx2() {
-        // SAFETY: the CPU has AVX2 (checked at run time just above).
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx2() {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
         return unsafe { avx2::transpose8_u32(src, s, ss, dst, d, ds) };
     }
+    let _ = isa;
     for r in 0..8 {
         for c in 0..8 {
             dst[d + c * ds + r] = src[s + r * ss + c];
@@ -275,13 +439,8 @@ pub(crate) fn transpose8_u32(
 
 /// Whether the zip kernels for `k` rows of `bytes`-wide elements store
 /// non-temporally themselves (AVX2 paths), so callers need no staging.
-pub(crate) fn streams_directly(k: usize, bytes: usize) -> bool {
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if matches!((k, bytes), (2, 2) | (4, 1)) {
-        return avx2();
-    }
-    let _ = (k, bytes);
-    false
+pub(crate) fn streams_directly(isa: Isa, k: usize, bytes: usize) -> bool {
+    matches!((k, bytes), (2, 2) | (4, 1)) && isa.avx2()
 }
 
 /// A prefetch hint for the line at `p` (any address: a hint never faults,
@@ -303,17 +462,18 @@ pub(crate) fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
-/// Whether the CPU has AVX2 (std's detection caches the answer).
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
-#[inline]
-fn avx2() -> bool {
-    std::is_x86_feature_detected!("avx2")
-}
-
 /// The same operations 32 bytes at a time; each hands its remainder to
 /// the SSE2 version.
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
+#[cfg(target_arch = "x86_64")]
 mod avx2;
+
+/// The nibble zip, SSE2 and AVX2.
+#[cfg(target_arch = "x86_64")]
+mod nibbles;
+
+/// The 16-bit zip 64 bytes at a time (AVX-512 F + BW).
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 
 #[cfg(target_arch = "x86_64")]
 mod sse2;
@@ -326,10 +486,13 @@ mod tests {
     fn transpose8_matches_the_definition() {
         let src: alloc::vec::Vec<u32> = (0..8 * 13).collect();
         let mut dst = alloc::vec![0u32; 8 * 11 + 8];
-        transpose8_u32(&src, 2, 13, &mut dst, 3, 11);
-        for r in 0..8 {
-            for c in 0..8 {
-                assert_eq!(dst[3 + c * 11 + r], src[2 + r * 13 + c]);
+        for level in Simd::ALL {
+            dst.fill(0);
+            transpose8_u32(Isa::new(Some(level)), &src, 2, 13, &mut dst, 3, 11);
+            for r in 0..8 {
+                for c in 0..8 {
+                    assert_eq!(dst[3 + c * 11 + r], src[2 + r * 13 + c], "{level:?}");
+                }
             }
         }
     }
@@ -364,7 +527,29 @@ mod tests {
     }
 
     #[test]
+    fn every_level_is_named_back() {
+        for level in Simd::ALL {
+            assert_eq!(Simd::from_name(level.name()), Some(level));
+        }
+        assert_eq!(Simd::from_name(""), None);
+    }
+
+    #[test]
+    fn isa_never_exceeds_the_detected_level() {
+        for level in Simd::ALL {
+            assert_eq!(Isa::new(Some(level)).0, level.min(Simd::detected()));
+        }
+        assert_eq!(Isa::new(None).0, Simd::detected());
+    }
+
+    #[test]
     fn simd_zips_match_the_portable_loops() {
+        for level in Simd::ALL {
+            zips_at(Isa::new(Some(level)));
+        }
+    }
+
+    fn zips_at(isa: Isa) {
         for n in [
             0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 128, 200,
         ] {
@@ -375,21 +560,21 @@ mod tests {
                 .collect();
             let (a, b) = (&rows[..n], &rows[rs..rs + n]);
             let (mut o1, mut o2) = (alloc::vec![0u16; 2 * n], alloc::vec![0u16; 2 * n]);
-            zip2_u16(&rows, &mut o1, Blocks::one(n, rs), false);
+            zip2_u16(isa, &rows, &mut o1, Blocks::one(n, rs), false);
             zip::<u16, 2>([a, b], &mut o2);
             assert_eq!(o1, o2);
             let mut back = alloc::vec![0u16; 2 * rs];
-            unzip2_u16(&o1, &mut back, Blocks::one(n, rs), false);
+            unzip2_u16(isa, &o1, &mut back, Blocks::one(n, rs), false);
             assert_eq!((&back[..n], &back[rs..rs + n]), (a, b));
 
             let rows: alloc::vec::Vec<u8> = (0..4 * rs).map(|i| (i * 37) as u8 ^ 0x80).collect();
             let r: [&[u8]; 4] = core::array::from_fn(|k| &rows[k * rs..k * rs + n]);
             let (mut o1, mut o2) = (alloc::vec![0u8; 4 * n], alloc::vec![0u8; 4 * n]);
-            zip4_u8(&rows, &mut o1, Blocks::one(n, rs), false);
+            zip4_u8(isa, &rows, &mut o1, Blocks::one(n, rs), false);
             zip::<u8, 4>(r, &mut o2);
             assert_eq!(o1, o2);
             let mut back = alloc::vec![0u8; 4 * rs];
-            unzip4_u8(&o1, &mut back, Blocks::one(n, rs), false);
+            unzip4_u8(isa, &o1, &mut back, Blocks::one(n, rs), false);
             for k in 0..4 {
                 assert_eq!(&back[k * rs..k * rs + n], r[k]);
             }

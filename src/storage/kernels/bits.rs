@@ -1,0 +1,112 @@
+//! The mover of packed sub-byte slots (1, 2 or 4 bits): whole bytes where
+//! runs start on a byte, the nibble zip of `(8,128)(8,1)E(4)`, else slot by
+//! slot.
+
+use super::super::packed;
+use super::super::plan::Loop;
+use super::super::relayout::Kernel;
+use super::super::simd::{self, Isa};
+use super::{gather_rows, Mover};
+
+/// Packed sub-byte moves (1, 2 or 4 bits per slot).
+pub(crate) struct BitMover<'a> {
+    pub(crate) src: &'a [u8],
+    pub(crate) dst: &'a mut [u8],
+    pub(crate) bits: u32,
+    pub(crate) pad: u8,
+    /// The SIMD level the kernels run at.
+    pub(crate) isa: Isa,
+    /// The loops of a [`Kernel::Gather`] block (destination order).
+    pub(crate) gather: &'a [Loop],
+}
+
+impl Mover for BitMover<'_> {
+    fn block(&mut self, k: Kernel, a: &Loop, b: &Loop, s: usize, d: usize) {
+        let per = (8 / self.bits) as usize;
+        let n = b.n as usize;
+        let aligned = |x: usize| x.is_multiple_of(per);
+        if k == Kernel::Runs
+            && aligned(n)
+            && aligned(a.src as usize)
+            && aligned(a.dst as usize)
+            && aligned(s)
+            && aligned(d)
+        {
+            for i in 0..a.n as usize {
+                let so = (s + i * a.src as usize) / per;
+                let dof = (d + i * a.dst as usize) / per;
+                self.dst[dof..dof + n / per].copy_from_slice(&self.src[so..so + n / per]);
+            }
+            return;
+        }
+        // eight rows of nibbles zipped: whole bytes when both sides start
+        // on a byte (`(8,128)(8,1)` with `E(4)`)
+        if k == Kernel::Interleave(8)
+            && self.bits == 4
+            && a.src == 1
+            && a.dst == 8
+            && aligned(s)
+            && aligned(d)
+            && aligned(b.src as usize)
+        {
+            let pairs = a.n as usize / 2;
+            let (so, dof) = (s / 2, d / 2);
+            simd::zip8_nibbles(
+                self.isa,
+                &self.src[so..],
+                b.src as usize / 2,
+                pairs,
+                &mut self.dst[dof..dof + 8 * pairs],
+            );
+            if a.n % 2 == 1 {
+                let c = a.n as usize - 1;
+                for j in 0..8 {
+                    self.one(s + c + j * b.src as usize, d + 8 * c + j);
+                }
+            }
+            return;
+        }
+        if k == Kernel::Gather {
+            // stage offset q = chunk · n + offset in the chunk
+            let chunk_dst = a.dst as usize;
+            gather_rows(self.gather, s, |sb, db, len, si, di| {
+                for j in 0..len {
+                    let q = db + j * di;
+                    self.one(sb + j * si, d + (q / n) * chunk_dst + q % n);
+                }
+            });
+            return;
+        }
+        for i in 0..a.n as usize {
+            let (si, di) = (s + i * a.src as usize, d + i * a.dst as usize);
+            for j in 0..n {
+                self.one(si + j * b.src as usize, di + j * b.dst as usize);
+            }
+        }
+    }
+
+    #[inline]
+    fn one(&mut self, s: usize, d: usize) {
+        packed::set(self.dst, d, self.bits, packed::get(self.src, s, self.bits));
+    }
+
+    fn pad(&mut self, d: usize, len: usize) {
+        let per = (8 / self.bits) as usize;
+        let (mut i, end) = (d, d + len);
+        while i < end && i % per != 0 {
+            packed::set(self.dst, i, self.bits, self.pad);
+            i += 1;
+        }
+        let mut byte = 0u8;
+        for k in 0..per {
+            byte |= (self.pad & packed::mask(self.bits)) << (k as u32 * self.bits);
+        }
+        let full = (end - i) / per;
+        self.dst[i / per..i / per + full].fill(byte);
+        i += full * per;
+        while i < end {
+            packed::set(self.dst, i, self.bits, self.pad);
+            i += 1;
+        }
+    }
+}

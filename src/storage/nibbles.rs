@@ -1,0 +1,134 @@
+//! Eight rows of 4-bit slots zipped column by column: the `(8,128)(8,1)`
+//! packing of `s4`/`u4` with `E(4)` (each column's 8 slots become 4
+//! bytes, rows `2q` and `2q+1` in the low and high half of byte `q`).
+//!
+//! ```text
+//!   row r, byte x  = slots 2x (low half) and 2x+1 (high half)
+//!   out[8x .. 8x+4]   = column 2x:   (row0 | row1 << 4), (row2 | row3 << 4), …
+//!   out[8x+4 .. 8x+8] = column 2x+1: the same with the high halves
+//! ```
+//!
+//! Whole words at a time, no `unsafe`: eight rows of 8 bytes are transposed
+//! as 8 × 8 bytes with shifts and masks (three exchange steps), then each
+//! byte column's word becomes its 8 output bytes. Four such groups run side
+//! by side (plain `[u64; 4]` arithmetic that the compiler vectorizes).
+
+/// Byte columns per group of words side by side.
+const LANES: usize = 4;
+
+/// Zips `cols` byte columns (`2 · cols` slots) of eight rows `rs` bytes
+/// apart, starting at `rows[0]`, into `out[..8 · cols]`.
+pub(crate) fn zip8(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
+    let out = &mut out[..8 * cols];
+    let wide = cols / (8 * LANES) * (8 * LANES);
+    for x in (0..wide).step_by(8 * LANES) {
+        // m[r][l]: row r, byte columns x + 8l .. x + 8l + 8
+        let mut m = [[0u64; LANES]; 8];
+        for (r, row) in m.iter_mut().enumerate() {
+            let at = r * rs + x;
+            for (l, w) in row.iter_mut().enumerate() {
+                let b = &rows[at + 8 * l..at + 8 * l + 8];
+                *w = u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
+            }
+        }
+        transpose(&mut m);
+        // m[c][l]: byte column x + 8l + c, byte r = row r
+        for (c, v) in m.iter().enumerate() {
+            for (l, &v) in v.iter().enumerate() {
+                let o = 8 * (x + 8 * l + c);
+                out[o..o + 8].copy_from_slice(&column_pair(v).to_le_bytes());
+            }
+        }
+    }
+    for x in wide..cols {
+        let mut v = 0u64;
+        for r in 0..8 {
+            v |= (rows[r * rs + x] as u64) << (8 * r);
+        }
+        out[8 * x..8 * x + 8].copy_from_slice(&column_pair(v).to_le_bytes());
+    }
+}
+
+/// `m[r]` byte `c` ↔ `m[c]` byte `r`, lane by lane.
+#[inline(always)]
+fn transpose(m: &mut [[u64; LANES]; 8]) {
+    // exchange steps: bytes between rows 1 apart, 16-bit pairs between
+    // rows 2 apart, 32-bit halves between rows 4 apart
+    for (shift, mask, gap) in [
+        (8, 0x00FF_00FF_00FF_00FFu64, 1usize),
+        (16, 0x0000_FFFF_0000_FFFF, 2),
+        (32, 0x0000_0000_FFFF_FFFF, 4),
+    ] {
+        for r in 0..8 {
+            if r & gap != 0 {
+                continue;
+            }
+            let (top, rest) = m.split_at_mut(r + gap);
+            for (a, b) in top[r].iter_mut().zip(rest[0].iter_mut()) {
+                let t = ((*a >> shift) ^ *b) & mask;
+                *b ^= t;
+                *a ^= t << shift;
+            }
+        }
+    }
+}
+
+/// One byte column of the eight rows (`v` byte `r` = row `r`) as its two
+/// packed columns: the low halves' 4 bytes, then the high halves'.
+#[inline(always)]
+fn column_pair(v: u64) -> u64 {
+    const LO: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    // byte 2q: row 2q's low half | row 2q+1's low half << 4
+    let lo = v & LO;
+    let e = lo | (lo >> 4);
+    // byte 2q: row 2q's high half >> 4 | row 2q+1's high half
+    let f = ((v >> 4) & LO) | ((v >> 8) & !LO);
+    even_bytes(e) | (even_bytes(f) << 32)
+}
+
+/// Bytes 0, 2, 4, 6 of `x` as a 32-bit value.
+#[inline(always)]
+fn even_bytes(x: u64) -> u64 {
+    let x = x & 0x00FF_00FF_00FF_00FF;
+    let x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF;
+    (x | (x >> 16)) & 0xFFFF_FFFF
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::packed;
+    use crate::storage::simd::{self, Isa, Simd};
+
+    /// The definition, slot by slot.
+    fn naive(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
+        for c in 0..2 * cols {
+            for r in 0..8 {
+                let v = packed::get(rows, r * 2 * rs + c, 4);
+                packed::set(out, 8 * c + r, 4, v);
+            }
+        }
+    }
+
+    #[test]
+    fn zip8_matches_the_definition() {
+        for cols in [0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 48, 64, 100] {
+            for extra in [0usize, 3] {
+                let rs = cols + extra;
+                let rows: alloc::vec::Vec<u8> = (0..8 * rs + 1)
+                    .map(|i| (i as u32).wrapping_mul(2654435761).wrapping_shr(11) as u8)
+                    .collect();
+                let (mut a, mut b) = (alloc::vec![0u8; 8 * cols], alloc::vec![0u8; 8 * cols]);
+                zip8(&rows, rs, cols, &mut a);
+                naive(&rows, rs, cols, &mut b);
+                assert_eq!(a, b, "cols {cols} rs {rs}");
+                // and the SIMD dispatch at every level
+                for level in Simd::ALL {
+                    a.fill(0);
+                    simd::zip8_nibbles(Isa::new(Some(level)), &rows, rs, cols, &mut a);
+                    assert_eq!(a, b, "{level:?} cols {cols} rs {rs}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! AVX-512 (F + BW) zip of two 16-bit rows: one two-source permute
+//! (`vpermt2w`) per 64 bytes written, where AVX2 needs an unpack and a
+//! lane permute per 32 (the in-cache and small-tile cost of bf16 rows →
+//! `(8,128)(2,1)`). Stores go through the AVX2 `put` (streaming into 16-
+//! and 32-byte aligned destinations alike); remainders to SSE2.
+
+use core::arch::x86_64::*;
+
+use super::avx2::{prefetch_targets, put};
+use super::{each_zip, Blocks};
+
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn zip2_u16(rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
+    let mut ahead = prefetch_targets(rows, &bl, 2 * 2 * bl.len, nt);
+    each_zip::<u16, 2>(rows, out, bl, |[x, y], o| {
+        zip2_u16_one(x, y, o, nt, ahead.next().flatten(), bl.rs)
+    });
+}
+
+/// 32 slots from `s` (two 32-byte loads: no `Pod` needed for 64-byte
+/// vectors).
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn load(s: &[u16]) -> __m512i {
+    let lo: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&s[..16]));
+    let hi: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&s[16..32]));
+    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+}
+
+/// 32 slots to `d`, as two 32-byte halves.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn store(nt: bool, d: &mut [u16], v: __m512i) {
+    put(nt, &mut d[..16], _mm512_castsi512_si256(v));
+    put(nt, &mut d[16..32], _mm512_extracti64x4_epi64::<1>(v));
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn zip2_u16_one(
+    a: &[u16],
+    b: &[u16],
+    out: &mut [u16],
+    nt: bool,
+    pf: Option<*const u16>,
+    rs: usize,
+) {
+    let n = a.len().min(b.len()).min(out.len() / 2);
+    let body = n / 32 * 32;
+    // word i of the result: a[i/2] for even i, b[i/2] for odd (index 32+
+    // selects the second source), columns 0-15, then 16-31
+    let lo_idx = _mm512_set_epi16(
+        47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9, 40, 8, //
+        39, 7, 38, 6, 37, 5, 36, 4, 35, 3, 34, 2, 33, 1, 32, 0,
+    );
+    let hi_idx = _mm512_add_epi16(lo_idx, _mm512_set1_epi16(16));
+    for c in (0..body).step_by(32) {
+        // prefetch as the AVX2 zip does (see `prefetch_targets`)
+        if let Some(p) = pf {
+            super::prefetch(p.wrapping_add(c));
+            super::prefetch(p.wrapping_add(c + rs));
+        } else {
+            super::prefetch(a.as_ptr().wrapping_add(c + 1024));
+            super::prefetch(b.as_ptr().wrapping_add(c + 1024));
+        }
+        let (x, y) = (load(&a[c..c + 32]), load(&b[c..c + 32]));
+        let o = &mut out[2 * c..2 * c + 64];
+        store(nt, &mut o[..32], _mm512_permutex2var_epi16(x, lo_idx, y));
+        store(nt, &mut o[32..], _mm512_permutex2var_epi16(x, hi_idx, y));
+    }
+    if body < n {
+        // AVX-512 implies SSE2
+        super::sse2::zip2_u16(&a[body..n], &b[body..n], &mut out[2 * body..2 * n])
+    }
+}

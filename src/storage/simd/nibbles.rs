@@ -1,0 +1,158 @@
+//! Eight rows of 4-bit slots zipped (`(8,128)(8,1)E(4)`), 16 (SSE2) or
+//! 32 (AVX2) byte columns at a time: an 8 × 16 byte transpose by unpacks
+//! (per 128-bit lane), then each byte column's word split into its two
+//! packed columns as `storage::nibbles` does with plain words (which takes
+//! the remainder and the portable level). Loads and stores are safe
+//! `bytemuck` copies; only the register operations are intrinsics.
+
+use core::arch::x86_64::*;
+
+#[inline(always)]
+fn load128(s: &[u8]) -> __m128i {
+    bytemuck::pod_read_unaligned(&s[..16])
+}
+
+#[inline(always)]
+fn load256(s: &[u8]) -> __m256i {
+    bytemuck::pod_read_unaligned(&s[..32])
+}
+
+/// Eight rows of 4-bit slots zipped, 16 byte columns (32 slots) at a time:
+/// `out[8x .. 8x+8]` from byte `x` of the eight rows `rs` bytes apart (see
+/// `storage::nibbles` for the format and the word version that takes the
+/// remainder). Returns the byte columns done (a multiple of 16).
+#[target_feature(enable = "sse2")]
+pub(super) fn zip8_sse2(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> usize {
+    let wide = cols / 16 * 16;
+    let lo4 = _mm_set1_epi8(0x0F);
+    let even = _mm_set1_epi16(0x00FF);
+    for x in (0..wide).step_by(16) {
+        let r: [__m128i; 8] = core::array::from_fn(|k| load128(&rows[k * rs + x..k * rs + x + 16]));
+        // 8 × 16 bytes transposed: c[j] holds the words of byte columns
+        // 2j' (low half) and 2j'+1 (high), byte k = row k
+        let a = |p: usize| {
+            (
+                _mm_unpacklo_epi8(r[p], r[p + 1]),
+                _mm_unpackhi_epi8(r[p], r[p + 1]),
+            )
+        };
+        let ((a01l, a01h), (a23l, a23h)) = (a(0), a(2));
+        let ((a45l, a45h), (a67l, a67h)) = (a(4), a(6));
+        let b = [
+            (
+                _mm_unpacklo_epi16(a01l, a23l),
+                _mm_unpacklo_epi16(a45l, a67l),
+            ),
+            (
+                _mm_unpackhi_epi16(a01l, a23l),
+                _mm_unpackhi_epi16(a45l, a67l),
+            ),
+            (
+                _mm_unpacklo_epi16(a01h, a23h),
+                _mm_unpacklo_epi16(a45h, a67h),
+            ),
+            (
+                _mm_unpackhi_epi16(a01h, a23h),
+                _mm_unpackhi_epi16(a45h, a67h),
+            ),
+        ];
+        for (q, (b03, b47)) in b.into_iter().enumerate() {
+            // byte columns x + 4q .. x + 4q + 4, two per register
+            let c = [_mm_unpacklo_epi32(b03, b47), _mm_unpackhi_epi32(b03, b47)];
+            // per word: e = rows' low halves paired, f = high halves
+            let ef = |v: __m128i| {
+                let lo = _mm_and_si128(v, lo4);
+                let e = _mm_or_si128(lo, _mm_srli_epi64::<4>(lo));
+                let f = _mm_or_si128(
+                    _mm_and_si128(_mm_srli_epi64::<4>(v), lo4),
+                    _mm_andnot_si128(lo4, _mm_srli_epi64::<8>(v)),
+                );
+                (_mm_and_si128(e, even), _mm_and_si128(f, even))
+            };
+            let ((e0, f0), (e1, f1)) = (ef(c[0]), ef(c[1]));
+            // even bytes: 4 per word, columns in order
+            let (e, f) = (_mm_packus_epi16(e0, e1), _mm_packus_epi16(f0, f1));
+            let o = 8 * (x + 4 * q);
+            store128(&mut out[o..o + 16], _mm_unpacklo_epi32(e, f));
+            store128(&mut out[o + 16..o + 32], _mm_unpackhi_epi32(e, f));
+        }
+    }
+    wide
+}
+
+/// Eight rows of 4-bit slots zipped, 32 byte columns at a time: the SSE2
+/// version's steps in each 128-bit lane (lane 1 holds byte columns 16–31).
+/// Returns the byte columns done (a multiple of 32).
+#[target_feature(enable = "avx2")]
+pub(super) fn zip8_avx2(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> usize {
+    let wide = cols / 32 * 32;
+    let lo4 = _mm256_set1_epi8(0x0F);
+    let even = _mm256_set1_epi16(0x00FF);
+    for x in (0..wide).step_by(32) {
+        let r: [__m256i; 8] = core::array::from_fn(|k| load256(&rows[k * rs + x..k * rs + x + 32]));
+        let a = |p: usize| {
+            (
+                _mm256_unpacklo_epi8(r[p], r[p + 1]),
+                _mm256_unpackhi_epi8(r[p], r[p + 1]),
+            )
+        };
+        let ((a01l, a01h), (a23l, a23h)) = (a(0), a(2));
+        let ((a45l, a45h), (a67l, a67h)) = (a(4), a(6));
+        let b = [
+            (
+                _mm256_unpacklo_epi16(a01l, a23l),
+                _mm256_unpacklo_epi16(a45l, a67l),
+            ),
+            (
+                _mm256_unpackhi_epi16(a01l, a23l),
+                _mm256_unpackhi_epi16(a45l, a67l),
+            ),
+            (
+                _mm256_unpacklo_epi16(a01h, a23h),
+                _mm256_unpacklo_epi16(a45h, a67h),
+            ),
+            (
+                _mm256_unpackhi_epi16(a01h, a23h),
+                _mm256_unpackhi_epi16(a45h, a67h),
+            ),
+        ];
+        for (q, (b03, b47)) in b.into_iter().enumerate() {
+            let c = [
+                _mm256_unpacklo_epi32(b03, b47),
+                _mm256_unpackhi_epi32(b03, b47),
+            ];
+            let ef = |v: __m256i| {
+                let lo = _mm256_and_si256(v, lo4);
+                let e = _mm256_or_si256(lo, _mm256_srli_epi64::<4>(lo));
+                let f = _mm256_or_si256(
+                    _mm256_and_si256(_mm256_srli_epi64::<4>(v), lo4),
+                    _mm256_andnot_si256(lo4, _mm256_srli_epi64::<8>(v)),
+                );
+                (_mm256_and_si256(e, even), _mm256_and_si256(f, even))
+            };
+            let ((e0, f0), (e1, f1)) = (ef(c[0]), ef(c[1]));
+            let (e, f) = (_mm256_packus_epi16(e0, e1), _mm256_packus_epi16(f0, f1));
+            let (lo, hi) = (_mm256_unpacklo_epi32(e, f), _mm256_unpackhi_epi32(e, f));
+            // lane 0: byte columns x + 4q.., lane 1: x + 16 + 4q..
+            for (lane, base) in [(0, x), (1, x + 16)] {
+                let o = 8 * (base + 4 * q);
+                let (l, h) = if lane == 0 {
+                    (_mm256_castsi256_si128(lo), _mm256_castsi256_si128(hi))
+                } else {
+                    (
+                        _mm256_extracti128_si256::<1>(lo),
+                        _mm256_extracti128_si256::<1>(hi),
+                    )
+                };
+                store128(&mut out[o..o + 16], l);
+                store128(&mut out[o + 16..o + 32], h);
+            }
+        }
+    }
+    wide
+}
+
+#[inline(always)]
+fn store128(d: &mut [u8], v: __m128i) {
+    d[..16].copy_from_slice(bytemuck::bytes_of(&v));
+}
