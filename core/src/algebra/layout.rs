@@ -62,6 +62,17 @@ impl Layout {
         stride: IntTuple::fixed(0),
     };
 
+    /// The empty layout `():()` (rank 0, size 1).
+    pub const EMPTY: Layout = Layout {
+        shape: IntTuple::EMPTY,
+        stride: IntTuple::EMPTY,
+    };
+
+    /// Builds a layout from parts the caller has checked (internal).
+    pub(crate) const fn from_parts(shape: IntTuple, stride: IntTuple) -> Layout {
+        Layout { shape, stride }
+    }
+
     /// CuTe's `make_layout(shape)`: the compact column-major layout
     /// (`LayoutLeft`), strides the exclusive prefix products starting at
     /// `_1`, e.g. `(_2,3,_4)` → `(_2,3,_4):(_1,_2,6)`.

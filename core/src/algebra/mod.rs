@@ -28,16 +28,37 @@
 //! `i64` and every operation's arithmetic is checked. Exceeding a limit or
 //! overflowing is an [`AlgebraError`], never a panic.
 
+mod cast;
+mod coalesce;
+mod complement;
+mod composition;
+mod divide;
 mod error;
+mod eval;
+mod inverse;
 mod layout;
 mod notation;
+mod product;
 mod swizzle;
+mod tiler;
 mod tuple;
 
+pub use cast::{downcast, upcast};
+pub use coalesce::{coalesce, coalesce_by, coalesce_shape, filter, filter_zeros};
+pub use complement::{complement, complement_self};
+pub use composition::{composition, composition_tiler};
+pub use divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
+pub use inverse::{left_inverse, max_common_layout, max_common_vector, right_inverse};
+pub use product::{
+    blocked_product, logical_product, raked_product, tile_to_shape, tiled_product, zipped_product,
+};
+pub use tiler::{Tiler, MAX_TILER_MODES};
+
 pub use error::{AlgebraError, AlgebraErrorKind};
+pub use eval::{evaluate, Op, Value};
 pub use layout::{crd2idx, idx2crd, Layout};
 pub use notation::{
-    write_composed, write_int, write_int_tuple, write_layout, write_swizzle, AnyLayout,
+    write_composed, write_int, write_int_tuple, write_layout, write_swizzle, write_tiler, AnyLayout,
 };
 pub use swizzle::{ComposedLayout, Swizzle};
 pub use tuple::{Int, IntTuple};

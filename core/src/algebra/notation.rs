@@ -11,6 +11,8 @@
 //! layout   ::= inttuple ':' inttuple
 //! swizzle  ::= 'Sw<' ['-']DIGITS ',' ['-']DIGITS ',' ['-']DIGITS '>'
 //! composed ::= swizzle 'o' int 'o' layout
+//! tiler    ::= layout | int | '(' [mode (',' mode)*] ')'
+//! mode     ::= layout | int
 //! ```
 //! White space between tokens is accepted; the printer writes none except
 //! the ` o ` of a composed layout. A one-mode tuple keeps its parentheses:
@@ -19,6 +21,7 @@
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::layout::Layout;
 use super::swizzle::{ComposedLayout, Swizzle};
+use super::tiler::Tiler;
 use super::tuple::{tri, Int, IntTuple};
 use super::{MAX_DEPTH, MAX_TEXT};
 use crate::TextBuf;
@@ -353,6 +356,128 @@ impl ComposedLayout {
         let mut t = TextBuf::new();
         write_composed(&mut t, self);
         t
+    }
+}
+
+/// Parses a by-mode tiler `( mode, … )` at `pos`.
+const fn parse_tiler_modes_at(b: &[u8], pos: usize) -> Result<(Tiler, usize), AlgebraError> {
+    let p = tri!(expect_byte(b, pos, b'(', "`(`"));
+    let mut t = Tiler::EMPTY;
+    let mut p = skip_ws(b, p);
+    if p < b.len() && b[p] == b')' {
+        return Ok((t, p + 1));
+    }
+    loop {
+        let m0 = skip_ws(b, p);
+        let (shape, m1) = tri!(parse_tuple_at(b, m0, 1));
+        let q = skip_ws(b, m1);
+        let (next, end) = if q < b.len() && b[q] == b':' {
+            let (l, e) = tri!(parse_layout_at(b, m0));
+            (t.push(&l), e)
+        } else {
+            match shape.as_int() {
+                Some(n) => (t.push_int(n), m1),
+                None => {
+                    return Err(AlgebraError::at(
+                        AlgebraErrorKind::Unsupported {
+                            what: "a tiler mode that is a tuple of tilers",
+                        },
+                        m0,
+                        m1,
+                    ))
+                }
+            }
+        };
+        t = match next {
+            Ok(t) => t,
+            Err(e) => return Err(AlgebraError::at(e.kind, m0, end)),
+        };
+        p = skip_ws(b, end);
+        if p < b.len() && b[p] == b',' {
+            p += 1;
+        } else if p < b.len() && b[p] == b')' {
+            return Ok((t, p + 1));
+        } else {
+            return Err(unexpected(b, p, "`,` or `)`"));
+        }
+    }
+}
+
+impl Tiler {
+    /// Parses a tiler: a layout (`(_2,_4):(_1,_2)`), an integer (`_4`,
+    /// meaning `_4:_1`) or a by-mode tuple of layouts and integers
+    /// (`(_2:_1,_4)`, `(_4,_8)`).
+    ///
+    /// # Errors
+    /// Syntax errors with the byte range; when neither a layout nor a
+    /// by-mode tuple fits, the error of the reading that got further.
+    pub const fn parse(text: &str) -> Result<Tiler, AlgebraError> {
+        let b = text.as_bytes();
+        let as_layout = finish(b, parse_layout_at(b, 0));
+        let e1 = match as_layout {
+            Ok(l) => return Ok(Tiler::layout(l)),
+            Err(e) => e,
+        };
+        let p = skip_ws(b, 0);
+        let e2 = if p < b.len() && b[p] == b'(' {
+            match finish(b, parse_tiler_modes_at(b, p)) {
+                Ok(t) => return Ok(t),
+                Err(e) => e,
+            }
+        } else {
+            match finish(b, parse_int_at(b, p)) {
+                Ok(n) => return Tiler::int(n),
+                Err(e) => e,
+            }
+        };
+        if e2.span.start >= e1.span.start || e1.span.is_none() {
+            Err(e2)
+        } else {
+            Err(e1)
+        }
+    }
+
+    /// Prints as CuTe does (`(_2:_1,_4)`, `_4`, `(_2,_4):(_1,_2)`).
+    pub const fn to_text(&self) -> TextBuf<MAX_TEXT> {
+        let mut t = TextBuf::new();
+        write_tiler(&mut t, self);
+        t
+    }
+}
+
+/// Writes a tiler as CuTe prints it.
+pub const fn write_tiler<const N: usize>(t: &mut TextBuf<N>, x: &Tiler) {
+    if !x.is_by_mode() {
+        if let Ok(l) = x.mode(0) {
+            if x.mode_is_int(0) {
+                write_int_tuple(t, l.shape());
+            } else {
+                write_layout(t, &l);
+            }
+        }
+        return;
+    }
+    t.push_ascii(b'(');
+    let mut i = 0;
+    while i < x.rank() {
+        if i > 0 {
+            t.push_ascii(b',');
+        }
+        if let Ok(l) = x.mode(i) {
+            if x.mode_is_int(i) {
+                write_int_tuple(t, l.shape());
+            } else {
+                write_layout(t, &l);
+            }
+        }
+        i += 1;
+    }
+    t.push_ascii(b')');
+}
+
+impl core::fmt::Display for Tiler {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.to_text().as_str())
     }
 }
 
