@@ -11,7 +11,11 @@
 //! the *stride* condition (`d % S_i == 0` or `d < S_i`) and the *shape*
 //! condition (`s % min(…) == 0`). CuTe checks them only when both sides
 //! are static (its issue #3513: a dynamic tiler silently shrinks a layout);
-//! here they are always checked and a failure names the left mode.
+//! here they are always checked and a failure names the left mode. Ours,
+//! beyond CuTe: the stride condition in its strong form whenever the
+//! selection wraps past a mode (`d < S_i` needs `S_i % d == 0` then), the
+//! form CuTe keeps commented out; without it CuTe returns layouts that
+//! are not `A ∘ B` even for static operands.
 
 use super::coalesce::coalesce_x;
 use super::error::{AlgebraError, AlgebraErrorKind};
@@ -93,6 +97,20 @@ const fn composition_impl(
             rest_stride = next_stride;
         } else {
             let new_shape = next_shape.min(rest_shape);
+            // ours, CuTe's "strong" stride condition (commented out in
+            // layout.hpp): a stride below the mode that does not divide it
+            // must not wrap past the mode, or the result is not A o B
+            // (CuTe returns (_2,_2):(_16,_1) for (_6,_4):(_4,_1) o _4:_4)
+            if abs_stride.value < cs.value
+                && cs.value % abs_stride.value != 0
+                && new_shape.value < rest_shape.value
+            {
+                return Err(AlgebraError::new(AlgebraErrorKind::StrideWraps {
+                    mode: i as u32,
+                    shape: cs.value,
+                    stride: rest_stride.value,
+                }));
+            }
             // shape divisibility: rest_shape % new_shape == 0
             if rest_shape.value % new_shape.value != 0 {
                 return Err(AlgebraError::new(AlgebraErrorKind::ShapeDivisibility {
@@ -167,7 +185,101 @@ const fn composition_impl(
 /// capacity.
 pub const fn composition(lhs: &Layout, rhs: &Layout) -> Result<Layout, AlgebraError> {
     let flat = tri!(coalesce_x(lhs));
-    composition_impl(flat.shape(), flat.stride(), rhs.shape(), rhs.stride())
+    let r = tri!(composition_impl(
+        flat.shape(),
+        flat.stride(),
+        rhs.shape(),
+        rhs.stride()
+    ));
+    tri!(check_no_carry(lhs, rhs));
+    Ok(r)
+}
+
+/// Ours: CuTe composes each mode of `rhs` separately and adds the results,
+/// which is `lhs ∘ rhs` only if the modes' offsets, written in `lhs`'s
+/// mixed radix, add without a carry (CuTe returns `(_2,_2):(_2,_4)` for
+/// `(_3,_2):(_2,_1) ∘ (_2,_2):(_1,_2)`, whose index 3 should be 1). This
+/// checks, for the left layout with its modes merged by value, that the
+/// largest digits the right layout's modes put in each mode but the last
+/// sum below that mode's shape.
+const fn check_no_carry(lhs: &Layout, rhs: &Layout) -> Result<(), AlgebraError> {
+    let nr = rhs.shape().leaf_count();
+    if nr < 2 {
+        return Ok(());
+    }
+    // the left layout's digits: flat modes merged by value, size 1 dropped
+    let nl = lhs.shape().leaf_count();
+    let mut sh = [0i64; MAX_NODES];
+    let mut st = [0i64; MAX_NODES];
+    let mut n = 0;
+    let mut k = 0;
+    while k < nl {
+        let (s, d) = lhs.leaf_mode(k);
+        if s.value != 1 {
+            let merge = n > 0
+                && match sh[n - 1].checked_mul(st[n - 1]) {
+                    Some(p) => p == d.value,
+                    None => false,
+                };
+            if merge {
+                sh[n - 1] = match sh[n - 1].checked_mul(s.value) {
+                    Some(v) => v,
+                    None => return Err(AlgebraError::new(AlgebraErrorKind::Overflow)),
+                };
+            } else {
+                sh[n] = s.value;
+                st[n] = d.value;
+                n += 1;
+            }
+        }
+        k += 1;
+    }
+    if n < 2 {
+        return Ok(());
+    }
+    let mut used = [0i64; MAX_NODES];
+    let mut m = 0;
+    while m < nr {
+        let (s, d) = rhs.leaf_mode(m);
+        let mut rest_shape = s.value;
+        let mut rest_stride = d.value.unsigned_abs() as i64;
+        let mut k = 0;
+        while k + 1 < n && rest_shape > 1 && rest_stride != 0 {
+            let dim = sh[k];
+            if rest_stride >= dim {
+                rest_stride = (rest_stride + dim - 1) / dim;
+            } else {
+                let reach = (dim + rest_stride - 1) / rest_stride;
+                let c = if reach < rest_shape {
+                    reach
+                } else {
+                    rest_shape
+                };
+                used[k] = match rest_stride.checked_mul(c - 1) {
+                    Some(v) => match used[k].checked_add(v) {
+                        Some(u) => u,
+                        None => return Err(AlgebraError::new(AlgebraErrorKind::Overflow)),
+                    },
+                    None => return Err(AlgebraError::new(AlgebraErrorKind::Overflow)),
+                };
+                rest_shape = (rest_shape + c - 1) / c;
+                rest_stride = 1;
+            }
+            k += 1;
+        }
+        m += 1;
+    }
+    let mut k = 0;
+    while k + 1 < n {
+        if used[k] >= sh[k] {
+            return Err(AlgebraError::new(AlgebraErrorKind::ModesCarry {
+                mode: k as u32,
+                shape: sh[k],
+            }));
+        }
+        k += 1;
+    }
+    Ok(())
 }
 
 /// CuTe's `composition(lhs, tiler)`: a single-layout tiler composes as

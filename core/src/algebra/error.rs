@@ -86,6 +86,18 @@ pub enum AlgebraErrorKind {
         /// The right layout's remaining stride.
         stride: i64,
     },
+    /// Precondition (composition, ours: CuTe's strong stride condition):
+    /// the right layout's stride `stride` is below mode `mode`'s shape
+    /// `shape` without dividing it, and the selection wraps past the mode,
+    /// so its elements are not evenly spaced.
+    StrideWraps {
+        /// Mode of the flattened left layout.
+        mode: u32,
+        /// Its shape.
+        shape: i64,
+        /// The right layout's remaining stride.
+        stride: i64,
+    },
     /// Precondition (composition, shape_div): shape divisibility. The
     /// right layout's remaining shape `shape` must be divisible by
     /// `divisor`, the part of mode `mode` of the flattened left layout it
@@ -97,6 +109,17 @@ pub enum AlgebraErrorKind {
         shape: i64,
         /// The divisor.
         divisor: i64,
+    },
+    /// Precondition (composition, ours): the right layout's modes, each
+    /// composed exactly, reach digits of the left layout's mode `mode`
+    /// (merged by value, of shape `shape`) that add past its shape, so
+    /// the sum of the parts is not the composition. CuTe does not check
+    /// this and returns a wrong layout.
+    ModesCarry {
+        /// Mode of the left layout (flattened, merged by value).
+        mode: u32,
+        /// Its shape.
+        shape: i64,
     },
     /// Precondition (complement, left_inverse): the layout maps two
     /// coordinates to the same index where the operation needs it not to.
@@ -241,6 +264,19 @@ impl AlgebraError {
                 t.push_i64(stride);
                 t.push_str(" is neither a multiple of it nor smaller");
             }
+            AlgebraErrorKind::StrideWraps {
+                mode,
+                shape,
+                stride,
+            } => {
+                t.push_str("stride divisibility: mode ");
+                t.push_u64(mode as u64);
+                t.push_str(" of the left layout has shape ");
+                t.push_i64(shape);
+                t.push_str(", the stride ");
+                t.push_i64(stride);
+                t.push_str(" does not divide it and the selection wraps past it");
+            }
             AlgebraErrorKind::ShapeDivisibility {
                 mode,
                 shape,
@@ -253,6 +289,13 @@ impl AlgebraError {
                 t.push_str(" is not divisible by ");
                 t.push_i64(divisor);
                 t.push_str("; make the tile a divisor of the mode");
+            }
+            AlgebraErrorKind::ModesCarry { mode, shape } => {
+                t.push_str("the right layout's modes overlap in mode ");
+                t.push_u64(mode as u64);
+                t.push_str(" of the left layout (shape ");
+                t.push_i64(shape);
+                t.push_str("): their offsets carry, so no layout composes them")
             }
             AlgebraErrorKind::NonInjective { mode } => {
                 t.push_str("the layout is not injective (mode ");

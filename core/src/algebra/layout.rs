@@ -24,7 +24,7 @@ use super::tuple::{tri, Int, IntTuple};
 /// assert_eq!(l.call(7)?, 12 + 1);
 /// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Layout {
     shape: IntTuple,
     stride: IntTuple,

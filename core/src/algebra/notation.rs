@@ -589,6 +589,21 @@ impl core::fmt::Display for IntTuple {
     }
 }
 
+/// `Debug` prints CuTe's notation too (the node array is an internal
+/// encoding).
+impl core::fmt::Debug for IntTuple {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "IntTuple({})", self.to_text().as_str())
+    }
+}
+
+/// `Debug` prints CuTe's notation.
+impl core::fmt::Debug for Layout {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Layout({})", self.to_text().as_str())
+    }
+}
+
 impl core::fmt::Display for Layout {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.to_text().as_str())

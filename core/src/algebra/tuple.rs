@@ -248,7 +248,7 @@ const ZERO_NODE: Node = Node {
 /// assert_eq!(t.leaf(2), Some(Int::fixed(4)));
 /// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct IntTuple {
     nodes: [Node; MAX_NODES],
     len: u8,
