@@ -304,7 +304,7 @@ const fn check_no_carry(lhs: &Layout, rhs: &Layout) -> Result<(), AlgebraError> 
 /// has more modes than `lhs`.
 pub const fn composition_tiler(lhs: &Layout, tiler: &Tiler) -> Result<Layout, AlgebraError> {
     if !tiler.is_by_mode() {
-        let t = tri!(tiler.mode(0));
+        let t = tri!(tiler.composition_mode(0));
         return composition(lhs, &t);
     }
     let r = tiler.rank();
@@ -317,7 +317,10 @@ pub const fn composition_tiler(lhs: &Layout, tiler: &Tiler) -> Result<Layout, Al
     let mut out = Layout::EMPTY;
     let mut i = 0;
     while i < r {
-        let m = tri!(composition(&tri!(lhs.mode(i)), &tri!(tiler.mode(i))));
+        let m = tri!(composition(
+            &tri!(lhs.mode(i)),
+            &tri!(tiler.composition_mode(i))
+        ));
         out = tri!(out.append(&m));
         i += 1;
     }

@@ -1,6 +1,6 @@
 //! Tilers: the right operand of composition, the divides and the
 //! products. A tiler is one layout, or a tuple of one layout per mode
-//! (by-mode; an integer `n` in a mode means the layout `n:_1`, and a
+//! (by-mode; an integer `n` in a mode means the layout `make_layout(n)`, and a
 //! shape such as `(_4,_8)` is a by-mode tiler of integers), as CuTe's
 //! `Tile` (NVIDIA/cutlass `include/cute/layout.hpp`, commit
 //! 7107b05535f8977f5ecb9d01ee203205b1fd9bc4).
@@ -49,12 +49,14 @@ impl Tiler {
         }
     }
 
-    /// An integer `n` as the tiler, the layout `n:_1`.
+    /// An integer `n` as the tiler: CuTe's `make_layout(n)`, `n:_1` (and
+    /// `_1:_0` for a static 1). Composition uses `n:_1` even then, as
+    /// CuTe does.
     ///
     /// # Errors
     /// [`AlgebraErrorKind::ShapeNotPositive`].
     pub const fn int(n: Int) -> Result<Tiler, AlgebraError> {
-        let l = tri!(Layout::new(IntTuple::int(n), IntTuple::fixed(1)));
+        let l = tri!(Layout::column_major(IntTuple::int(n)));
         Ok(Tiler {
             modes: l,
             int_modes: 1,
@@ -118,13 +120,14 @@ impl Tiler {
         })
     }
 
-    /// Appends an integer mode `n` (the layout `n:_1`).
+    /// Appends an integer mode `n` (CuTe's `make_layout(n)`, see
+    /// [`Tiler::int`]).
     ///
     /// # Errors
     /// As [`Tiler::push`], and [`AlgebraErrorKind::ShapeNotPositive`].
     pub const fn push_int(self, n: Int) -> Result<Tiler, AlgebraError> {
         let bit = self.modes.rank();
-        let l = tri!(Layout::new(IntTuple::int(n), IntTuple::fixed(1)));
+        let l = tri!(Layout::column_major(IntTuple::int(n)));
         let mut t = tri!(self.push(&l));
         t.int_modes |= 1 << bit;
         Ok(t)
@@ -142,6 +145,19 @@ impl Tiler {
         } else {
             1
         }
+    }
+
+    /// Mode `i` of a by-mode tiler as the layout composition uses: an
+    /// integer mode `n` is `n:_1` (CuTe's `composition(layout, int)`).
+    ///
+    /// # Errors
+    /// [`AlgebraErrorKind::ModeOutOfRange`].
+    pub const fn composition_mode(&self, i: usize) -> Result<Layout, AlgebraError> {
+        let l = tri!(self.mode(i));
+        if self.mode_is_int(i) {
+            return Layout::new(*l.shape(), IntTuple::fixed(1));
+        }
+        Ok(l)
     }
 
     /// Mode `i` of a by-mode tiler as a layout; the layout itself for a

@@ -72,34 +72,38 @@ pub enum Strides {
 /// A layout over a random shape with strides of the given kind; each
 /// integer static with probability `p_static`.
 pub fn layout(kind: Strides, p_static: f64) -> impl Strategy<Value = Layout> {
-    (tree(), any::<u64>()).prop_map(move |(t, seed)| {
-        let mut rng = Lcg(seed | 1);
-        let mut ls = Vec::new();
-        t.leaves(&mut ls);
-        let n = ls.len();
-        let mut order: Vec<usize> = (0..n).collect();
-        for i in (1..n).rev() {
-            order.swap(i, rng.below(i as u64 + 1) as usize);
-        }
-        let mut strides = vec![0i64; n];
-        let mut cur = 1i64;
-        for &i in &order {
-            strides[i] = match kind {
-                Strides::Any => [0, 1, 2, 3, 4, 8, 12, 16][rng.below(8) as usize],
-                _ => cur,
-            };
-            let gap = match kind {
-                Strides::Gaps => 1 + rng.below(2) as i64,
-                _ => 1,
-            };
-            cur *= ls[i] * gap;
-        }
-        let mut sv = ls.iter().map(|&v| (v, rng.unit() < p_static));
-        let shape = t.render(&mut sv);
-        let mut dv = strides.iter().map(|&v| (v, rng.unit() < p_static));
-        let stride = t.render(&mut dv);
-        Layout::parse(&format!("{shape}:{stride}")).unwrap()
-    })
+    (tree(), any::<u64>())
+        .prop_map(move |(t, seed)| {
+            let mut rng = Lcg(seed | 1);
+            let mut ls = Vec::new();
+            t.leaves(&mut ls);
+            let n = ls.len();
+            let mut order: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                order.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            let mut strides = vec![0i64; n];
+            let mut cur = 1i64;
+            for &i in &order {
+                strides[i] = match kind {
+                    Strides::Any => [0, 1, 2, 3, 4, 8, 12, 16][rng.below(8) as usize],
+                    _ => cur,
+                };
+                let gap = match kind {
+                    Strides::Gaps => 1 + rng.below(2) as i64,
+                    _ => 1,
+                };
+                cur *= ls[i] * gap;
+            }
+            let mut sv = ls.iter().map(|&v| (v, rng.unit() < p_static));
+            let shape = t.render(&mut sv);
+            let mut dv = strides.iter().map(|&v| (v, rng.unit() < p_static));
+            let stride = t.render(&mut dv);
+            Layout::parse(&format!("{shape}:{stride}")).unwrap()
+        })
+        .prop_filter("small enough to enumerate", |l| {
+            l.size().unwrap().value <= 1024 && l.cosize().unwrap().value <= 1 << 16
+        })
 }
 
 /// A small single-layout tiler (compact or strided).
