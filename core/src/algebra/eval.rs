@@ -4,7 +4,7 @@
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::layout::Layout;
 use super::notation::AnyLayout;
-use super::swizzle::ComposedLayout;
+use super::swizzle::{ComposedLayout, SwizzledInput, SwizzledInverse};
 use super::tiler::Tiler;
 use super::tuple::{tri, Int, IntTuple};
 use super::*;
@@ -135,11 +135,14 @@ impl Op {
 
 /// The result of [`evaluate`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Value {
     /// A layout.
     Layout(Layout),
     /// A swizzled layout.
     Composed(ComposedLayout),
+    /// A layout applied after a swizzle (an inverse of a swizzled layout).
+    SwizzledInput(SwizzledInput),
     /// An integer (`max_common_vector`, `crd2idx`).
     Int(Int),
     /// A coordinate (`idx2crd`).
@@ -156,6 +159,7 @@ impl Value {
         match self {
             Value::Layout(l) => l.call(i),
             Value::Composed(c) => c.call(i),
+            Value::SwizzledInput(c) => c.call(i),
             _ => Err(AlgebraError::new(AlgebraErrorKind::Unsupported {
                 what: "offsets of a value that is not a layout",
             })),
@@ -168,6 +172,7 @@ impl core::fmt::Display for Value {
         match self {
             Value::Layout(l) => l.fmt(f),
             Value::Composed(c) => c.fmt(f),
+            Value::SwizzledInput(c) => c.fmt(f),
             Value::Int(i) => IntTuple::int(*i).fmt(f),
             Value::Tuple(t) => t.fmt(f),
         }
@@ -206,6 +211,13 @@ fn on_layout(
             c.offset,
             f(&c.layout)?,
         ))),
+    }
+}
+
+fn inverse_value(v: SwizzledInverse) -> Value {
+    match v {
+        SwizzledInverse::Composed(c) => Value::Composed(c),
+        SwizzledInverse::Input(c) => Value::SwizzledInput(c),
     }
 }
 
@@ -293,14 +305,14 @@ pub fn evaluate(op: Op, args: &[&str]) -> Result<Value, AlgebraError> {
             let s = IntTuple::parse(arg(args, 1)?)?;
             on_layout(a, |l| tile_to_shape(l, &s))
         }
-        Op::RightInverse => Ok(Value::Layout(right_inverse(&plain(
-            a,
-            "right_inverse of a swizzled layout",
-        )?)?)),
-        Op::LeftInverse => Ok(Value::Layout(left_inverse(&plain(
-            a,
-            "left_inverse of a swizzled layout",
-        )?)?)),
+        Op::RightInverse => match a {
+            AnyLayout::Plain(l) => Ok(Value::Layout(right_inverse(&l)?)),
+            AnyLayout::Swizzled(c) => Ok(inverse_value(c.right_inverse()?)),
+        },
+        Op::LeftInverse => match a {
+            AnyLayout::Plain(l) => Ok(Value::Layout(left_inverse(&l)?)),
+            AnyLayout::Swizzled(c) => Ok(inverse_value(c.left_inverse()?)),
+        },
         Op::MaxCommonVector | Op::MaxCommonLayout => {
             let x = plain(a, "max_common_* of a swizzled layout")?;
             let y = Layout::parse(arg(args, 1)?)?;

@@ -58,9 +58,10 @@ pub use error::{AlgebraError, AlgebraErrorKind};
 pub use eval::{evaluate, Op, Value};
 pub use layout::{crd2idx, idx2crd, Layout};
 pub use notation::{
-    write_composed, write_int, write_int_tuple, write_layout, write_swizzle, write_tiler, AnyLayout,
+    write_composed, write_int, write_int_tuple, write_layout, write_swizzle, write_swizzled_input,
+    write_tiler, AnyLayout,
 };
-pub use swizzle::{ComposedLayout, Swizzle};
+pub use swizzle::{ComposedLayout, Swizzle, SwizzledInput, SwizzledInverse};
 pub use tuple::{Int, IntTuple};
 
 /// Most nodes (integers plus tuples) in one [`IntTuple`].

@@ -20,7 +20,7 @@
 
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::layout::Layout;
-use super::swizzle::{ComposedLayout, Swizzle};
+use super::swizzle::{ComposedLayout, Swizzle, SwizzledInput};
 use super::tiler::Tiler;
 use super::tuple::{tri, Int, IntTuple};
 use super::{MAX_DEPTH, MAX_TEXT};
@@ -619,6 +619,30 @@ impl core::fmt::Display for Swizzle {
 }
 
 impl core::fmt::Display for ComposedLayout {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.to_text().as_str())
+    }
+}
+
+/// Writes `layout o offset o Sw<B,M,S>` as CuTe prints it.
+pub const fn write_swizzled_input<const N: usize>(t: &mut TextBuf<N>, c: &SwizzledInput) {
+    write_layout(t, &c.layout);
+    t.push_str(" o ");
+    write_int(t, c.offset);
+    t.push_str(" o ");
+    write_swizzle(t, &c.swizzle);
+}
+
+impl SwizzledInput {
+    /// Prints as CuTe does (`(_4,_4):(_4,_1) o _0 o Sw<2,0,2>`).
+    pub const fn to_text(&self) -> TextBuf<MAX_TEXT> {
+        let mut t = TextBuf::new();
+        write_swizzled_input(&mut t, self);
+        t
+    }
+}
+
+impl core::fmt::Display for SwizzledInput {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.to_text().as_str())
     }

@@ -229,3 +229,218 @@ mod tests {
         }
     }
 }
+
+/// CuTe's `ComposedLayout<Layout, Offset, Swizzle>`, `i ↦ layout(offset +
+/// swizzle(i))`: what inverting a swizzled layout gives, printed
+/// `(8,64):(64,1) o _0 o Sw<3,4,3>` as CuTe prints it.
+///
+/// Invariant: none beyond its parts'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SwizzledInput {
+    /// The outer layout, `layout_a` in CuTe.
+    pub layout: Layout,
+    /// The offset added to the swizzled index.
+    pub offset: Int,
+    /// The inner function, `layout_b` in CuTe.
+    pub swizzle: Swizzle,
+}
+
+impl SwizzledInput {
+    /// The index of `i`: `layout(offset + swizzle(i))`.
+    ///
+    /// # Errors
+    /// [`AlgebraErrorKind::Overflow`].
+    pub const fn call(&self, i: i64) -> Result<i64, AlgebraError> {
+        match self.swizzle.apply(i).checked_add(self.offset.value) {
+            Some(x) => self.layout.call(x),
+            None => Err(AlgebraError::new(AlgebraErrorKind::Overflow)),
+        }
+    }
+
+    /// The size of the domain: the outer layout's.
+    ///
+    /// # Errors
+    /// [`AlgebraErrorKind::Overflow`].
+    pub const fn size(&self) -> Result<Int, AlgebraError> {
+        self.layout.size()
+    }
+}
+
+impl ComposedLayout {
+    /// CuTe's `composition(ComposedLayout, tiler)`: the swizzle and offset
+    /// stay, the inner layout is composed with the tiler.
+    ///
+    /// # Examples
+    /// ```
+    /// use tilelayout_core::algebra::{ComposedLayout, Tiler};
+    /// let c = ComposedLayout::parse("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")?;
+    /// let r = c.composition(&Tiler::parse("(_8,_8)")?)?;
+    /// assert_eq!(r.to_text().as_str(), "Sw<3,4,3> o _0 o (_8,_8):(_64,_1)");
+    /// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`super::composition_tiler`].
+    pub const fn composition(&self, tiler: &super::Tiler) -> Result<ComposedLayout, AlgebraError> {
+        let l = tri!(super::composition_tiler(&self.layout, tiler));
+        Ok(ComposedLayout::new(self.swizzle, self.offset, l))
+    }
+
+    /// CuTe's `logical_divide(ComposedLayout, tiler)`: divides the inner
+    /// layout (the zipped, tiled and flat forms and the products work the
+    /// same way on [`ComposedLayout::layout`]).
+    ///
+    /// # Errors
+    /// As [`super::logical_divide`].
+    pub const fn logical_divide(
+        &self,
+        tiler: &super::Tiler,
+    ) -> Result<ComposedLayout, AlgebraError> {
+        let l = tri!(super::logical_divide(&self.layout, tiler));
+        Ok(ComposedLayout::new(self.swizzle, self.offset, l))
+    }
+
+    /// CuTe's `right_inverse(ComposedLayout<Swizzle,…>)`. With a static
+    /// zero offset the swizzle is carried through to the left, as CuTe's
+    /// `composition(Layout, Swizzle)` does: `R = Sw' o _0 o L'` with `L'`
+    /// the right inverse of the inner layout and `Sw'` the swizzle whose
+    /// masks are `L'(yyy)` and `L'(zzz)` (CuTe's `make_swizzle`); with
+    /// another offset, `L' o -offset o Sw`.
+    ///
+    /// * Post: for all `i < size(R)`, `self(R(i)) == i`.
+    ///
+    /// # Examples
+    /// ```
+    /// use tilelayout_core::algebra::{ComposedLayout, SwizzledInverse};
+    /// let c = ComposedLayout::parse("Sw<2,0,2> o _0 o (_4,_4):(_4,_1)")?;
+    /// let r = c.right_inverse()?;
+    /// assert_eq!(r.to_string(), "Sw<2,0,-2> o _0 o (_4,_4):(_4,_1)");
+    /// for i in 0..16 {
+    ///     assert_eq!(c.call(r.call(i)?)?, i);
+    /// }
+    /// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`super::right_inverse`]; [`AlgebraErrorKind::Unsupported`] when
+    /// the swizzle's masks do not map to a swizzle (CuTe's static assert
+    /// "Something went wrong").
+    pub const fn right_inverse(&self) -> Result<SwizzledInverse, AlgebraError> {
+        let l = tri!(super::right_inverse(&self.layout));
+        self.carry_swizzle(l)
+    }
+
+    /// CuTe's `left_inverse(ComposedLayout<Swizzle,…>)`, as
+    /// [`ComposedLayout::right_inverse`] with the left inverse of the
+    /// inner layout.
+    ///
+    /// * Post: for all `i < size(self)`, `R(self(i)) == i` when the inner
+    ///   layout is injective.
+    ///
+    /// # Errors
+    /// As [`super::left_inverse`] and [`ComposedLayout::right_inverse`].
+    pub const fn left_inverse(&self) -> Result<SwizzledInverse, AlgebraError> {
+        let l = tri!(super::left_inverse(&self.layout));
+        self.carry_swizzle(l)
+    }
+
+    const fn carry_swizzle(&self, inv: Layout) -> Result<SwizzledInverse, AlgebraError> {
+        if self.offset.is_constant(0) {
+            let sw = tri!(swizzle_through(&inv, &self.swizzle));
+            return Ok(SwizzledInverse::Composed(ComposedLayout::new(
+                sw,
+                Int::fixed(0),
+                inv,
+            )));
+        }
+        let off = tri!(Int::fixed(0).sub(self.offset));
+        Ok(SwizzledInverse::Input(SwizzledInput {
+            layout: inv,
+            offset: Int {
+                value: off.value,
+                is_static: self.offset.is_static,
+            },
+            swizzle: self.swizzle,
+        }))
+    }
+}
+
+/// CuTe's `composition(Layout a, Swizzle b)` for the swizzle part: the
+/// swizzle `make_swizzle<a(yyy), a(zzz)>` (NVIDIA/cutlass
+/// `include/cute/swizzle_layout.hpp`, `swizzle.hpp`).
+const fn swizzle_through(a: &Layout, sw: &Swizzle) -> Result<Swizzle, AlgebraError> {
+    if sw.bits == 0 {
+        return Ok(*sw);
+    }
+    // ours: CuTe evaluates the inverse at the masks even past its domain
+    // and then returns a layout that is not an inverse
+    // (Sw<2,1,2> o _0 o (_2,_8):(_8,_1)); we refuse
+    let n = tri!(a.size()).value;
+    if sw.yyy_mask() >= n || sw.zzz_mask() >= n {
+        return Err(AlgebraError::new(AlgebraErrorKind::Unsupported {
+            what: "inverting a swizzle that reads bits past the layout's codomain",
+        }));
+    }
+    let y = tri!(a.call(sw.yyy_mask()));
+    let z = tri!(a.call(sw.zzz_mask()));
+    let unsupported = AlgebraError::new(AlgebraErrorKind::Unsupported {
+        what: "the swizzle's bits do not map to bits through the inverse layout",
+    });
+    if y <= 0 || z <= 0 || y.count_ones() != z.count_ones() {
+        return Err(unsupported);
+    }
+    let ty = y.trailing_zeros() as i32;
+    let tz = z.trailing_zeros() as i32;
+    let m = if ty < tz { ty } else { tz };
+    let r = match Swizzle::new(y.count_ones() as i32, m, ty - tz) {
+        Ok(r) => r,
+        Err(_) => return Err(unsupported),
+    };
+    if (r.yyy_mask() | r.zzz_mask()) != (y | z) {
+        return Err(unsupported);
+    }
+    Ok(r)
+}
+
+/// What inverting a swizzled layout gives (see
+/// [`ComposedLayout::right_inverse`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SwizzledInverse {
+    /// `Sw' o _0 o L'` (a zero offset).
+    Composed(ComposedLayout),
+    /// `L' o -offset o Sw`.
+    Input(SwizzledInput),
+}
+
+impl SwizzledInverse {
+    /// The index of `i`.
+    ///
+    /// # Errors
+    /// [`AlgebraErrorKind::Overflow`].
+    pub const fn call(&self, i: i64) -> Result<i64, AlgebraError> {
+        match self {
+            SwizzledInverse::Composed(c) => c.call(i),
+            SwizzledInverse::Input(c) => c.call(i),
+        }
+    }
+
+    /// The size of the domain.
+    ///
+    /// # Errors
+    /// [`AlgebraErrorKind::Overflow`].
+    pub const fn size(&self) -> Result<Int, AlgebraError> {
+        match self {
+            SwizzledInverse::Composed(c) => c.size(),
+            SwizzledInverse::Input(c) => c.size(),
+        }
+    }
+}
+
+impl core::fmt::Display for SwizzledInverse {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            SwizzledInverse::Composed(c) => c.fmt(f),
+            SwizzledInverse::Input(c) => c.fmt(f),
+        }
+    }
+}
