@@ -39,6 +39,7 @@ mod inverse;
 mod layout;
 mod notation;
 mod product;
+mod slice;
 mod swizzle;
 mod tiler;
 mod tuple;
@@ -52,6 +53,7 @@ pub use inverse::{left_inverse, max_common_layout, max_common_vector, right_inve
 pub use product::{
     blocked_product, logical_product, raked_product, tile_to_shape, tiled_product, zipped_product,
 };
+pub use slice::{slice, slice_offset, SliceCoord};
 pub use tiler::{Tiler, MAX_TILER_MODES};
 
 pub use error::{AlgebraError, AlgebraErrorKind};
