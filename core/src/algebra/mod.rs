@@ -116,7 +116,7 @@
 //! # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
 //! ```
 //!
-//! Slicing ([`slice`]) keeps the modes at the `_`s of a coordinate, and
+//! Slicing ([`slice()`]) keeps the modes at the `_`s of a coordinate, and
 //! [`evaluate`] runs any operation by its CuTe name on text arguments.
 //!
 //! # Preconditions: always checked

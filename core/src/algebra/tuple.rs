@@ -486,8 +486,7 @@ impl IntTuple {
     /// wrapped: CuTe's `append(4, x)` is `(4,x)`).
     ///
     /// # Errors
-    /// [`AlgebraErrorKind::TooManyNodes`], [`AlgebraErrorKind::TooDeep`],
-    /// [`AlgebraErrorKind::TooManyModes`].
+    /// [`AlgebraErrorKind::TooManyNodes`], [`AlgebraErrorKind::TooDeep`].
     pub const fn push(self, child: &IntTuple) -> Result<IntTuple, AlgebraError> {
         let mut t = if self.is_int() {
             tri!(IntTuple::EMPTY.push(&self))
