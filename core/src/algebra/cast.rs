@@ -3,8 +3,9 @@
 //! 7107b05535f8977f5ecb9d01ee203205b1fd9bc4).
 
 use super::error::{AlgebraError, AlgebraErrorKind};
+use super::int::Int;
 use super::layout::Layout;
-use super::tuple::{tri, Int, IntTuple};
+use super::tuple::{tri, IntTuple};
 
 /// Rebuilds `layout` with each integer mode `(s, d)` mapped by `f`,
 /// keeping the nesting (CuTe's `transform_layout` on shape and stride).

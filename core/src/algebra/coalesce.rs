@@ -15,8 +15,9 @@
 //! ```
 
 use super::error::AlgebraError;
+use super::int::Int;
 use super::layout::Layout;
-use super::tuple::{tri, Int, IntTuple};
+use super::tuple::{tri, IntTuple};
 
 /// CuTe's `bw_coalesce` over the flattened modes, starting from
 /// `init_shape:init_stride` as the front.

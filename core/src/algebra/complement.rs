@@ -5,8 +5,9 @@
 
 use super::coalesce::{coalesce, coalesce_shape, filter};
 use super::error::{AlgebraError, AlgebraErrorKind};
+use super::int::Int;
 use super::layout::{compact_left, Layout};
-use super::tuple::{tri, Int, IntTuple};
+use super::tuple::{tri, IntTuple};
 use super::MAX_NODES;
 
 /// CuTe's `ceil_div(cotarget, n)` for a shape and an integer: folds the

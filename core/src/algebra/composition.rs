@@ -19,9 +19,10 @@
 
 use super::coalesce::coalesce_x;
 use super::error::{AlgebraError, AlgebraErrorKind};
+use super::int::Int;
 use super::layout::Layout;
 use super::tiler::Tiler;
-use super::tuple::{tri, Int, IntTuple};
+use super::tuple::{tri, IntTuple};
 use super::MAX_NODES;
 
 /// `composition_impl` for a flat left operand `ls:ld` (an integer or a

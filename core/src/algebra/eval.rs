@@ -2,11 +2,12 @@
 //! notation: one dispatcher for the command line and the test vectors.
 
 use super::error::{AlgebraError, AlgebraErrorKind};
+use super::int::Int;
 use super::layout::Layout;
 use super::notation::AnyLayout;
 use super::swizzle::{ComposedLayout, SwizzledInput, SwizzledInverse};
 use super::tiler::Tiler;
-use super::tuple::{tri, Int, IntTuple};
+use super::tuple::{tri, IntTuple};
 use super::*;
 
 /// The operations [`evaluate`] knows, by CuTe's function names.

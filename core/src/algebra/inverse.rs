@@ -6,8 +6,9 @@
 use super::coalesce::coalesce;
 use super::composition::composition;
 use super::error::{AlgebraError, AlgebraErrorKind};
+use super::int::Int;
 use super::layout::Layout;
-use super::tuple::{tri, Int, IntTuple};
+use super::tuple::{tri, IntTuple};
 use super::MAX_NODES;
 
 /// The coalesced layout's modes with the exclusive prefix products of the

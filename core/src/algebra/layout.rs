@@ -7,7 +7,8 @@
 //! to (a prefix of the nesting of) the shape.
 
 use super::error::{AlgebraError, AlgebraErrorKind};
-use super::tuple::{tri, Int, IntTuple};
+use super::int::Int;
+use super::tuple::{tri, IntTuple};
 
 /// A CuTe layout `shape:stride`, e.g. `(_2,(_3,_4)):(_12,(_4,_1))`.
 ///

@@ -144,9 +144,11 @@ mod composition;
 mod divide;
 mod error;
 mod eval;
+mod int;
 mod inverse;
 mod layout;
 mod notation;
+mod print;
 mod product;
 mod slice;
 mod swizzle;
@@ -167,13 +169,15 @@ pub use tiler::{Tiler, MAX_TILER_MODES};
 
 pub use error::{AlgebraError, AlgebraErrorKind};
 pub use eval::{evaluate, Op, Value};
+pub use int::Int;
 pub use layout::{crd2idx, idx2crd, Layout};
-pub use notation::{
+pub use notation::AnyLayout;
+pub use print::{
     write_composed, write_int, write_int_tuple, write_layout, write_swizzle, write_swizzled_input,
-    write_tiler, AnyLayout,
+    write_tiler,
 };
 pub use swizzle::{ComposedLayout, Swizzle, SwizzledInput, SwizzledInverse};
-pub use tuple::{Int, IntTuple};
+pub use tuple::IntTuple;
 
 /// Most nodes (integers plus tuples) in one [`IntTuple`].
 pub const MAX_NODES: usize = 64;

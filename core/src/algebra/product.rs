@@ -16,9 +16,10 @@ use super::complement::complement;
 use super::composition::composition;
 use super::divide::{by_mode, tile_unzip, unpack};
 use super::error::{AlgebraError, AlgebraErrorKind};
+use super::int::Int;
 use super::layout::Layout;
 use super::tiler::Tiler;
-use super::tuple::{tri, Int, IntTuple};
+use super::tuple::{tri, IntTuple};
 
 /// `logical_product` by one layout.
 pub(crate) const fn product_by_layout(

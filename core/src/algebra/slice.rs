@@ -6,8 +6,9 @@
 //! `layout(2,0)`.
 
 use super::error::{AlgebraError, AlgebraErrorKind};
+use super::int::Int;
 use super::layout::{crd2idx, Layout};
-use super::tuple::{tri, Int, IntTuple};
+use super::tuple::{tri, IntTuple};
 
 /// A coordinate whose leaves are integers or `_` (CuTe's `Underscore`),
 /// e.g. `(_,3)` or `((1,_),_)`.

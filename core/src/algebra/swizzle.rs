@@ -13,8 +13,9 @@
 //! ```
 
 use super::error::{AlgebraError, AlgebraErrorKind};
+use super::int::Int;
 use super::layout::Layout;
-use super::tuple::{tri, Int, IntTuple};
+use super::tuple::{tri, IntTuple};
 
 /// CuTe's `Swizzle<B,M,S>`: `offset ^ ((offset & yyy_mask) >> S)` (a
 /// negative `S` shifts left).

@@ -9,8 +9,9 @@
 //! nests tuples of tilers inside a mode, which is not represented here.
 
 use super::error::{AlgebraError, AlgebraErrorKind};
+use super::int::Int;
 use super::layout::Layout;
-use super::tuple::{tri, Int, IntTuple};
+use super::tuple::{tri, IntTuple};
 
 /// Most modes of a by-mode [`Tiler`].
 pub const MAX_TILER_MODES: usize = 16;
