@@ -7,7 +7,7 @@
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::tuple::tri;
 
-/// One integer of an [`IntTuple`]: its value and whether CuTe knows it at
+/// One integer of an [`IntTuple`](super::IntTuple): its value and whether CuTe knows it at
 /// compile time (static, printed `_4`) or at run time (dynamic, `4`).
 ///
 /// Invariant: none; any `i64` is a valid value (shapes are checked to be
