@@ -101,7 +101,8 @@ const fn zip_tuples(a: &IntTuple, b: &IntTuple) -> Result<IntTuple, AlgebraError
         let pair = tri!(IntTuple::tuple(&[*a, *b]));
         return IntTuple::tuple(&[pair]);
     }
-    if b.rank() != a.rank() {
+    // CuTe's zip needs a tuple on both sides once the first is a tuple
+    if b.is_int() || b.rank() != a.rank() {
         return Err(AlgebraError::new(AlgebraErrorKind::RankMismatch {
             expected: a.rank() as u32,
             found: b.rank() as u32,
