@@ -35,6 +35,12 @@ fn cute_result_is_wrong(op: Op, a: &str, b: &str, cute: &str) -> Option<bool> {
             let rest = complement(&t, coalesce(&a).ok()?.shape()).ok()?;
             Layout::concat(&[t, rest]).ok()?
         }
+        // a product has size(A) * size(B) elements
+        Op::BlockedProduct | Op::RakedProduct => {
+            let b = Layout::parse(b).ok()?;
+            let n = a.size().ok()?.value * b.size().ok()?.value;
+            return Some(r.size().ok()?.value != n);
+        }
         _ => return None,
     };
     let n = reference.size().ok()?.value;

@@ -27,11 +27,15 @@ use super::MAX_NODES;
 
 /// `composition_impl` for a flat left operand `ls:ld` (an integer or a
 /// flat tuple) and a right operand `rs:rd`.
+///
+/// `strict`: check every condition on values (ours); otherwise only what
+/// CuTe asserts (its weak conditions, when both operands are static).
 const fn composition_impl(
     ls: &IntTuple,
     ld: &IntTuple,
     rs: &IntTuple,
     rd: &IntTuple,
+    strict: bool,
 ) -> Result<Layout, AlgebraError> {
     if !rs.is_int() {
         // right-distributivity over the right operand's modes
@@ -42,7 +46,8 @@ const fn composition_impl(
                 ls,
                 ld,
                 &tri!(rs.mode(i)),
-                &tri!(rd.mode(i))
+                &tri!(rd.mode(i)),
+                strict
             ));
             out = tri!(out.append(&m));
             i += 1;
@@ -84,7 +89,7 @@ const fn composition_impl(
         };
         // stride divisibility: rest_stride % cs == 0 or rest_stride < cs
         let ok = rest_stride.value < cs.value || rest_stride.value % cs.value == 0;
-        if !ok {
+        if !ok && (strict || (cs.is_static && rest_stride.is_static)) {
             return Err(AlgebraError::new(AlgebraErrorKind::StrideDivisibility {
                 mode: i as u32,
                 shape: cs.value,
@@ -102,7 +107,8 @@ const fn composition_impl(
             // layout.hpp): a stride below the mode that does not divide it
             // must not wrap past the mode, or the result is not A o B
             // (CuTe returns (_2,_2):(_16,_1) for (_6,_4):(_4,_1) o _4:_4)
-            if abs_stride.value < cs.value
+            if strict
+                && abs_stride.value < cs.value
                 && cs.value % abs_stride.value != 0
                 && new_shape.value < rest_shape.value
             {
@@ -113,7 +119,9 @@ const fn composition_impl(
                 }));
             }
             // shape divisibility: rest_shape % new_shape == 0
-            if rest_shape.value % new_shape.value != 0 {
+            if rest_shape.value % new_shape.value != 0
+                && (strict || (new_shape.is_static && rest_shape.is_static))
+            {
                 return Err(AlgebraError::new(AlgebraErrorKind::ShapeDivisibility {
                     mode: i as u32,
                     shape: rest_shape.value,
@@ -190,10 +198,28 @@ pub const fn composition(lhs: &Layout, rhs: &Layout) -> Result<Layout, AlgebraEr
         flat.shape(),
         flat.stride(),
         rhs.shape(),
-        rhs.stride()
+        rhs.stride(),
+        true
     ));
     tri!(check_no_carry(lhs, rhs));
     Ok(r)
+}
+
+/// Whether CuTe itself would refuse `composition(lhs, rhs)`: its weak
+/// divisibility conditions, asserted only when both operands of a check
+/// are static. `Ok` when CuTe computes a layout (right or wrong).
+pub(crate) const fn cute_accepts(lhs: &Layout, rhs: &Layout) -> Result<(), AlgebraError> {
+    let flat = tri!(coalesce_x(lhs));
+    match composition_impl(
+        flat.shape(),
+        flat.stride(),
+        rhs.shape(),
+        rhs.stride(),
+        false,
+    ) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// Ours: CuTe composes each mode of `rhs` separately and adds the results,

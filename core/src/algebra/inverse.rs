@@ -4,7 +4,7 @@
 //! 7107b05535f8977f5ecb9d01ee203205b1fd9bc4).
 
 use super::coalesce::coalesce;
-use super::composition::composition;
+use super::composition::{composition, cute_accepts};
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
 use super::layout::Layout;
@@ -157,6 +157,21 @@ pub const fn left_inverse(layout: &Layout) -> Result<Layout, AlgebraError> {
     } else {
         Int::fixed(1)
     };
+    // ours: CuTe takes the last mode in stride order as the final extent;
+    // a (dynamic) size-1 mode tied there gives a layout that is not a
+    // left inverse (`(_1,(_16),(1)):(1,(_1),(_1))` gives `1:_16`)
+    if last.value == 1 && st.n > 1 {
+        let mut k = 0;
+        while k + 1 < st.n {
+            let i = st.order[k];
+            if st.shape[i].value > 1 && st.stride[i].value != 0 {
+                return Err(AlgebraError::new(AlgebraErrorKind::Unsupported {
+                    what: "left_inverse when a size-1 mode sorts last by stride (CuTe's result is wrong)",
+                }));
+            }
+            k += 1;
+        }
+    }
     rs = tri!(rs.push_int(last));
     coalesce(&tri!(Layout::new(rs, rd)))
 }
@@ -167,15 +182,23 @@ pub const fn left_inverse(layout: &Layout) -> Result<Layout, AlgebraError> {
 /// Ours: when `a ∘ b⁻¹` fails only our stricter conditions (CuTe's weak
 /// ones pass, CuTe composes and gets a wrong layout whose first mode is
 /// not a stride-1 vector), only the first element is known to
-/// correspond: `(_, _1:_0, false)`, which is what CuTe answers then.
-/// CuTe's own divisibility conditions stay errors.
+/// correspond: `(_, _1:_0, false)`, which is what CuTe answers then. The
+/// same when CuTe's own divisibility conditions fail on dynamic values
+/// (CuTe does not check them then); where CuTe asserts them (static
+/// values) they are errors, as in CuTe.
 const fn common(a: &Layout, b: &Layout) -> Result<(Layout, Layout, bool), AlgebraError> {
     let inv_b = tri!(right_inverse(b));
     let ab = match composition(a, &inv_b) {
         Ok(l) => l,
         Err(e) => match e.kind {
-            AlgebraErrorKind::StrideWraps { .. } | AlgebraErrorKind::ModesCarry { .. } => {
-                return Ok((inv_b, Layout::TRIVIAL, false))
+            AlgebraErrorKind::StrideDivisibility { .. }
+            | AlgebraErrorKind::StrideWraps { .. }
+            | AlgebraErrorKind::ShapeDivisibility { .. }
+            | AlgebraErrorKind::ModesCarry { .. } => {
+                // CuTe's verdict: its static assert, or a layout whose
+                // first mode is not the identity
+                tri!(cute_accepts(a, &inv_b));
+                return Ok((inv_b, Layout::TRIVIAL, false));
             }
             _ => return Err(e),
         },
