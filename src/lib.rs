@@ -117,6 +117,10 @@ pub use half;
 #[cfg(feature = "generic-array")]
 pub mod generic;
 
+/// CuTe's layout algebra on values (hierarchical shapes and strides,
+/// swizzles, composition, divides, products, inverses), from the core.
+pub use tilelayout_core::algebra;
+
 /// The runtime model: XLA shapes, layouts and tilings as values, with the
 /// parser, printer, validation, sizes and index math (re-exported from
 /// `tilelayout-core`, the one implementation the types and the `layout!`

@@ -31,6 +31,9 @@
 //! # Ok::<(), tilelayout::value::Error>(())
 //! ```
 //!
+//! 7. **CuTe's layout algebra** ([`algebra`]): hierarchical shape:stride
+//!    layouts, swizzles and CuTe's operations, in CuTe's notation.
+//!
 //! # Limits
 //! Values have fixed capacity so that they work without an allocator and in
 //! `const fn`: [`MAX_RANK`] dims, [`MAX_TILES`] tile levels of at most
@@ -41,6 +44,7 @@
 #![no_std]
 #![forbid(unsafe_code)]
 
+pub mod algebra;
 mod dtype;
 mod error;
 mod parse;

@@ -1,0 +1,137 @@
+//! CuTe's own outputs as test vectors: every line of
+//! `tests/data/cute_vectors.tsv` was computed by CuTe's functions (see the
+//! file's header) and must be reproduced exactly, text for text, including
+//! which integers print static (`_4`) and which dynamic (`4`).
+//!
+//! A line is `op \t A \t B \t result \t post`:
+//! * `result` is `!error` when CuTe refused the input at compile time (a
+//!   failed static precondition) and `!crash` when it divided by zero at
+//!   run time: we must return an error too;
+//! * `post` is `0` when CuTe returned a layout whose documented
+//!   post-condition does not hold (a precondition CuTe does not check on
+//!   dynamic values, its issue #3513): we must return an error, never a
+//!   wrong layout; `1` or `-` otherwise.
+//! * where we refuse an input CuTe computes and `post` is not `0`, a
+//!   brute-force evaluation of the operation's definition must show that
+//!   CuTe's printed layout is wrong (CuTe's weak divisibility checks let
+//!   some wrong layouts through even for static operands).
+
+use tilelayout_core::algebra::{
+    coalesce, complement, evaluate, AlgebraErrorKind, IntTuple, Layout, Op, Tiler, Value,
+};
+
+/// Where we refuse an input CuTe computes, CuTe's printed result must be
+/// wrong: it differs from the operation's definition evaluated by brute
+/// force (composition: `A(B(i))`; a divide by one layout `B`:
+/// `A((B, complement(B, shape(coalesce(A))))(i))`, and no fewer
+/// elements). `None` when there is no brute-force reference for the case.
+fn cute_result_is_wrong(op: Op, a: &str, b: &str, cute: &str) -> Option<bool> {
+    let a = Layout::parse(a).ok()?;
+    let r = Layout::parse(cute).ok()?;
+    let reference = match op {
+        Op::Composition => Layout::parse(b).ok()?,
+        Op::LogicalDivide | Op::ZippedDivide | Op::TiledDivide | Op::FlatDivide => {
+            let t = Tiler::parse(b).ok()?.as_layout()?;
+            let rest = complement(&t, coalesce(&a).ok()?.shape()).ok()?;
+            Layout::concat(&[t, rest]).ok()?
+        }
+        // a product has size(A) * size(B) elements
+        Op::BlockedProduct | Op::RakedProduct => {
+            let b = Layout::parse(b).ok()?;
+            let n = a.size().ok()?.value * b.size().ok()?.value;
+            return Some(r.size().ok()?.value != n);
+        }
+        _ => return None,
+    };
+    let n = reference.size().ok()?.value;
+    if r.size().ok()?.value != n {
+        return Some(true);
+    }
+    let size_a = a.size().ok()?.value;
+    for i in 0..n.min(1 << 16) {
+        let j = reference.call(i).ok()?;
+        if (0..size_a).contains(&j) && r.call(i).ok()? != a.call(j).ok()? {
+            return Some(true);
+        }
+    }
+    Some(false)
+}
+
+/// CuTe's `tile_to_shape` does not compile when the target is static and
+/// the block's shape dynamic (its `CUTE_STATIC_ASSERT_V` gets a run-time
+/// `bool`); we check the division on values and give the layout, which
+/// must then have the target's shape.
+fn tile_to_shape_with_dynamic_block(op: Op, a: &str, b: &str, got: &Value) -> bool {
+    let (Ok(block), Ok(target), Value::Layout(r)) = (Layout::parse(a), IntTuple::parse(b), got)
+    else {
+        return false;
+    };
+    op == Op::TileToShape
+        && !block.shape().is_static()
+        && (0..target.rank()).all(|i| {
+            r.mode(i).and_then(|m| m.size()).map(|s| s.value)
+                == target.mode(i).and_then(|m| m.size()).map(|s| s.value)
+        })
+}
+
+/// Ours, documented on `upcast`: a dynamic stride that is not a multiple of
+/// the factor is an error where CuTe divides and truncates.
+fn upcast_of_indivisible_dynamic_stride(op: Op, e: &AlgebraErrorKind) -> bool {
+    op == Op::Upcast && matches!(e, AlgebraErrorKind::CastDivisibility { .. })
+}
+
+#[test]
+fn cute_vectors_reproduced_exactly() {
+    let text = include_str!("data/cute_vectors.tsv");
+    let mut failures = Vec::new();
+    let mut counted = std::collections::BTreeMap::<&str, usize>::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 5, "line {}: {line}", n + 1);
+        let (op, a, b, want, post) = (f[0], f[1], f[2], f[3], f[4]);
+        let op_v = Op::from_name(op).unwrap_or_else(|| panic!("line {}: unknown op {op}", n + 1));
+        let mut args = vec![a];
+        if b != "-" {
+            args.push(b);
+        }
+        *counted.entry(op).or_default() += 1;
+        let got = evaluate(op_v, &args);
+        let refused = want == "!error" || want == "!crash";
+        let ok = match (refused, post, &got) {
+            (true, _, Err(_)) => true,
+            (true, _, Ok(v)) => tile_to_shape_with_dynamic_block(op_v, a, b, v),
+            (false, "0", Err(_)) => true,
+            (false, p, Ok(v)) if p != "0" => v.to_string() == want,
+            (false, _, Err(e)) => {
+                upcast_of_indivisible_dynamic_stride(op_v, &e.kind)
+                    || cute_result_is_wrong(op_v, a, b, want) == Some(true)
+            }
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!(
+                "line {}: {op} {a} {b}: CuTe {want} (post {post}), ours {}",
+                n + 1,
+                match &got {
+                    Ok(v) => v.to_string(),
+                    Err(e) => format!("error: {e}"),
+                }
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of the vectors differ:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(counted.len() >= 20, "ops covered: {counted:?}");
+}
