@@ -41,6 +41,8 @@ Examples:
   tilelayout index 'f32[3,5]{1,0:T(2,2)}' 2,3
   tilelayout coords 'f32[3,5]{1,0:T(2,2)}' 9
   tilelayout tpu 'bf16[2,1024]' 'f32[3,5]{0,1}'
+  tilelayout cute from-xla 'f32[3,5]{1,0:T(2,2)}'
+  tilelayout cute crd2idx '(_2,(_3,_4)):(_12,(_4,_1))' '(1,(0,1))'
   cut -f1 shapes.tsv | tilelayout parse - --json";
 
 #[derive(Subcommand, Debug)]
@@ -54,6 +56,9 @@ enum Command {
     /// The layout XLA's TPU compiler gives an array: `bf16[1024,1024]` or
     /// `f32[3,5]{0,1}`, with its bytes and padding.
     Tpu(cmd::tpu::Args),
+    /// CuTe's layout algebra on CuTe-notation layouts, and XLA layouts as
+    /// CuTe layouts: `cute from-xla 'f32[3,5]{1,0:T(2,2)}'`.
+    Cute(cmd::cute::Args),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +69,7 @@ fn main() -> ExitCode {
         Command::Index(a) => ("index", cmd::index::run(a, &mut out)),
         Command::Coords(a) => ("coords", cmd::coords::run(a, &mut out)),
         Command::Tpu(a) => ("tpu", cmd::tpu::run(a, &mut out)),
+        Command::Cute(a) => ("cute", cmd::cute::run(a, &mut out)),
     };
     let result = run.and_then(|()| out.finish().map_err(Failure::Io));
     match result {

@@ -2,6 +2,7 @@
 //! shape into a tiling, splitting `SHAPE@…` queries, reading integers.
 
 pub mod coords;
+pub mod cute;
 pub mod index;
 pub mod parse;
 pub mod tpu;
