@@ -13,8 +13,9 @@
 //! repeated tiles and tiles longer than the shape lower the same way.
 //!
 //! Not every tiling is such a layout: a later tile that splits an earlier
-//! tile's dim unevenly (`f32[6]{0:T(4)(3)}` splits `x % 4` by 3) is not a
-//! function of digits of `x`. [`Lowered::NotAffine`] says so and keeps the
+//! tile's dim unevenly (`f32[6]{0:T(4)(3)}` splits `x % 4` by 3), or a `*`
+//! group cut across its dims (`T(2,*,128)` over dims 3 and 100 cuts
+//! `300·x + y` at 128), is not a function of digits of the coordinates. [`Lowered::NotAffine`] says so and keeps the
 //! exact [`Tiling`] as the fallback.
 //!
 //! `E(n)` does not change element offsets ([`AffineTiling::bit_layout`]
@@ -316,9 +317,13 @@ impl NotAffine {
         write_tile(&mut t, &self.tile);
         t.push_str(" (level ");
         t.push_u64(self.level as u64 + 1);
-        t.push_str(") splits an earlier tile's dim unevenly at its dim ");
+        t.push_str(") cuts its dim ");
         t.push_u64(self.tile_dim as u64);
-        t.push_str(", so offsets are not a shape:stride function of the coordinates");
+        t.push_str(
+            " through a digit of a coordinate (a tile that does not divide an earlier \
+             tile's dim, or a `*` group cut across its dims), so offsets are not a \
+             shape:stride function of the coordinates",
+        );
         t
     }
 }
