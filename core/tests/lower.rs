@@ -2,7 +2,8 @@
 //! index math ([`Tiling::offset`], [`Tiling::coords`]): every coordinate
 //! and every slot of every small layout (rank ≤ 3, one or two tiles with
 //! dims in {1,2,3,*}), and the corners plus a sample of coordinates and
-//! slots of every real shape in the data.
+//! slots of every real shape in the data, and random larger layouts
+//! (proptest).
 
 mod common;
 
@@ -340,4 +341,74 @@ fn every_real_shape_corners_and_samples() {
     // every real tiling is affine
     assert_eq!(affine, seen);
     eprintln!("{seen} real shapes, {affine} affine");
+}
+
+mod large {
+    //! Larger layouts than the exhaustive tests reach: random ranks, dims,
+    //! orders and one or two tiles of real tile sizes, compared with the
+    //! core's index math at random coordinates and slots.
+
+    use super::*;
+    use proptest::prelude::*;
+
+    fn arb_tile() -> impl Strategy<Value = Vec<Option<u64>>> {
+        let size = prop_oneof![
+            Just(Some(1u64)),
+            Just(Some(2)),
+            Just(Some(3)),
+            Just(Some(4)),
+            Just(Some(8)),
+            Just(Some(128)),
+            Just(None)
+        ];
+        (
+            prop::collection::vec(size, 0..3),
+            prop_oneof![Just(1u64), Just(2), Just(8), Just(128), Just(5)],
+        )
+            .prop_map(|(mut t, last)| {
+                t.push(Some(last));
+                t
+            })
+    }
+
+    fn arb_shape() -> impl Strategy<Value = Shape> {
+        (1usize..=4)
+            .prop_flat_map(|rank| {
+                (
+                    prop::collection::vec(1u64..=300, rank),
+                    Just((0..rank).collect::<Vec<usize>>()).prop_shuffle(),
+                    prop::collection::vec(arb_tile(), 1..=2),
+                )
+            })
+            .prop_map(|(dims, order, tiles)| {
+                let mut layout = Layout::EMPTY;
+                for &l in &order {
+                    assert!(layout.push_minor_to_major(l as i64));
+                }
+                for t in &tiles {
+                    assert!(layout.push_tile(to_tile(t)));
+                }
+                Shape::new(PrimitiveType::BF16, &dims)
+                    .unwrap()
+                    .with_layout(layout)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+
+        #[test]
+        fn lowering_agrees_with_the_tiling(shape in arb_shape(), seed in any::<u64>()) {
+            let t = shape.tiling().unwrap();
+            let lowered = lower(&shape).unwrap();
+            let dims: Vec<u64> = shape.static_dims().unwrap()[..shape.rank()].to_vec();
+            let mut st = seed;
+            for _ in 0..64 {
+                let c: Vec<u64> = dims.iter().map(|&n| lcg(&mut st) % n).collect();
+                prop_assert_eq!(lowered.offset(&c).unwrap(), t.offset(&c).unwrap(), "{} {:?}", shape, c);
+                let slot = lcg(&mut st) % t.slots();
+                prop_assert_eq!(lowered.coords(slot).unwrap(), t.coords(slot).unwrap(), "{} {}", shape, slot);
+            }
+        }
+    }
 }
