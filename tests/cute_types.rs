@@ -108,6 +108,10 @@ fn from_xla_agrees_with_the_layout_types() {
     xla_agrees::<layout!(bf16[8,3,256]{2,1,0:T(2,*,128)}), 3>();
     xla_agrees::<layout!(s8[5,7,300]{0,2,1:T(8,128)(4,1)L(1024)}), 3>();
     xla_agrees::<layout!(f32[7]{0:T(4)(2)}), 1>();
+    // tiles that cut a digit, whose parts meet again in memory
+    xla_agrees::<layout!(f32[6]{0:T(4)(3)}), 1>();
+    xla_agrees::<layout!(f32[3,5]{1,0:T(*,4)}), 2>();
+    xla_agrees::<layout!(f32[4]{0:T(3)(2)}), 1>();
     xla_agrees::<layout!(pred[3,4,5]{0,1,2}), 3>();
     assert_eq!(
         <FromXla<layout!(f32[3,5]{1,0:T(2,2)})> as AlgebraLayout>::TEXT,

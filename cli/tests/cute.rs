@@ -210,11 +210,11 @@ fn to_xla_inverts_from_xla() {
 #[test]
 fn errors_are_located_and_never_panic() {
     // not affine: the error points at the tile
-    let shape = "f32[6]{0:T(4)(3)}";
+    let shape = "f32[4]{0:T(3)(2,2)}";
     let (v, c) = one(&["cute", "--json", "from-xla", shape]);
     assert_eq!(c, 1);
     assert!(v["error"].as_str().unwrap().contains("not affine"), "{v}");
-    let at = "from-xla\t".len() + shape.find("(3)").unwrap();
+    let at = "from-xla\t".len() + shape.find("(2,2)").unwrap();
     assert_eq!(v["error_start"].as_u64(), Some(at as u64));
     // syntax errors inside an argument, at their byte in the line
     let o = run(&["cute", "-", "--json"], b"layout\t(_2,_3):(_1,_2\n");

@@ -141,7 +141,7 @@ impl<L: crate::Layout> AlgebraLayout for FromXla<L> {
     const LAYOUT: Value = match lower(&L::SHAPE) {
         Ok(Lowered::Affine(a)) => *a.layout(),
         Ok(Lowered::NotAffine(n)) => {
-            let mut t = TextBuf::<320>::new();
+            let mut t = TextBuf::<1024>::new();
             t.push_str("FromXla<");
             t.push_str(L::TEXT);
             t.push_str(">: ");

@@ -1,13 +1,18 @@
 //! The tiles applied symbolically: each expanded dim of a tiling is a
-//! mixed-radix number whose digits are *digits of the logical
-//! coordinates*, `(x_d / below) % size` (or `x_d / below` for the most
-//! major digit of dim `d`). A tile level splits a group of expanded dims
-//! (a `*` group is one number) at the tile size; when the cut falls on a
-//! digit boundary, or splits a digit evenly, or splits the most major
-//! digit of a dim with nothing but zeros above it, the result is again
-//! such a number and the tiling stays affine in the digits. Otherwise the
-//! offset is not a linear function of digits of the coordinates, and the
-//! lowering says so.
+//! mixed-radix number whose digits are *digits of variables*,
+//! `(v / below) % size` (or `v / below` for the most major digit of `v`).
+//! The variables are the logical coordinates and *sources*: a source is
+//! the number a tile cut through the middle of a digit (`x % 4` cut at 3,
+//! or a `*` group `3·x + y` cut at 2), and the cut's two parts are digits
+//! of that source. A tile level splits a group of expanded dims (a `*`
+//! group is one number) at the tile size.
+//!
+//! At the end each source must be whole again: its digits side by side in
+//! memory (`stride_k = stride_0 · below_k`), so that the source contributes
+//! `source · stride_0` and its own units take their strides from there.
+//! `f32[4]{0:T(3)(2)}` cuts `x % 3` at 2, but the parts land at strides 2
+//! and 1: whole. A source that stays cut is where the tiling is not
+//! affine.
 //!
 //! Every unit keeps `value < size <= radix`: `radix` is the unit's share
 //! of its expanded dim (padding included), `size` bounds the value.
@@ -19,13 +24,19 @@ use crate::MAX_EXPANDED_RANK;
 /// Marks a unit that is no digit (its value is always 0: left padding,
 /// the empty quotient of a tile as large as its dims).
 pub(crate) const NO_DIM: u8 = u8::MAX;
+/// `dim` of a digit of source `s` is `SOURCE + s`; below it, logical dims.
+pub(crate) const SOURCE: u8 = 128;
 /// Most units over all expanded dims: each tile group adds at most one.
 pub(crate) const MAX_UNITS: usize = 2 * MAX_EXPANDED_RANK;
+/// Most sources (cuts through a digit) in one tiling.
+pub(crate) const MAX_SOURCES: usize = 8;
+/// Most units in one source.
+pub(crate) const MAX_SOURCE_UNITS: usize = 16;
 
-/// One digit of a logical coordinate (or a zero) inside an expanded dim.
+/// One digit of a variable (or a zero) inside an expanded dim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Unit {
-    /// Logical dim, or [`NO_DIM`].
+    /// Logical dim, `SOURCE + s` for source `s`, or [`NO_DIM`].
     pub(crate) dim: u8,
     /// The value is `(x_dim / below) % size` (no `% size` when `top`).
     pub(crate) below: u64,
@@ -49,7 +60,26 @@ const fn zero(radix: u64) -> Unit {
 
 const EMPTY_UNITS: [Unit; MAX_UNITS] = [zero(1); MAX_UNITS];
 
-/// Expanded dims as lists of units (most major unit first).
+/// A number a tile cut through a digit: the mixed-radix value of its
+/// units (most major first, weighted by their radices), and where the cut
+/// was (tile level, and the tile dim ending its `*` group).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Source {
+    pub(crate) units: [Unit; MAX_SOURCE_UNITS],
+    pub(crate) len: usize,
+    pub(crate) level: u8,
+    pub(crate) tile_dim: u8,
+}
+
+const NO_SOURCE: Source = Source {
+    units: [zero(1); MAX_SOURCE_UNITS],
+    len: 0,
+    level: 0,
+    tile_dim: 0,
+};
+
+/// Expanded dims as lists of units (most major unit first), and the
+/// sources their digits refer to.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Grid {
     pub(crate) units: [Unit; MAX_UNITS],
@@ -57,14 +87,8 @@ pub(crate) struct Grid {
     /// Dim `i` is `units[starts[i]..starts[i + 1]]`.
     pub(crate) starts: [usize; MAX_EXPANDED_RANK + 1],
     pub(crate) dims: usize,
-}
-
-/// Where a tiling stops being affine: tile level and the tile dim (the
-/// last dim of its `*` group) whose cut splits a digit unevenly.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Break {
-    pub(crate) level: u8,
-    pub(crate) tile_dim: u8,
+    pub(crate) sources: [Source; MAX_SOURCES],
+    pub(crate) source_count: usize,
 }
 
 const fn capacity() -> AlgebraError {
@@ -81,6 +105,8 @@ impl Grid {
         len: 0,
         starts: [0; MAX_EXPANDED_RANK + 1],
         dims: 0,
+        sources: [NO_SOURCE; MAX_SOURCES],
+        source_count: 0,
     };
 
     const fn push(&mut self, u: Unit) -> Result<(), AlgebraError> {
@@ -154,6 +180,70 @@ const fn cut(u: Unit, r: u64) -> Result<Option<(Unit, Unit)>, AlgebraError> {
     Ok(Some((lo, hi)))
 }
 
+/// One past the largest value of the mixed-radix number `units[..n]`
+/// (most major first): `1 + Σ (size_j − 1) · weight_j`.
+pub(crate) const fn source_bound(units: &[Unit; MAX_SOURCE_UNITS], n: usize) -> Option<u64> {
+    let mut bound: u64 = 1;
+    let mut weight: u64 = 1;
+    let mut j = n;
+    while j > 0 {
+        j -= 1;
+        let u = units[j];
+        let top = match (u.size - 1).checked_mul(weight) {
+            Some(v) => v,
+            None => return None,
+        };
+        bound = match bound.checked_add(top) {
+            Some(v) => v,
+            None => return None,
+        };
+        weight = match weight.checked_mul(u.radix) {
+            Some(v) => v,
+            None => return None,
+        };
+    }
+    Some(bound)
+}
+
+/// Units `from..=k` of `inp` as one digit, when they are a run of digits
+/// of one variable, each directly above the next with no padding between
+/// (zeros of radix 1 aside).
+const fn merge(inp: &Grid, from: usize, k: usize) -> Option<Unit> {
+    let mut acc = inp.units[k];
+    if acc.dim == NO_DIM {
+        return None;
+    }
+    let mut j = k;
+    while j > from {
+        j -= 1;
+        let u = inp.units[j];
+        if u.dim == NO_DIM && u.radix == 1 {
+            continue;
+        }
+        let next = match acc.below.checked_mul(acc.size) {
+            Some(v) => v,
+            None => return None,
+        };
+        if u.dim != acc.dim || acc.top || acc.radix != acc.size || u.below != next {
+            return None;
+        }
+        acc = Unit {
+            dim: acc.dim,
+            below: acc.below,
+            size: match acc.size.checked_mul(u.size) {
+                Some(v) => v,
+                None => return None,
+            },
+            top: u.top,
+            radix: match acc.radix.checked_mul(u.radix) {
+                Some(v) => v,
+                None => return None,
+            },
+        };
+    }
+    Some(acc)
+}
+
 /// The physical dims of `t` as a grid: one top digit per dim.
 const fn physical(t: &Tiling) -> Result<Grid, AlgebraError> {
     let mut g = Grid::EMPTY;
@@ -179,9 +269,8 @@ const fn physical(t: &Tiling) -> Result<Grid, AlgebraError> {
     Ok(g)
 }
 
-/// Applies every tile level of `t` to its physical dims; `Ok(Err(b))`
-/// when level `b` is not affine.
-pub(crate) const fn apply_tiles(t: &Tiling) -> Result<Result<Grid, Break>, AlgebraError> {
+/// Applies every tile level of `t` to its physical dims.
+pub(crate) const fn apply_tiles(t: &Tiling) -> Result<Grid, AlgebraError> {
     let mut g = match physical(t) {
         Ok(g) => g,
         Err(e) => return Err(e),
@@ -189,18 +278,17 @@ pub(crate) const fn apply_tiles(t: &Tiling) -> Result<Result<Grid, Break>, Algeb
     let mut li = 0;
     while li < t.level_count() {
         g = match level(t, &g, li) {
-            Ok(Ok(n)) => n,
-            Ok(Err(b)) => return Ok(Err(b)),
+            Ok(n) => n,
             Err(e) => return Err(e),
         };
         li += 1;
     }
-    Ok(Ok(g))
+    Ok(g)
 }
 
 /// One tile level: `[untiled dims, quotient per group, remainder per
 /// group]`, as [`Tiling`] orders them.
-const fn level(t: &Tiling, g: &Grid, li: usize) -> Result<Result<Grid, Break>, AlgebraError> {
+const fn level(t: &Tiling, g: &Grid, li: usize) -> Result<Grid, AlgebraError> {
     let lv = t.level(li);
     let pad = lv.pad as usize;
     // the input with its left padding (zero dims of radix 1)
@@ -225,6 +313,8 @@ const fn level(t: &Tiling, g: &Grid, li: usize) -> Result<Result<Grid, Break>, A
     let base = lv.base as usize;
     let groups = lv.groups as usize;
     let mut out = Grid::EMPTY;
+    out.sources = g.sources;
+    out.source_count = g.source_count;
     let mut i = 0;
     while i < base {
         if let Err(e) = out.copy_dim(&inp, i) {
@@ -238,18 +328,29 @@ const fn level(t: &Tiling, g: &Grid, li: usize) -> Result<Result<Grid, Break>, A
     while pass < 2 {
         let mut q = 0;
         let mut start = 0usize;
+        // both passes number the new sources alike
+        let mut next_source = g.source_count;
         while q < groups {
             let end = lv.gend[q] as usize;
-            let split = match split_group(&inp, base + start, base + end, lv.gdim[q], lv.gtile[q]) {
-                Ok(Some(s)) => s,
-                Ok(None) => {
-                    return Ok(Err(Break {
-                        level: li as u8,
-                        tile_dim: end as u8,
-                    }))
-                }
+            let group = Group {
+                first: base + start,
+                last: base + end,
+                gdim: lv.gdim[q],
+                tile: lv.gtile[q],
+                level: li as u8,
+                tile_dim: end as u8,
+            };
+            let split = match split_group(&inp, &group, next_source) {
+                Ok(s) => s,
                 Err(e) => return Err(e),
             };
+            if let Some(src) = split.source {
+                if pass == 0 {
+                    out.sources[out.source_count] = src;
+                    out.source_count += 1;
+                }
+                next_source += 1;
+            }
             let n = if pass == 0 {
                 split.hi_len
             } else {
@@ -276,7 +377,7 @@ const fn level(t: &Tiling, g: &Grid, li: usize) -> Result<Result<Grid, Break>, A
         }
         pass += 1;
     }
-    Ok(Ok(out))
+    Ok(out)
 }
 
 struct Split {
@@ -284,27 +385,36 @@ struct Split {
     lo_len: usize,
     hi: [Unit; MAX_UNITS],
     hi_len: usize,
+    /// The source this split cut through, if any.
+    source: Option<Source>,
 }
 
-/// Splits the number formed by dims `first..=last` of `inp` (the first
-/// most major) at `tile`: `v % tile` and `v / tile` as units, or `None`
-/// when that is not affine.
-const fn split_group(
-    inp: &Grid,
+/// One `*` group of a tile level: dims `first..=last` of the input, their
+/// combined size and the tile size.
+struct Group {
     first: usize,
     last: usize,
     gdim: u64,
     tile: u64,
-) -> Result<Option<Split>, AlgebraError> {
-    let from = inp.starts[first];
-    let to = inp.starts[last + 1];
+    level: u8,
+    tile_dim: u8,
+}
+
+/// Splits the number formed by the group's dims (the first most major) at
+/// the tile size: `v % tile` and `v / tile` as units. A cut through a
+/// digit that does not leave digits of its variable makes the number above
+/// and at the cut a new source (number `source`).
+const fn split_group(inp: &Grid, grp: &Group, source: usize) -> Result<Split, AlgebraError> {
+    let from = inp.starts[grp.first];
+    let to = inp.starts[grp.last + 1];
     let mut s = Split {
         lo: EMPTY_UNITS,
         lo_len: 0,
         hi: EMPTY_UNITS,
         hi_len: 0,
+        source: None,
     };
-    let mut r = tile;
+    let mut r = grp.tile;
     let mut k = to;
     let mut cut_at = None;
     while k > from && r > 1 {
@@ -317,24 +427,87 @@ const fn split_group(
             continue;
         }
         let even = u.radix.is_multiple_of(r);
-        if !even {
-            // an uneven cut is affine only with zeros above it
-            let mut j = from;
-            while j < k {
-                if inp.units[j].dim != NO_DIM {
-                    return Ok(None);
-                }
-                j += 1;
+        // an uneven cut leaves digits only with zeros above it (units that
+        // are no digit, or digits of size 1)
+        let mut zeros_above = true;
+        let mut j = from;
+        while j < k {
+            if inp.units[j].dim != NO_DIM && inp.units[j].size > 1 {
+                zeros_above = false;
             }
+            j += 1;
         }
-        let (lo, hi) = match cut(u, r) {
-            Ok(Some(p)) => p,
-            Ok(None) => return Ok(None),
-            Err(e) => return Err(e),
+        let parts = if even || zeros_above {
+            match cut(u, r) {
+                Ok(p) => p,
+                Err(e) => return Err(e),
+            }
+        } else {
+            None
+        };
+        // the units above and at the cut may be one run of digits of one
+        // variable (`x / 2`, `x % 2` cut at 3 is `x` cut at 3)
+        let parts = match parts {
+            Some(p) => Some((p.0, p.1, !even)),
+            None => match merge(inp, from, k) {
+                Some(m) => match cut(m, r) {
+                    Ok(Some((lo, hi))) => {
+                        k = from;
+                        Some((lo, hi, true))
+                    }
+                    Ok(None) => None,
+                    Err(e) => return Err(e),
+                },
+                None => None,
+            },
+        };
+        let (lo, hi, whole_quotient) = match parts {
+            Some(p) => p,
+            None => {
+                // the units above and at the cut become a source
+                let n = k + 1 - from;
+                if n > MAX_SOURCE_UNITS || source >= MAX_SOURCES {
+                    return Err(capacity());
+                }
+                let mut src = NO_SOURCE;
+                let mut j = 0;
+                while j < n {
+                    src.units[j] = inp.units[from + j];
+                    j += 1;
+                }
+                // one past the largest value the source takes
+                let size = match source_bound(&src.units, n) {
+                    Some(v) => v,
+                    None => return Err(overflow()),
+                };
+                src.len = n;
+                src.level = grp.level;
+                src.tile_dim = grp.tile_dim;
+                s.source = Some(src);
+                let dim = SOURCE + source as u8;
+                let lo = Unit {
+                    dim,
+                    below: 1,
+                    size: if size < r { size } else { r },
+                    top: false,
+                    radix: r,
+                };
+                let hi = Unit {
+                    dim,
+                    below: r,
+                    size: size.div_ceil(r),
+                    top: true,
+                    radix: 1,
+                };
+                // the source holds everything above: the quotient is its
+                // high digit alone
+                k = from;
+                (lo, hi, true)
+            }
         };
         s.lo[s.lo_len] = lo;
         s.lo_len += 1;
-        cut_at = Some((hi, even));
+        cut_at = Some((hi, whole_quotient));
         r = 1;
     }
     if r > 1 && s.lo_len == 0 {
@@ -350,37 +523,34 @@ const fn split_group(
             None => return Err(overflow()),
         };
     }
-    let quotient = gdim.div_ceil(tile);
+    let quotient = grp.gdim.div_ceil(grp.tile);
+    // the units above the cut; when the cut digit takes the whole quotient
+    // they are zeros and keep their place with radix 1 (a size-1 digit
+    // stays in its dim's mode)
+    let whole = matches!(cut_at, Some((_, true)));
+    let mut j = from;
+    while j < k {
+        s.hi[s.hi_len] = inp.units[j];
+        if whole {
+            s.hi[s.hi_len].radix = 1;
+        }
+        s.hi_len += 1;
+        j += 1;
+    }
     match cut_at {
-        Some((hi, true)) => {
-            let mut j = from;
-            while j < k {
-                s.hi[s.hi_len] = inp.units[j];
-                s.hi_len += 1;
-                j += 1;
-            }
+        Some((hi, whole)) => {
             s.hi[s.hi_len] = hi;
+            if whole {
+                s.hi[s.hi_len].radix = quotient;
+            }
             s.hi_len += 1;
         }
-        Some((hi, false)) => {
-            s.hi[0] = Unit {
-                radix: quotient,
-                ..hi
-            };
-            s.hi_len = 1;
-        }
         None => {
-            let mut j = from;
-            while j < k {
-                s.hi[s.hi_len] = inp.units[j];
-                s.hi_len += 1;
-                j += 1;
-            }
             if s.hi_len == 0 {
                 s.hi[0] = zero(quotient);
                 s.hi_len = 1;
             }
         }
     }
-    Ok(Some(s))
+    Ok(s)
 }

@@ -12,11 +12,19 @@
 //! coordinates are elements. `*` groups, tiles over tile-count dims,
 //! repeated tiles and tiles longer than the shape lower the same way.
 //!
-//! Not every tiling is such a layout: a later tile that splits an earlier
-//! tile's dim unevenly (`f32[6]{0:T(4)(3)}` splits `x % 4` by 3), or a `*`
-//! group cut across its dims (`T(2,*,128)` over dims 3 and 100 cuts
-//! `300·x + y` at 128), is not a function of digits of the coordinates. [`Lowered::NotAffine`] says so and keeps the
-//! exact [`Tiling`] as the fallback.
+//! A later tile may cut an earlier tile's dim unevenly: `f32[4]{0:T(3)(2)}`
+//! cuts `x % 3` at 2, but the two parts land side by side in memory (at
+//! strides 2 and 1), so the offset is still `x % 3` there: the layout is
+//! `((_3,_2)):((_1,_4))`. When the parts do not meet again, the offsets are no
+//! shape:stride function of digits of the coordinates:
+//! `f32[4]{0:T(3)(2,2)}` puts `(x % 3) / 2` at stride 4 and `(x % 3) % 2`
+//! at stride 1; a `*` group cut across its dims with something between
+//! the parts (`f32[2,3,5]{2,1,0:T(2,*,4)}` cuts `5·y + z` at 4, and dim 0's
+//! digit lands between) is another case.
+//! [`Lowered::NotAffine`] says so and keeps the exact [`Tiling`] as the
+//! fallback. (On tiny dims, where a cut digit takes only a value or two,
+//! such offsets can still happen to match some layout; the lowering
+//! answers for the tiling's structure, whatever the dims.)
 //!
 //! `E(n)` does not change element offsets ([`AffineTiling::bit_layout`]
 //! scales them to bits); `L(n)` pads the end ([`AffineTiling::slots`]).
@@ -42,7 +50,7 @@ use crate::shape::{Shape, Tile};
 use crate::text::TextBuf;
 use crate::tiling::{Index, Tiling};
 use crate::MAX_RANK;
-use grid::{Unit, MAX_UNITS, NO_DIM};
+use grid::{Source, Unit, MAX_UNITS, NO_DIM, SOURCE};
 
 /// Why a shape could not be lowered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,13 +121,12 @@ impl Lowered {
 }
 
 /// One digit of a logical coordinate: `(x / below) % size` at `stride`
-/// in memory, occupying `radix` values of its expanded dim.
+/// in memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Digit {
     dim: u8,
     below: u64,
     size: u64,
-    radix: u64,
     stride: u64,
     /// The most major digit of its dim: `x / below`, no `% size`.
     top: bool,
@@ -129,7 +136,6 @@ const NO_DIGIT: Digit = Digit {
     dim: NO_DIM,
     below: 1,
     size: 1,
-    radix: 1,
     stride: 0,
     top: false,
 };
@@ -142,11 +148,9 @@ pub struct AffineTiling {
     layout: CuteLayout,
     bounds: [u64; MAX_RANK],
     rank: u8,
-    slots: u64,
-    expanded_slots: u64,
     storage_bits: u64,
-    digits: [Digit; MAX_UNITS],
-    digit_count: usize,
+    /// The exact tiling, for the inverse ([`AffineTiling::coords`]).
+    tiling: Tiling,
 }
 
 impl AffineTiling {
@@ -164,7 +168,7 @@ impl AffineTiling {
 
     /// Slots of storage, padding and `L(n)` rounding included.
     pub const fn slots(&self) -> u64 {
-        self.slots
+        self.tiling.slots()
     }
 
     /// Bits per element in storage (`E(n)`, else the type's width).
@@ -228,59 +232,19 @@ impl AffineTiling {
         }
     }
 
-    /// The same offset from the digit table (no tuple built).
-    const fn offset_digits(&self, index: &[u64]) -> u64 {
-        let mut s = 0;
-        let mut k = 0;
-        while k < self.digit_count {
-            let g = self.digits[k];
-            let x = index[g.dim as usize] / g.below;
-            let v = if g.top { x } else { x % g.size };
-            s += v * g.stride;
-            k += 1;
-        }
-        s
-    }
-
-    /// The logical coordinates at `slot`, `None` for padding.
+    /// The logical coordinates at `slot`, `None` for padding: the exact
+    /// inverse, from the tiling (the layout's function agrees with it on
+    /// every element; see the crate's tests).
     ///
     /// # Errors
     /// [`ErrorKind::SlotOutOfBounds`].
     pub const fn coords(&self, slot: u64) -> Result<Option<Index>, Error> {
-        if slot >= self.slots {
-            return Err(Error::new(ErrorKind::SlotOutOfBounds {
-                slot,
-                slots: self.slots,
-            }));
-        }
-        if slot >= self.expanded_slots {
-            return Ok(None);
-        }
-        let mut x = [0u64; MAX_RANK];
-        let mut k = 0;
-        while k < self.digit_count {
-            let g = self.digits[k];
-            let v = (slot / g.stride) % g.radix;
-            if v >= g.size {
-                return Ok(None);
-            }
-            x[g.dim as usize] += v * g.below;
-            k += 1;
-        }
-        let rank = self.rank as usize;
-        let mut d = 0;
-        while d < rank {
-            if x[d] >= self.bounds[d] {
-                return Ok(None);
-            }
-            d += 1;
-        }
-        let x = x.split_at(rank).0;
-        // slots the digits do not reach (zero units) are padding
-        if self.offset_digits(x) != slot {
-            return Ok(None);
-        }
-        Ok(Index::new(x))
+        self.tiling.coords(slot)
+    }
+
+    /// The exact tiling.
+    pub const fn tiling(&self) -> &Tiling {
+        &self.tiling
     }
 }
 
@@ -311,7 +275,7 @@ impl NotAffine {
     }
 
     /// A sentence saying what is not affine and why.
-    pub const fn describe(&self) -> TextBuf<256> {
+    pub const fn describe(&self) -> TextBuf<640> {
         let mut t = TextBuf::new();
         t.push_str("not affine: tile ");
         write_tile(&mut t, &self.tile);
@@ -320,9 +284,10 @@ impl NotAffine {
         t.push_str(") cuts its dim ");
         t.push_u64(self.tile_dim as u64);
         t.push_str(
-            " through a digit of a coordinate (a tile that does not divide an earlier \
-             tile's dim, or a `*` group cut across its dims), so offsets are not a \
-             shape:stride function of the coordinates",
+            " through a digit of a coordinate and the parts do not meet again in \
+             memory (a tile that does not divide an earlier tile's dim, or a `*` group \
+             cut across its dims), so offsets are not a shape:stride function of the \
+             coordinates",
         );
         t
     }
@@ -358,15 +323,7 @@ pub const fn lower(shape: &Shape) -> Result<Lowered, LowerError> {
         d += 1;
     }
     let g = match grid::apply_tiles(&tiling) {
-        Ok(Ok(g)) => g,
-        Ok(Err(b)) => {
-            return Ok(Lowered::NotAffine(NotAffine {
-                tiling,
-                level: b.level,
-                tile_dim: b.tile_dim,
-                tile: shape.layout().tiles()[b.level as usize],
-            }))
-        }
+        Ok(g) => g,
         Err(e) => return Err(LowerError::Algebra(e)),
     };
     if tiling.expanded_slots() > i64::MAX as u64 || tiling.slots() > i64::MAX as u64 {
@@ -391,7 +348,6 @@ pub const fn lower(shape: &Shape) -> Result<Lowered, LowerError> {
                     dim: u.dim,
                     below: u.below,
                     size: u.size,
-                    radix: u.radix,
                     stride: w,
                     top: u.top,
                 };
@@ -401,6 +357,23 @@ pub const fn lower(shape: &Shape) -> Result<Lowered, LowerError> {
         }
         i += 1;
     }
+    let mut s = g.source_count;
+    while s > 0 {
+        s -= 1;
+        match resolve(&g.sources[s], SOURCE + s as u8, &mut digits, &mut n) {
+            Ok(true) => {}
+            Ok(false) => {
+                let src = &g.sources[s];
+                return Ok(Lowered::NotAffine(NotAffine {
+                    tiling,
+                    level: src.level,
+                    tile_dim: src.tile_dim,
+                    tile: shape.layout().tiles()[src.level as usize],
+                }));
+            }
+            Err(e) => return Err(LowerError::Algebra(e)),
+        }
+    }
     let layout = match layout_of(&digits, n, rank) {
         Ok(l) => l,
         Err(e) => return Err(LowerError::Algebra(e)),
@@ -409,12 +382,100 @@ pub const fn lower(shape: &Shape) -> Result<Lowered, LowerError> {
         layout,
         bounds: logical,
         rank: rank as u8,
-        slots: tiling.slots(),
-        expanded_slots: tiling.expanded_slots(),
         storage_bits: shape.storage_bits(),
-        digits,
-        digit_count: n,
+        tiling,
     }))
+}
+
+/// Puts the digits of source `dim` back together: they must sit side by
+/// side in memory, `stride_k = stride_0 · below_k` (digits of size 1 hold
+/// 0 and do not count), so that the source contributes `source ·
+/// stride_0`; then its units replace them, each at `stride_0` times the
+/// radices below it. `Ok(false)` when they do not (the tiling is not
+/// affine).
+const fn resolve(
+    src: &Source,
+    dim: u8,
+    digits: &mut [Digit; MAX_UNITS],
+    n: &mut usize,
+) -> Result<bool, AlgebraError> {
+    let mut expected: u64 = 1;
+    let mut base: u64 = 0;
+    let mut last_top = false;
+    let bound = match grid::source_bound(&src.units, src.len) {
+        Some(b) => b,
+        None => u64::MAX,
+    };
+    loop {
+        // the next digit of the source by `below`, from `expected` up
+        let mut best = *n;
+        let mut k = 0;
+        while k < *n {
+            let g = digits[k];
+            if g.dim == dim
+                && g.size > 1
+                && g.below >= expected
+                && (best == *n || g.below < digits[best].below)
+            {
+                best = k;
+            }
+            k += 1;
+        }
+        if best == *n {
+            break;
+        }
+        let g = digits[best];
+        if g.below != expected || last_top {
+            return Ok(false);
+        }
+        if expected == 1 {
+            base = g.stride;
+        }
+        match base.checked_mul(g.below) {
+            Some(v) if v == g.stride => {}
+            _ => return Ok(false),
+        }
+        last_top = g.top;
+        expected = match expected.checked_mul(g.size) {
+            Some(v) => v,
+            None => u64::MAX,
+        };
+    }
+    if !last_top && expected < bound && expected > 1 {
+        return Ok(false);
+    }
+    // drop the source's digits, then add its units
+    let mut w = 0;
+    let mut k = 0;
+    while k < *n {
+        if digits[k].dim != dim {
+            digits[w] = digits[k];
+            w += 1;
+        }
+        k += 1;
+    }
+    *n = w;
+    let mut weight: u64 = base;
+    let mut j = src.len;
+    while j > 0 {
+        j -= 1;
+        let u = src.units[j];
+        if u.dim != NO_DIM {
+            if *n >= MAX_UNITS {
+                return Err(AlgebraError::new(AlgebraErrorKind::TooManyNodes));
+            }
+            digits[*n] = Digit {
+                dim: u.dim,
+                below: u.below,
+                size: u.size,
+                stride: weight,
+                top: u.top,
+            };
+            *n += 1;
+        }
+        weight = weight.saturating_mul(u.radix);
+    }
+    Ok(true)
 }
 
 /// The layout of the digits: mode `d` lists dim `d`'s digits by
