@@ -147,7 +147,7 @@ macro_rules! assert_layout {
 /// Support for the macros' expansions only.
 #[doc(hidden)] // reason: not API; used by code that `layout!` generates
 pub mod __private {
-    pub use tilelayout_macros::{layout_array_impl, layout_impl, layout_slots_impl};
+    pub use tilelayout_macros::{cute_impl, layout_array_impl, layout_impl, layout_slots_impl};
 }
 
 /// An owned, allocation-free array in the layout of XLA's text:
@@ -212,6 +212,41 @@ macro_rules! layout_slots {
 macro_rules! layout {
     ($($text:tt)+) => {
         $crate::__private::layout_impl!($crate; $($text)+)
+    };
+}
+
+/// A CuTe layout as a type: `cute!((8,(2,4)):(1,(8,16)))` is
+/// [`Cute`]`<(Leaf<8, 1, false, false>, (…))>`, parsed at compile time by
+/// the core's algebra parser (static `_8` and dynamic `8` are kept for
+/// printing; both are constants in a type). Takes the text as tokens or a
+/// string literal; a syntax error points at the offending token.
+///
+/// ```
+/// use tilelayout::{cute, AlgebraLayout};
+/// type A = cute!((_2,(_3,_4)):(_12,(_4,_1)));
+/// assert_eq!(A::TEXT, "(_2,(_3,_4)):(_12,(_4,_1))");
+/// const SIZE: usize = A::SIZE; // every constant is a compile-time constant
+/// assert_eq!((SIZE, A::index(7)), (24, 13));
+/// ```
+#[macro_export]
+macro_rules! cute {
+    ($($text:tt)+) => {
+        $crate::__private::cute_impl!($crate; $($text)+)
+    };
+}
+
+/// Forces every compile-time check of CuTe layout types at `cargo check`
+/// (an operation whose precondition fails is otherwise an error only when
+/// a constant of it is used in code that is built).
+///
+/// ```
+/// use tilelayout::{assert_cute, cute, Get};
+/// assert_cute!(Get<cute!((_2,_3):(_1,_2)), 1>);
+/// ```
+#[macro_export]
+macro_rules! assert_cute {
+    ($($l:ty),+ $(,)?) => {
+        $(const _: () = <$l as $crate::AlgebraLayout>::VALID;)+
     };
 }
 

@@ -43,7 +43,9 @@ Examples:
   tilelayout tpu 'bf16[2,1024]' 'f32[3,5]{0,1}'
   tilelayout draw 'f32[4,8]{1,0:T(2,4)(2,1)}' --svg fig2.svg
   cut -f1 shapes.tsv | tilelayout parse - --json
-  tilelayout dump /tmp/xla_dump --top 5";
+  tilelayout dump /tmp/xla_dump --top 5
+  tilelayout cute from-xla 'f32[3,5]{1,0:T(2,2)}'
+  tilelayout cute crd2idx '(_2,(_3,_4)):(_12,(_4,_1))' '(1,(0,1))'";
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -61,6 +63,9 @@ enum Command {
     /// Memory and padding report of XLA dump files (`--xla_dump_to`):
     /// buffer assignments, HLO modules, or directories of them.
     Dump(cmd::dump::Args),
+    /// CuTe's layout algebra on CuTe-notation layouts, and XLA layouts as
+    /// CuTe layouts: `cute from-xla 'f32[3,5]{1,0:T(2,2)}'`.
+    Cute(cmd::cute::Args),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +78,7 @@ fn main() -> ExitCode {
         Command::Tpu(a) => ("tpu", cmd::tpu::run(a, &mut out)),
         Command::Draw(a) => ("draw", cmd::draw::run(a, &mut out)),
         Command::Dump(a) => ("dump", cmd::dump::run(a, &mut out)),
+        Command::Cute(a) => ("cute", cmd::cute::run(a, &mut out)),
     };
     let result = run.and_then(|()| out.finish().map_err(Failure::Io));
     match result {

@@ -33,6 +33,10 @@
 //!
 //! 7. **CuTe's layout algebra** ([`algebra`]): hierarchical shape:stride
 //!    layouts, swizzles and CuTe's operations, in CuTe's notation.
+//! 8. **Tilings in the algebra** ([`lower`], [`to_xla`]): a tiling as a
+//!    CuTe layout over the padded tile grid plus the logical bounds, or
+//!    [`Lowered::NotAffine`] with the exact [`Tiling`] when a tile splits
+//!    an earlier one unevenly; and a CuTe layout as an XLA shape.
 //!
 //! # Limits
 //! Values have fixed capacity so that they work without an allocator and in
@@ -47,6 +51,7 @@
 pub mod algebra;
 mod dtype;
 mod error;
+mod lower;
 mod parse;
 mod print;
 mod program;
@@ -59,6 +64,7 @@ mod validate;
 
 pub use dtype::PrimitiveType;
 pub use error::{Attr, Error, ErrorKind, Span};
+pub use lower::{lower, to_xla, AffineTiling, LowerError, Lowered, NotAffine, TO_XLA_MAX_RANK};
 pub use parse::{
     parse_layout, parse_layout_with, parse_shape, parse_shape_with, parse_tile, parse_valid_shape,
     ParseOptions,

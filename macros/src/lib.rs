@@ -9,6 +9,14 @@
 use proc_macro::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use tilelayout_core as core_;
 
+mod cute;
+
+/// Expands `cute!`: input is `$crate ; <CuTe layout as tokens or a string>`.
+#[proc_macro]
+pub fn cute_impl(input: TokenStream) -> TokenStream {
+    cute::expand(input)
+}
+
 /// Most dims, tiles and tile dims of a layout type (the library's
 /// `MAX_TYPE_RANK`).
 const MAX_TYPE_RANK: usize = 8;
@@ -58,6 +66,14 @@ struct Source {
 
 impl Source {
     fn from_tokens(tokens: &[TokenTree]) -> Result<Source, TokenStream> {
+        Source::from_tokens_or(
+            tokens,
+            "expected a shape with its layout, e.g. layout!(f32[3,5]{1,0:T(2,2)})",
+        )
+    }
+
+    /// [`Source::from_tokens`], with `empty` as the error for no tokens.
+    fn from_tokens_or(tokens: &[TokenTree], empty: &str) -> Result<Source, TokenStream> {
         if let [TokenTree::Literal(lit)] = tokens {
             let repr = lit.to_string();
             if repr.starts_with('"') || repr.starts_with('r') {
@@ -76,11 +92,7 @@ impl Source {
         let mut word_before = false;
         s.push_all(tokens.iter().cloned(), &mut word_before);
         if s.text.is_empty() {
-            return Err(error(
-                Span::call_site(),
-                Span::call_site(),
-                "expected a shape with its layout, e.g. layout!(f32[3,5]{1,0:T(2,2)})",
-            ));
+            return Err(error(Span::call_site(), Span::call_site(), empty));
         }
         Ok(s)
     }

@@ -1,10 +1,14 @@
 //! Layouts as types: the type parameters ([`params`]), the element markers
-//! ([`element`]) and the [`Layout`] trait with [`Tiled`] ([`layout`]).
+//! ([`element`]) and the [`Layout`] trait with [`Tiled`] ([`layout`]);
+//! CuTe's layouts as types, [`AlgebraLayout`] with [`Cute`] and the
+//! operation types ([`cute`]).
 
+pub mod cute;
 pub mod element;
 pub mod layout;
 pub mod params;
 
+pub use cute::{AlgebraLayout, Append, Cute, Flatten, FromXla, Get, Leaf, Modes};
 pub use element::*;
 pub use layout::{const_offset, Layout, Tiled, Untiled};
 pub use params::{

@@ -4,6 +4,7 @@
 pub mod coords;
 pub mod draw;
 pub mod dump;
+pub mod cute;
 pub mod index;
 pub mod parse;
 pub mod tpu;

@@ -1,0 +1,238 @@
+//! Runs `tilelayout cute`: CuTe layouts evaluated, XLA layouts as CuTe
+//! layouts (checked against the core's index math on every real shape),
+//! the JSON fields, stdin lines, exit statuses and located errors.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+use tilelayout::value::parse_shape;
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tilelayout"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tilelayout");
+    let mut pipe = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("wait for tilelayout");
+    writer.join().expect("writer thread");
+    out
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+fn json_lines(o: &Output) -> Vec<Value> {
+    String::from_utf8(o.stdout.clone())
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+fn one(args: &[&str]) -> (Value, i32) {
+    let o = run(args, b"");
+    let mut v = json_lines(&o);
+    assert_eq!(v.len(), 1);
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (v.remove(0), code(&o))
+}
+
+fn ints(v: &Value) -> Vec<i64> {
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|x| x.as_i64().expect("integer"))
+        .collect()
+}
+
+/// The repository's `tests/data` (see its README for the sources).
+fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data")
+}
+
+#[test]
+fn from_xla_seed_figure() {
+    let (v, c) = one(&["cute", "--json", "from-xla", "f32[3,5]{1,0:T(2,2)}"]);
+    assert_eq!(c, 0);
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["result"], "((_2,_2),(_2,_3)):((_2,_12),(_1,_4))");
+    assert_eq!(
+        (v["size"].as_i64(), v["cosize"].as_i64()),
+        (Some(24), Some(24))
+    );
+    // the logical elements, dim 0 fastest; element (2,3) is slot 17
+    let t = parse_shape("f32[3,5]{1,0:T(2,2)}")
+        .unwrap()
+        .tiling()
+        .unwrap();
+    let want: Vec<i64> = (0..15)
+        .map(|i| t.offset(&[i % 3, i / 3]).unwrap() as i64)
+        .collect();
+    assert_eq!(ints(&v["offsets"]), want);
+    assert_eq!(want[3 * 3 + 2], 17);
+    // text form: the layout alone
+    let o = run(&["cute", "from-xla", "f32[3,5]{1,0:T(2,2)}"], b"");
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        "((_2,_2),(_2,_3)):((_2,_12),(_1,_4))\n"
+    );
+}
+
+#[test]
+fn from_xla_agrees_with_the_core_on_every_real_shape() {
+    let text = std::fs::read_to_string(data_dir().join("real_shapes_dev.tsv")).unwrap();
+    let shapes: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split('\t').next())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let stdin: String = shapes.iter().map(|s| format!("from-xla\t{s}\n")).collect();
+    let o = run(&["cute", "-", "--json"], stdin.as_bytes());
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), shapes.len());
+    let mut checked = 0;
+    for (s, v) in shapes.iter().zip(&lines) {
+        let Ok(t) = parse_shape(s).and_then(|p| p.tiling()) else {
+            assert_eq!(v["ok"], false, "{s}");
+            continue;
+        };
+        if t.elements() == 0 {
+            assert_eq!(v["ok"], false, "{s}");
+            continue;
+        }
+        assert_eq!(v["ok"], true, "{s}: {}", v["error"]);
+        let dims = t.physical_dims();
+        let rank = t.rank();
+        let mut logical = vec![0u64; rank];
+        for p in 0..rank {
+            logical[t.physical_to_logical(p)] = dims.as_slice()[p];
+        }
+        let offsets = ints(&v["offsets"]);
+        assert_eq!(offsets.len() as u64, t.elements().min(1024), "{s}");
+        let mut c = vec![0u64; rank];
+        for (i, &o) in offsets.iter().enumerate() {
+            assert_eq!(o as u64, t.offset(&c).unwrap(), "{s} element {i}");
+            for d in 0..rank {
+                c[d] += 1;
+                if c[d] < logical[d] {
+                    break;
+                }
+                c[d] = 0;
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 300, "{checked}");
+}
+
+#[test]
+fn layout_size_cosize_offsets() {
+    let (v, c) = one(&["cute", "--json", "layout", "(_2,(_3,_4)):(_12,(_4,_1))"]);
+    assert_eq!(c, 0);
+    assert_eq!(v["result"], "(_2,(_3,_4)):(_12,(_4,_1))");
+    assert_eq!(
+        (v["size"].as_i64(), v["cosize"].as_i64()),
+        (Some(24), Some(24))
+    );
+    let want: Vec<i64> = (0..24)
+        .map(|i| (i % 2) * 12 + ((i / 2) % 3) * 4 + i / 6)
+        .collect();
+    assert_eq!(ints(&v["offsets"]), want);
+    // at most 1024 offsets
+    let (v, _) = one(&["cute", "--json", "layout", "(_64,_64):(_64,_1)"]);
+    assert_eq!(v["size"].as_i64(), Some(4096));
+    assert_eq!(v["offsets"].as_array().unwrap().len(), 1024);
+    // a swizzle permutes: every offset of the 8x64 block once
+    let (v, _) = one(&["cute", "--json", "layout", "Sw<3,4,3> o _0 o (8,64):(64,1)"]);
+    let mut o = ints(&v["offsets"]);
+    assert_eq!(v["cosize"].as_i64(), Some(512));
+    o.sort_unstable();
+    assert_eq!(o, (0..512).collect::<Vec<i64>>());
+}
+
+#[test]
+fn crd2idx_and_idx2crd_round_trip() {
+    let l = "(_2,(_3,_4)):(_12,(_4,_1))";
+    let mut lines = String::new();
+    for i in 0..24 {
+        lines.push_str(&format!("idx2crd\t{l}\t{i}\n"));
+    }
+    let crds = json_lines(&run(&["cute", "-", "--json"], lines.as_bytes()));
+    let mut back = String::new();
+    for (i, v) in crds.iter().enumerate() {
+        let c = v["result"].as_str().unwrap();
+        assert_eq!(c, format!("({},({},{}))", i % 2, (i / 2) % 3, i / 6));
+        back.push_str(&format!("crd2idx\t{l}\t{c}\n"));
+    }
+    let idx = json_lines(&run(&["cute", "-", "--json"], back.as_bytes()));
+    for (i, v) in idx.iter().enumerate() {
+        let want = (i % 2) * 12 + ((i / 2) % 3) * 4 + i / 6;
+        assert_eq!(v["result"], want.to_string());
+    }
+}
+
+#[test]
+fn to_xla_inverts_from_xla() {
+    let (v, c) = one(&["cute", "--json", "from-xla", "bf16[8,256]{1,0:T(8,128)}"]);
+    assert_eq!(c, 0);
+    let l = v["result"].as_str().unwrap().to_owned();
+    assert_eq!(l, "(_8,(_128,_2)):(_128,(_1,_1024))");
+    let (v, c) = one(&["cute", "--json", "to-xla", &l, "bf16"]);
+    assert_eq!(c, 0);
+    assert_eq!(v["result"], "bf16[8,256]{1,0:T(8,128)}");
+    let (v, c) = one(&["cute", "--json", "to-xla", "(_4,_3):(_1,_1)"]);
+    assert_eq!((c, &v["ok"]), (1, &Value::Bool(false)));
+}
+
+#[test]
+fn errors_are_located_and_never_panic() {
+    // not affine: the error points at the tile
+    let shape = "f32[4]{0:T(3)(2,2)}";
+    let (v, c) = one(&["cute", "--json", "from-xla", shape]);
+    assert_eq!(c, 1);
+    assert!(v["error"].as_str().unwrap().contains("not affine"), "{v}");
+    let at = "from-xla\t".len() + shape.find("(2,2)").unwrap();
+    assert_eq!(v["error_start"].as_u64(), Some(at as u64));
+    // syntax errors inside an argument, at their byte in the line
+    let o = run(&["cute", "-", "--json"], b"layout\t(_2,_3):(_1,_2\n");
+    let v = &json_lines(&o)[0];
+    assert_eq!(v["error_start"].as_u64(), Some(21));
+    assert_eq!(code(&o), 1);
+    // unknown op, missing and extra arguments, empty line, bad XLA
+    for (line, needle) in [
+        ("nope\t_4:_1", "unknown operation"),
+        ("crd2idx\t_4:_1", "takes a coordinate"),
+        ("layout\t_4:_1\t_2", "too many arguments"),
+        ("", "unknown operation"),
+        ("from-xla\tf32[3,5]{1,0:T(0)}", "0"),
+        ("idx2crd\t_4:_1\t(1,2)", "integer index"),
+        ("to-xla\t_4:_1\tf33", "element type"),
+    ] {
+        let o = run(&["cute", "-", "--json"], format!("{line}\n").as_bytes());
+        let v = &json_lines(&o)[0];
+        assert_eq!(v["ok"], false, "{line}");
+        assert!(v["error"].as_str().unwrap().contains(needle), "{line}: {v}");
+        assert_eq!(code(&o), 1, "{line}");
+    }
+    // `-` with arguments is a usage error
+    assert_eq!(code(&run(&["cute", "-", "x"], b"")), 2);
+    // text mode: a caret diagnostic on stderr
+    let o = run(&["cute", "layout", "(_2,_3):(_1,_2"], b"");
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains("error:") && err.contains('^'), "{err}");
+}

@@ -1,0 +1,351 @@
+//! CuTe's layouts as types: [`cute!`](crate::cute!) writes
+//! `(8,(2,4)):(1,(8,16))` as a type whose every constant (the layout
+//! value, size, cosize, text) is computed by the core's `const fn`s, and
+//! operation types ([`Flatten`], [`Get`], [`Append`], [`FromXla`]) whose
+//! constants are the core's operations on their operands' constants. A
+//! failed precondition is a compile error naming the mode; use
+//! [`assert_cute!`](crate::assert_cute) to see it at `cargo check`.
+//!
+//! The XLA [`Layout`](crate::Layout) trait does not fit these types (it
+//! needs an element type, an XLA shape and a tiling); [`AlgebraLayout`]
+//! is its twin with the same shape: constants, an `offset` over one
+//! coordinate per mode, and `idx2crd`.
+//!
+//! ```
+//! use tilelayout::{cute, AlgebraLayout};
+//! type A = cute!((8,(2,4)):(1,(8,16)));
+//! assert_eq!(A::TEXT, "(8,(2,4)):(1,(8,16))");
+//! assert_eq!((A::SIZE, A::COSIZE, A::RANK, A::DEPTH), (64, 64, 2, 2));
+//! // coordinate (3, 5): 5 splits colexicographically into (1, 2)
+//! assert_eq!(A::offset([3, 5]), 3 + 8 + 32);
+//! assert_eq!(A::index(3 + 8 * 5), 3 + 8 + 32);
+//! assert_eq!(A::idx2crd(43), [3, 5]);
+//! ```
+
+use core::marker::PhantomData;
+
+use crate::algebra::{AlgebraError, Int, IntTuple, Layout as Value, MAX_NODES, MAX_TEXT};
+use crate::value::{lower, LowerError, Lowered, TextBuf};
+
+/// One integer mode `shape:stride` of a layout type, with CuTe's binding
+/// times (static `_8` by default; `false` prints it dynamic, `8`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Leaf<
+    const SHAPE: i64,
+    const STRIDE: i64,
+    const STATIC_SHAPE: bool = true,
+    const STATIC_STRIDE: bool = true,
+>;
+
+/// A mode of a layout type: a [`Leaf`], or a tuple of modes (up to 8;
+/// `()` is the empty tuple).
+pub trait Modes: 'static {
+    /// The shape.
+    const SHAPE: IntTuple;
+    /// The stride (congruent to the shape).
+    const STRIDE: IntTuple;
+}
+
+const fn int(v: i64, is_static: bool) -> Int {
+    if is_static {
+        Int::fixed(v)
+    } else {
+        Int::dynamic(v)
+    }
+}
+
+impl<const S: i64, const D: i64, const SS: bool, const DS: bool> Modes for Leaf<S, D, SS, DS> {
+    const SHAPE: IntTuple = IntTuple::int(int(S, SS));
+    const STRIDE: IntTuple = IntTuple::int(int(D, DS));
+}
+
+impl Modes for () {
+    const SHAPE: IntTuple = IntTuple::EMPTY;
+    const STRIDE: IntTuple = IntTuple::EMPTY;
+}
+
+macro_rules! tuple_modes {
+    ($($m:ident)+) => {
+        impl<$($m: Modes),+> Modes for ($($m,)+) {
+            const SHAPE: IntTuple = ok(IntTuple::tuple(&[$($m::SHAPE),+]), "a layout type");
+            const STRIDE: IntTuple = ok(IntTuple::tuple(&[$($m::STRIDE),+]), "a layout type");
+        }
+    };
+}
+tuple_modes!(A);
+tuple_modes!(A B);
+tuple_modes!(A B C);
+tuple_modes!(A B C D);
+tuple_modes!(A B C D E);
+tuple_modes!(A B C D E F);
+tuple_modes!(A B C D E F G);
+tuple_modes!(A B C D E F G H);
+
+/// A CuTe layout as a type: `Cute<(Leaf<8, 1>, (Leaf<2, 8>, Leaf<4, 16>))>`
+/// is `(_8,(_2,_4)):(_1,(_8,_16))`. Written by [`cute!`](crate::cute!).
+pub struct Cute<M>(PhantomData<M>);
+
+impl<M: Modes> AlgebraLayout for Cute<M> {
+    const LAYOUT: Value = ok(Value::new(M::SHAPE, M::STRIDE), "cute!");
+}
+
+/// CuTe's `flatten(A)`.
+pub struct Flatten<A>(PhantomData<A>);
+
+impl<A: AlgebraLayout> AlgebraLayout for Flatten<A> {
+    const LAYOUT: Value = A::LAYOUT.flatten();
+}
+
+/// CuTe's `layout<I>(A)`: mode `I` of `A`.
+pub struct Get<A, const I: usize>(PhantomData<A>);
+
+impl<A: AlgebraLayout, const I: usize> AlgebraLayout for Get<A, I> {
+    const LAYOUT: Value = match A::LAYOUT.mode(I) {
+        Ok(l) => l,
+        Err(_) => {
+            let mut t = TextBuf::<160>::new();
+            t.push_str("Get<_, ");
+            t.push_u64(I as u64);
+            t.push_str(">: mode ");
+            t.push_u64(I as u64);
+            t.push_str(" of a layout of rank ");
+            t.push_u64(A::LAYOUT.rank() as u64);
+            t.push_str("; use a mode below ");
+            t.push_u64(A::LAYOUT.rank() as u64);
+            panic!("{}", t.as_str())
+        }
+    };
+}
+
+/// CuTe's `append(A, B)`: `B` as the last mode of `A`.
+pub struct Append<A, B>(PhantomData<(A, B)>);
+
+impl<A: AlgebraLayout, B: AlgebraLayout> AlgebraLayout for Append<A, B> {
+    const LAYOUT: Value = ok(A::LAYOUT.append(&B::LAYOUT), "Append");
+}
+
+/// An XLA layout type's tiling as a CuTe layout (one mode per dim, over
+/// the padded tile grid; see [`crate::value::lower`]). A tiling that is not
+/// affine is a compile error saying which tile.
+///
+/// ```
+/// use tilelayout::{layout, AlgebraLayout, FromXla, Layout};
+/// type X = layout!(f32[3,5]{1,0:T(2,2)});
+/// type C = FromXla<X>;
+/// assert_eq!(C::TEXT, "((_2,_2),(_2,_3)):((_2,_12),(_1,_4))");
+/// assert_eq!(C::offset([2, 3]), X::offset([2, 3]) as isize);
+/// ```
+pub struct FromXla<L>(PhantomData<L>);
+
+impl<L: crate::Layout> AlgebraLayout for FromXla<L> {
+    const LAYOUT: Value = match lower(&L::SHAPE) {
+        Ok(Lowered::Affine(a)) => *a.layout(),
+        Ok(Lowered::NotAffine(n)) => {
+            let mut t = TextBuf::<1024>::new();
+            t.push_str("FromXla<");
+            t.push_str(L::TEXT);
+            t.push_str(">: ");
+            t.push_str(n.describe().as_str());
+            t.push_str("; use the layout type's own offset instead");
+            panic!("{}", t.as_str())
+        }
+        Err(LowerError::Shape(e)) => panic!("{}", e.describe().as_str()),
+        Err(LowerError::Algebra(e)) => panic!("{}", e.describe().as_str()),
+    };
+}
+
+/// Unwraps an algebra result in a const: the error becomes a compile error
+/// naming `what` and the core's message.
+const fn ok<T: Copy>(r: Result<T, AlgebraError>, what: &str) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => {
+            let mut t = TextBuf::<256>::new();
+            t.push_str(what);
+            t.push_str(": ");
+            t.push_str(e.describe().as_str());
+            panic!("{}", t.as_str())
+        }
+    }
+}
+
+/// The flattened integer modes and the colexicographic divisor of each:
+/// what [`AlgebraLayout::index`] computes with.
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)] // reason: an implementation constant of the trait
+pub struct Flat {
+    n: usize,
+    shape: [i64; MAX_NODES],
+    stride: [i64; MAX_NODES],
+    below: [i64; MAX_NODES],
+    /// First flattened mode of each top-level mode, and one past the last.
+    mode_start: [usize; MAX_NODES + 1],
+    rank: usize,
+}
+
+const fn flat(l: &Value) -> Flat {
+    let mut f = Flat {
+        n: l.shape().leaf_count(),
+        shape: [1; MAX_NODES],
+        stride: [0; MAX_NODES],
+        below: [1; MAX_NODES],
+        mode_start: [0; MAX_NODES + 1],
+        rank: l.rank(),
+    };
+    let mut below = 1i64;
+    let mut k = 0;
+    while k < f.n {
+        let s = match l.shape().leaf(k) {
+            Some(s) => s.value,
+            None => 1,
+        };
+        f.shape[k] = s;
+        f.stride[k] = match l.stride().leaf(k) {
+            Some(d) => d.value,
+            None => 0,
+        };
+        f.below[k] = below;
+        below = ok_i64(below.checked_mul(s));
+        k += 1;
+    }
+    let mut m = 0;
+    while m < f.rank {
+        f.mode_start[m] = l.shape().mode_leaf_start(m);
+        m += 1;
+    }
+    f.mode_start[f.rank] = f.n;
+    f
+}
+
+const fn ok_i64(v: Option<i64>) -> i64 {
+    match v {
+        Some(v) => v,
+        None => panic!("the layout's size overflows i64"),
+    }
+}
+
+/// Holder for a layout type's text, so that a `&'static` to it can be
+/// formed.
+struct Text<L>(PhantomData<L>);
+
+impl<L: AlgebraLayout> Text<L> {
+    const BUF: TextBuf<MAX_TEXT> = L::LAYOUT.to_text();
+}
+
+/// A CuTe layout as a type: every property a compile-time constant
+/// computed by the core, and index functions that fold to constants for
+/// constant arguments.
+///
+/// Implemented by [`Cute`] (what [`cute!`](crate::cute!) writes) and the
+/// operation types.
+pub trait AlgebraLayout: 'static + Sized {
+    /// The layout value.
+    const LAYOUT: Value;
+    /// CuTe's `size`.
+    const SIZE: usize = ok(Self::LAYOUT.size(), "size").value as usize;
+    /// CuTe's `cosize`.
+    const COSIZE: usize = ok(Self::LAYOUT.cosize(), "cosize").value as usize;
+    /// CuTe's `rank`.
+    const RANK: usize = Self::LAYOUT.rank();
+    /// CuTe's `depth`.
+    const DEPTH: usize = Self::LAYOUT.depth();
+    /// CuTe's text of the layout.
+    const TEXT: &'static str = {
+        let buf: &'static TextBuf<MAX_TEXT> = &Text::<Self>::BUF;
+        buf.as_str()
+    };
+    /// The flattened modes (for the index functions).
+    #[doc(hidden)]
+    const FLAT: Flat = flat(&Self::LAYOUT);
+    /// Evaluating this checks the layout; see
+    /// [`assert_cute!`](crate::assert_cute).
+    const VALID: () = {
+        let _ = Self::SIZE;
+        let _ = Self::COSIZE;
+    };
+
+    /// CuTe's `layout(i)`: the offset of the 1-D coordinate `i`
+    /// (colexicographic, the first mode fastest).
+    #[inline(always)]
+    fn index(i: usize) -> isize {
+        let f = const { &Self::FLAT };
+        let i = i as i64;
+        let mut acc = 0i64;
+        let mut k = 0;
+        while k < f.n {
+            let c = if k + 1 == f.n {
+                i / f.below[k]
+            } else {
+                (i / f.below[k]) % f.shape[k]
+            };
+            acc = acc.wrapping_add(c.wrapping_mul(f.stride[k]));
+            k += 1;
+        }
+        acc as isize
+    }
+
+    /// CuTe's `layout(c0, c1, …)`: one integer coordinate per mode, each
+    /// split colexicographically within its mode.
+    #[inline(always)]
+    fn offset<const N: usize>(coord: [usize; N]) -> isize {
+        const { check_rank(Self::RANK, N) };
+        let f = const { &Self::FLAT };
+        let mut acc = 0i64;
+        let mut m = 0;
+        while m < N {
+            let x = coord[m] as i64;
+            let (a, b) = (f.mode_start[m], f.mode_start[m + 1]);
+            let mut k = a;
+            while k < b {
+                let below = f.below[k] / f.below[a];
+                let c = if k + 1 == b {
+                    x / below
+                } else {
+                    (x / below) % f.shape[k]
+                };
+                acc = acc.wrapping_add(c.wrapping_mul(f.stride[k]));
+                k += 1;
+            }
+            m += 1;
+        }
+        acc as isize
+    }
+
+    /// CuTe's `idx2crd(i, shape)` at the top level: one coordinate per
+    /// mode (the last takes the quotient unbounded).
+    #[inline(always)]
+    fn idx2crd<const N: usize>(i: usize) -> [usize; N] {
+        const { check_rank(Self::RANK, N) };
+        let f = const { &Self::FLAT };
+        let mut out = [0usize; N];
+        let mut m = 0;
+        while m < N {
+            let (a, b) = (f.mode_start[m], f.mode_start[m + 1]);
+            let below = f.below[a] as usize;
+            let mut size = 1usize;
+            let mut k = a;
+            while k < b {
+                size *= f.shape[k] as usize;
+                k += 1;
+            }
+            out[m] = if m + 1 == N {
+                i / below
+            } else {
+                (i / below) % size
+            };
+            m += 1;
+        }
+        out
+    }
+}
+
+const fn check_rank(rank: usize, n: usize) {
+    if rank != n {
+        let mut t = TextBuf::<96>::new();
+        t.push_str("coordinate has ");
+        t.push_u64(n as u64);
+        t.push_str(" modes but the layout has rank ");
+        t.push_u64(rank as u64);
+        panic!("{}", t.as_str());
+    }
+}
