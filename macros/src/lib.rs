@@ -228,7 +228,7 @@ fn expand(krate: &TokenStream, tokens: &[TokenTree]) -> Result<TokenStream, Toke
     if !ty.is_array_type() {
         return Err(src.fail_msg(all.0, all.1, "token and opaque have no layout type"));
     }
-    if let Err(e) = core_::check_element_size(ty, layout.element_size_in_bits) {
+    if let Err(e) = core_::check_element_size(layout.element_size_in_bits) {
         let e = core_::Error {
             kind: e.kind,
             span: spans.attrs[3],

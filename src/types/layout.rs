@@ -276,7 +276,7 @@ impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E, S
     const SHAPE: value::Shape = {
         let s = build_shape::<E, S, Ts, M, A>();
         ok(s.validate());
-        ok(value::check_element_size(E::TYPE, A::ELEMENT_BITS as u64));
+        ok(value::check_element_size(A::ELEMENT_BITS as u64));
         s
     };
     const TILING: Tiling = ok(Self::SHAPE.tiling());
