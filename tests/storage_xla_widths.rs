@@ -215,3 +215,30 @@ fn relayout_between_element_types_needs_reinterpret() {
         }
     }
 }
+
+#[test]
+fn bounded_dynamic_dims_are_sized_and_relaid_out_at_their_bound() {
+    for (text, elements, xla_bytes) in [
+        ("f32[<=4194304]{0:T(1024)}", 4194304, 16777216),
+        ("s32[<=4096]{0:T(8)M(1024)}", 4096, 16384),
+        ("f32[4,<=4]{1,0:D(D,C)}", 16, 64),
+    ] {
+        let s = shape(text);
+        assert!(s.sizes().is_err(), "{text}: dynamic, no static sizes");
+        let z = s.sizes_at_bound().unwrap();
+        assert_eq!((z.elements, z.xla_bytes), (elements, xla_bytes), "{text}");
+    }
+    let s = shape("f32[5,<=6]{0,1:T(2,4)}");
+    let rows = Strided::row_major(&[5, 6], 32).unwrap();
+    let src: Vec<u32> = (0..30).collect();
+    let plan = RelayoutPlan::new(rows, &s).unwrap();
+    let mut dst = vec![0u32; plan.dst_units(4) as usize];
+    plan.execute(&src, &mut dst).unwrap();
+    let t = s.at_bound().unwrap().tiling().unwrap();
+    for i in 0..5u64 {
+        for j in 0..6u64 {
+            assert_eq!(dst[t.offset(&[i, j]).unwrap() as usize], (i * 6 + j) as u32);
+        }
+    }
+    assert!(RelayoutPlan::new(rows, &shape("f32[5,?]{0,1}")).is_err());
+}

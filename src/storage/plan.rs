@@ -201,6 +201,12 @@ impl Side {
         match a {
             ArrayLayout::Strided(s) => Ok(Side::Strided(*s)),
             ArrayLayout::Tiled(shape) => {
+                // A bounded dynamic array is laid out at its bound, as XLA
+                // allocates it.
+                let shape = &match shape.at_bound() {
+                    Ok(s) => s,
+                    Err(e) => return Err(StorageError::Shape(e)),
+                };
                 let tiling = match shape.tiling() {
                     Ok(t) => t,
                     Err(e) => return Err(StorageError::Shape(e)),

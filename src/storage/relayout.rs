@@ -123,7 +123,9 @@ impl RelayoutPlan {
     /// Plans a relayout from `src` to `dst`.
     ///
     /// # Errors
-    /// [`StorageError::Shape`] for an invalid shape;
+    /// [`StorageError::Shape`] for an invalid shape or an unbounded dynamic
+    /// dim (`?`; a bounded dim `<=N` is laid out at its bound, as XLA
+    /// allocates it);
     /// [`StorageError::ElementSize`] for a storage width other than 1, 2,
     /// 4, 8, 16, 32, 64 or 128 bits; [`StorageError::DimsMismatch`];
     /// [`StorageError::ElementTypeMismatch`] between two tiled layouts of
