@@ -50,7 +50,7 @@ fn s8_in_four_bits_round_trips_through_view_and_relayout() {
         }
         // and a relayout to a packed row-major buffer gives them in order
         let rows = Strided::row_major(&dims, bits).unwrap();
-        let plan = RelayoutPlan::new(&s, rows).unwrap();
+        let plan = RelayoutPlan::new(s, rows).unwrap();
         let mut out = vec![0u8; plan.dst_units(1) as usize];
         plan.execute(bytemuck::cast_slice(a.units()), &mut out)
             .unwrap();
@@ -116,7 +116,7 @@ fn pred_in_32_bit_words() {
         .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
         .collect();
     let mut flat = vec![7u32; 16 * 256];
-    RelayoutPlan::new(&s, rows)
+    RelayoutPlan::new(s, rows)
         .unwrap()
         .execute(&words, &mut flat)
         .unwrap();
@@ -124,7 +124,7 @@ fn pred_in_32_bit_words() {
         assert_eq!(*w, ((k / 256 * 3 + k % 256) % 5 == 0) as u32);
     }
     let mut again = vec![0u32; words.len()];
-    RelayoutPlan::new(rows, &s)
+    RelayoutPlan::new(rows, s)
         .unwrap()
         .execute(&flat, &mut again)
         .unwrap();
@@ -184,19 +184,19 @@ fn relayout_between_element_types_needs_reinterpret() {
     ] {
         let (sa, sb) = (shape(a), shape(b));
         assert_eq!(
-            RelayoutPlan::new(&sa, &sb).unwrap_err(),
+            RelayoutPlan::new(sa, sb).unwrap_err(),
             StorageError::ElementTypeMismatch {
                 src: sa.element_type(),
                 dst: sb.element_type()
             },
             "{a} -> {b}"
         );
-        assert!(RelayoutPlan::reinterpret(&sa, &sb).is_ok(), "{a} -> {b}");
+        assert!(RelayoutPlan::reinterpret(sa, sb).is_ok(), "{a} -> {b}");
         // const planning agrees
         let e = RelayoutPlan::between(&ArrayLayout::Tiled(sa), &ArrayLayout::Tiled(sb));
         assert!(matches!(e, Err(StorageError::ElementTypeMismatch { .. })));
     }
-    let msg = RelayoutPlan::new(&shape("f32[2]{0}"), &shape("s32[2]{0}"))
+    let msg = RelayoutPlan::new(shape("f32[2]{0}"), shape("s32[2]{0}"))
         .unwrap_err()
         .to_string();
     assert!(msg.contains("reinterpret"), "{msg}");
@@ -205,7 +205,7 @@ fn relayout_between_element_types_needs_reinterpret() {
     let s = shape("s32[8,128]{0,1}");
     let src: Vec<u32> = (0..1024).map(|i| (i as f32 * 0.5).to_bits()).collect();
     let mut dst = vec![0u32; 1024];
-    RelayoutPlan::reinterpret(&f, &s)
+    RelayoutPlan::reinterpret(f, s)
         .unwrap()
         .execute(&src, &mut dst)
         .unwrap();
@@ -231,7 +231,7 @@ fn bounded_dynamic_dims_are_sized_and_relaid_out_at_their_bound() {
     let s = shape("f32[5,<=6]{0,1:T(2,4)}");
     let rows = Strided::row_major(&[5, 6], 32).unwrap();
     let src: Vec<u32> = (0..30).collect();
-    let plan = RelayoutPlan::new(rows, &s).unwrap();
+    let plan = RelayoutPlan::new(rows, s).unwrap();
     let mut dst = vec![0u32; plan.dst_units(4) as usize];
     plan.execute(&src, &mut dst).unwrap();
     let t = s.at_bound().unwrap().tiling().unwrap();
@@ -240,5 +240,5 @@ fn bounded_dynamic_dims_are_sized_and_relaid_out_at_their_bound() {
             assert_eq!(dst[t.offset(&[i, j]).unwrap() as usize], (i * 6 + j) as u32);
         }
     }
-    assert!(RelayoutPlan::new(rows, &shape("f32[5,?]{0,1}")).is_err());
+    assert!(RelayoutPlan::new(rows, shape("f32[5,?]{0,1}")).is_err());
 }

@@ -156,7 +156,7 @@ fn side(b: &mut Bytes<'_>, dims: &[u64], bits: u32) -> Option<ArrayLayout> {
         }
     }
     let l = b.next();
-    if l % 4 == 0 {
+    if l.is_multiple_of(4) {
         attrs.push_str(&format!("L({})", 1 + l % 5));
     }
     if bits < 8 {
@@ -260,6 +260,9 @@ fn coords(dims: &[u64]) -> Vec<Vec<u64>> {
     out
 }
 
+/// One way of executing a plan: `(src, dst, pad)`.
+type Exec<'a, U> = Box<dyn Fn(&[U], &mut [U], U) + 'a>;
+
 fn run<U: Word>(
     plan: &RelayoutPlan,
     src_l: &ArrayLayout,
@@ -287,7 +290,7 @@ fn run<U: Word>(
     let guard = U::from_u64(0xA5A5_A5A5_A5A5_A5A5);
     let dst_slots = slots(dst_l);
     let tiled_dst = matches!(dst_l, ArrayLayout::Tiled(_));
-    let mut ways: Vec<(&str, Box<dyn Fn(&[U], &mut [U], U)>)> = vec![
+    let mut ways: Vec<(&str, Exec<'_, U>)> = vec![
         (
             "serial",
             Box::new(|s, d, p| plan.execute_with_padding(s, d, p).unwrap()),
