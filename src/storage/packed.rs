@@ -99,7 +99,7 @@ fn check(len: usize, slot: usize, bits: u32) -> Result<(), StorageError> {
     let per = (8 / bits) as usize;
     if slot / per >= len {
         return Err(StorageError::Length {
-            expected: (slot / per) as u64 + 1,
+            expected: ((slot / per) as u64).saturating_add(1),
             found: len,
         });
     }
