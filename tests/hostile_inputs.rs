@@ -37,6 +37,10 @@ fn planning_with_tiles_far_above_the_dims_does_not_overflow() {
     }
 }
 
+// A tile dim of 2^63-1 does not fit a 32-bit `usize` const parameter: the
+// layout type exists on 64-bit targets only (FIXME(#16): `layout!` should say
+// so on 32-bit targets instead of reporting an empty tile).
+#[cfg(target_pointer_width = "64")]
 #[test]
 fn typed_copy_of_an_empty_array_with_a_huge_tile_compiles_and_runs() {
     type L = layout!(s8[0]{0:T(9223372036854775807)(8,1)});
