@@ -148,6 +148,21 @@ macro_rules! assert_layout {
 #[doc(hidden)] // reason: not API; used by code that `layout!` generates
 pub mod __private {
     pub use tilelayout_macros::{cute_impl, layout_array_impl, layout_impl, layout_slots_impl};
+
+    /// What `layout!` and `layout_array!` expand to after reporting an
+    /// error (`<[(); { compile_error!{…} 0 }] as StandIn>::Layout`): a valid
+    /// type, so that uses of it report nothing more.
+    pub trait StandIn {
+        /// A layout type.
+        type Layout;
+        /// An array of that layout.
+        type Array;
+    }
+
+    impl<const N: usize> StandIn for [(); N] {
+        type Layout = crate::Tiled<crate::F32, crate::Shape<1>>;
+        type Array = crate::storage::TypedArray<Self::Layout, 1>;
+    }
 }
 
 /// An owned, allocation-free array in the layout of XLA's text:

@@ -58,11 +58,13 @@ fn bad_input_gives_typed_errors() {
         StorageError::Index(e) => assert_eq!(e.kind, ErrorKind::IndexRank { rank: 2, found: 1 }),
         e => panic!("{e}"),
     }
-    // f32 cannot be stored in 16 bits; s4 not in 2
+    // f32 cannot be stored in 16 bits, s4 not in 16, pred not in 24
     let e = TiledArray::<f32>::new(&shape("f32[4]{0:E(16)}"), 0.0).unwrap_err();
     assert_eq!(e, StorageError::ElementSize { bits: 16 });
-    let e = TiledArray::<S4>::new(&shape("s4[4]{0:E(2)}"), S4::default()).unwrap_err();
-    assert_eq!(e, StorageError::ElementSize { bits: 2 });
+    let e = TiledArray::<S4>::new(&shape("s4[4]{0:E(16)}"), S4::default()).unwrap_err();
+    assert_eq!(e, StorageError::ElementSize { bits: 16 });
+    let e = TiledArray::<bool>::new(&shape("pred[4]{0:E(24)}"), false).unwrap_err();
+    assert_eq!(e, StorageError::ElementSize { bits: 24 });
     // invalid and dynamic shapes
     assert!(matches!(
         TiledArray::<f32>::new(&shape("f32[3]{0:T(0)}"), 0.0),
@@ -135,12 +137,17 @@ fn bf16_pairs_rows_2k_and_2k_plus_1_in_each_word() {
     let s = shape("bf16[16,256]{1,0:T(8,128)(2,1)}");
     let a =
         TiledArray::<bf16>::from_fn(&s, |c| bf16::from_f32((c[0] * 1000 + c[1]) as f32)).unwrap();
-    let words: &[u32] = bytemuck::cast_slice(a.units());
+    // The 32-bit words as the (little-endian) device holds them, built
+    // from the units: a `Vec<bf16>` need not be 4-aligned, so it is not
+    // cast to `&[u32]`.
+    let units = a.units();
+    let word =
+        |k: usize| u32::from(units[2 * k].to_bits()) | u32::from(units[2 * k + 1].to_bits()) << 16;
     for i in (0..16).step_by(2) {
         for j in 0..256 {
             let slot = a.view().slot_of(&[i, j]).unwrap();
             assert_eq!(slot % 2, 0);
-            let w = words[slot / 2];
+            let w = word(slot / 2);
             let (lo, hi) = (bf16::from_bits(w as u16), bf16::from_bits((w >> 16) as u16));
             assert_eq!(lo, a.get(&[i, j]).unwrap(), "row 2k in the low half");
             assert_eq!(hi, a.get(&[i + 1, j]).unwrap(), "row 2k+1 in the high half");
@@ -153,12 +160,14 @@ fn bf16_pairs_rows_2k_and_2k_plus_1_in_each_word() {
 fn s8_packs_four_rows_into_each_word() {
     let s = shape("s8[8,256]{1,0:T(8,128)(4,1)}");
     let a = TiledArray::<i8>::from_fn(&s, |c| (c[0] as i8) * 16 + (c[1] % 16) as i8).unwrap();
-    let words: &[u32] = bytemuck::cast_slice(a.units());
+    // The words' bytes in memory order (a `Vec<i8>` need not be 4-aligned,
+    // so it is not cast to `&[u32]`).
+    let bytes: &[u8] = bytemuck::cast_slice(a.units());
     for i in (0..8).step_by(4) {
         for j in 0..256 {
             let slot = a.view().slot_of(&[i, j]).unwrap();
             assert_eq!(slot % 4, 0);
-            let w = words[slot / 4].to_le_bytes();
+            let w = &bytes[slot..slot + 4];
             for k in 0..4 {
                 assert_eq!(w[k as usize] as i8, a.get(&[i + k, j]).unwrap());
             }
@@ -227,8 +236,17 @@ fn sub_byte_set_never_clobbers_neighbours() {
                 for j in 0..dims[1] {
                     let mut units = vec![start; n];
                     let before = units.clone();
-                    // u8 is whole-byte only; the sub-byte types access packed storage
-                    assert!(TiledViewMut::<u8>::new(&s, &mut units).is_err());
+                    // u8 reads the raw bits of a packed slot too
+                    let raw = TiledViewMut::<u8>::new(&s, &mut units).unwrap();
+                    let stored = raw.get(&[i, j]).unwrap();
+                    assert_eq!(
+                        stored,
+                        tilelayout::storage::packed::get(
+                            &before,
+                            t.offset(&[i, j]).unwrap() as usize,
+                            bits
+                        )
+                    );
                     let slot = t.offset(&[i, j]).unwrap() as usize;
                     match bits {
                         4 => {

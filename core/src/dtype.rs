@@ -41,6 +41,8 @@ pub enum PrimitiveType {
     F32,
     F64,
     F4E2M1FN,
+    F6E2M3FN,
+    F6E3M2FN,
     F8E3M4,
     F8E4M3,
     F8E4M3FN,
@@ -58,7 +60,12 @@ pub enum PrimitiveType {
 }
 
 /// (type, lowercase name, value bits, storage bytes)
-const TABLE: [(PrimitiveType, &str, u32, u32); 32] = {
+///
+/// Widths as XLA's `primitive_util` gives them (openxla/xla
+/// `xla/primitive_util.h`, `BitWidth` and `ByteWidth`): the
+/// 6-bit floats `f6e2m3fn` and `f6e3m2fn` have 6 value bits and, like every
+/// sub-byte type, take one byte each unless the layout says `E(n)`.
+const TABLE: [(PrimitiveType, &str, u32, u32); 34] = {
     use PrimitiveType::*;
     [
         (Pred, "pred", 1, 1),
@@ -81,6 +88,8 @@ const TABLE: [(PrimitiveType, &str, u32, u32); 32] = {
         (F32, "f32", 32, 4),
         (F64, "f64", 64, 8),
         (F4E2M1FN, "f4e2m1fn", 4, 1),
+        (F6E2M3FN, "f6e2m3fn", 6, 1),
+        (F6E3M2FN, "f6e3m2fn", 6, 1),
         (F8E3M4, "f8e3m4", 8, 1),
         (F8E4M3, "f8e4m3", 8, 1),
         (F8E4M3FN, "f8e4m3fn", 8, 1),
@@ -98,8 +107,8 @@ const TABLE: [(PrimitiveType, &str, u32, u32); 32] = {
 
 impl PrimitiveType {
     /// Every primitive type, in XLA's enum order of families.
-    pub const ALL: [PrimitiveType; 32] = {
-        let mut out = [PrimitiveType::Pred; 32];
+    pub const ALL: [PrimitiveType; 34] = {
+        let mut out = [PrimitiveType::Pred; 34];
         let mut i = 0;
         while i < TABLE.len() {
             out[i] = TABLE[i].0;

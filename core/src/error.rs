@@ -227,15 +227,14 @@ pub enum ErrorKind {
     /// Ours: the tiled size (slots) or a combined dim does not fit in `u64`;
     /// XLA would wrap.
     SizeOverflow,
-    /// Ours, for layout types and `layout!` only (runtime values follow
-    /// XLA, which accepts any `E`): `E(n)` must be 0 or at least the
-    /// element's value width, and either divide 8 or be a multiple of 8, so
-    /// that an element never straddles a byte boundary.
+    /// Ours, for storage (layout types, `layout!`, views and relayout;
+    /// parsing, validation and sizes follow XLA, which accepts any `E`):
+    /// `E(n)` must be 0 or a power of two from 1 to 128, so that a slot
+    /// never straddles a byte boundary and whole-byte slots are units the
+    /// relayout moves. See [`crate::check_element_size`].
     ElementSize {
         /// The `n` of `E(n)`.
         bits: u64,
-        /// The element's value width.
-        min: u32,
     },
     /// Ours: tiling expands the shape to more than
     /// [`crate::MAX_EXPANDED_RANK`] dims.
@@ -457,12 +456,10 @@ impl Error {
                 t.push_u64(tile as u64);
                 t.push_str(" ends in `*`; `*` combines a dim into the next more-minor one, so it cannot be the last");
             }
-            ErrorKind::ElementSize { bits, min } => {
+            ErrorKind::ElementSize { bits } => {
                 t.push_str("E(");
                 t.push_u64(bits);
-                t.push_str(") does not fit the element type: use 0, or a width of at least ");
-                t.push_u64(min as u64);
-                t.push_str(" bits that divides 8 or is a multiple of 8");
+                t.push_str(") cannot be stored: use 0 (the type's own width) or 1, 2, 4, 8, 16, 32, 64 or 128 bits");
             }
             ErrorKind::SizeOverflow => t.push_str("the tiled size overflows u64"),
             ErrorKind::ExpandedTooLong => {

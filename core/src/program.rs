@@ -135,7 +135,20 @@ impl Program {
     }
 
     /// Runs the program (the reference interpreter; the type layer runs it
-    /// unrolled instead). Pre: `fits()`, one coordinate per dim in bounds.
+    /// unrolled instead).
+    ///
+    /// Pre: `fits()`, one coordinate per dim in bounds. Otherwise the result
+    /// is unspecified but the call still returns, in debug and release
+    /// builds alike: missing coordinates read as 0, extra ones are ignored,
+    /// and the arithmetic wraps.
+    ///
+    /// ```
+    /// use tilelayout::value::parse_shape;
+    /// let p = parse_shape("f32[3,5]{1,0:T(2,2)}").unwrap().tiling().unwrap().program();
+    /// assert_eq!(p.run(&[2, 3]), 17);
+    /// let _ = p.run(&[u64::MAX, 1]); // no panic
+    /// let _ = p.run(&[]); // no panic
+    /// ```
     pub const fn run(&self, index: &[u64]) -> u64 {
         let mut r = [0u64; MAX_REGS];
         let mut acc = 0u64;
@@ -143,17 +156,23 @@ impl Program {
         while i < self.len as usize {
             match self.ops[i] {
                 Op::Nop => {}
-                Op::Load { dst, dim } => r[dst as usize] = index[dim as usize],
+                Op::Load { dst, dim } => {
+                    let d = dim as usize;
+                    r[dst as usize] = if d < index.len() { index[d] } else { 0 };
+                }
                 Op::MulAdd { dst, a, k, b } => {
                     let add = if b == NO_REG { 0 } else { r[b as usize] };
-                    r[dst as usize] = r[a as usize] * k + add;
+                    r[dst as usize] = r[a as usize].wrapping_mul(k).wrapping_add(add);
                 }
                 Op::DivMod { q, r: rem, src, t } => {
+                    // `t` is a tile dim, never 0 in a valid tiling
                     let v = r[src as usize];
                     r[q as usize] = v / t;
                     r[rem as usize] = v % t;
                 }
-                Op::Acc { src, stride } => acc += r[src as usize] * stride,
+                Op::Acc { src, stride } => {
+                    acc = acc.wrapping_add(r[src as usize].wrapping_mul(stride))
+                }
             }
             i += 1;
         }

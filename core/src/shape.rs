@@ -405,6 +405,26 @@ impl Shape {
         true
     }
 
+    /// Replaces `<=N` dims by `N`; [`ErrorKind::DynamicShape`] (shape
+    /// unchanged) if a dim is `?`.
+    pub(crate) const fn set_dims_at_bound(&mut self) -> Result<(), Error> {
+        let mut i = 0;
+        while i < self.rank as usize {
+            if let Dim::Unbounded = self.dims[i] {
+                return Err(Error::new(ErrorKind::DynamicShape));
+            }
+            i += 1;
+        }
+        let mut i = 0;
+        while i < self.rank as usize {
+            if let Dim::Bounded(n) = self.dims[i] {
+                self.dims[i] = Dim::Static(n);
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
     /// The static dims, or [`ErrorKind::DynamicShape`].
     pub const fn static_dims(&self) -> Result<[u64; MAX_RANK], Error> {
         let mut out = [0u64; MAX_RANK];

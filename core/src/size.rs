@@ -61,6 +61,49 @@ pub const fn bits_to_bytes(count: u64, bits: u64) -> Result<u64, Error> {
 }
 
 impl Shape {
+    /// The shape with every bounded dynamic dim (`<=N`) at its bound `N`,
+    /// as XLA sizes and allocates such arrays: a buffer for
+    /// `f32[<=4194304]{0:T(1024)}` holds 4194304 elements. The layout is
+    /// kept as written.
+    ///
+    /// # Errors
+    /// [`ErrorKind::DynamicShape`] for an unbounded dim (`?`), which has no
+    /// size.
+    ///
+    /// ```
+    /// use tilelayout::value::parse_shape;
+    /// let s = parse_shape("f32[4,<=4]{1,0:D(D,C)}").unwrap();
+    /// assert!(s.sizes().is_err()); // dynamic
+    /// let b = s.at_bound().unwrap();
+    /// assert_eq!(b.to_string(), "f32[4,4]{1,0}");
+    /// assert_eq!(b.sizes().unwrap().bytes, 64);
+    /// assert!(parse_shape("f32[?]").unwrap().at_bound().is_err());
+    /// ```
+    pub const fn at_bound(&self) -> Result<Shape, Error> {
+        let mut out = *self;
+        tri!(out.set_dims_at_bound());
+        Ok(out)
+    }
+
+    /// [`Shape::sizes`] of [`Shape::at_bound`]: the sizes of a bounded
+    /// dynamic array at its bound, which is what XLA reserves for it (the
+    /// dynamic-size metadata of `M(n)` is not included). For a static shape,
+    /// its sizes.
+    ///
+    /// # Errors
+    /// As [`Shape::at_bound`] and [`Shape::sizes`].
+    ///
+    /// ```
+    /// use tilelayout::value::parse_shape;
+    /// let z = parse_shape("s32[<=4096]{0:T(8)M(1024)}").unwrap().sizes_at_bound().unwrap();
+    /// assert_eq!((z.elements, z.bytes, z.xla_bytes), (4096, 16384, 16384));
+    /// let z = parse_shape("f32[<=4194304]{0:T(1024)}").unwrap().sizes_at_bound().unwrap();
+    /// assert_eq!(z.xla_bytes, 16777216);
+    /// ```
+    pub const fn sizes_at_bound(&self) -> Result<Sizes, Error> {
+        tri!(self.at_bound()).sizes()
+    }
+
     /// Validates the shape and computes its sizes.
     ///
     /// # Errors

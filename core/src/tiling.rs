@@ -392,15 +392,28 @@ impl Tiling {
         Ok(self.offset_unchecked(index))
     }
 
-    /// [`Tiling::offset`] without the checks. Pre: `index` has one in-bounds
-    /// coordinate per dim (else the result is meaningless, but no panic
-    /// beyond slice indexing).
+    /// [`Tiling::offset`] without the checks, for loops that produce
+    /// in-bounds coordinates themselves.
+    ///
+    /// Pre: `index` has one in-bounds coordinate per dim. Otherwise the
+    /// result is unspecified but the call still returns, in debug and
+    /// release builds alike: missing coordinates read as 0, extra ones are
+    /// ignored, and the arithmetic wraps.
+    ///
+    /// ```
+    /// use tilelayout::value::parse_shape;
+    /// let t = parse_shape("f32[3,5]{1,0:T(2,2)}").unwrap().tiling().unwrap();
+    /// assert_eq!(t.offset_unchecked(&[2, 3]), 17);
+    /// let _ = t.offset_unchecked(&[u64::MAX, u64::MAX]); // no panic
+    /// let _ = t.offset_unchecked(&[1]); // no panic
+    /// ```
     pub const fn offset_unchecked(&self, index: &[u64]) -> u64 {
         let mut c = [0u64; MAX_EXPANDED_RANK];
         let mut r = self.rank as usize;
         let mut p = 0;
         while p < r {
-            c[p] = index[self.perm[p] as usize];
+            let d = self.perm[p] as usize;
+            c[p] = if d < index.len() { index[d] } else { 0 };
             p += 1;
         }
         let mut li = 0;
@@ -432,7 +445,9 @@ impl Tiling {
             let mut q = 0;
             let mut j = 0;
             while j < r - base {
-                acc = acc * lv.dims[base + j] + c[base + j];
+                acc = acc
+                    .wrapping_mul(lv.dims[base + j])
+                    .wrapping_add(c[base + j]);
                 if q < g && lv.gend[q] as usize == j {
                     out[base + q] = acc / lv.gtile[q];
                     out[base + g + q] = acc % lv.gtile[q];
@@ -448,7 +463,7 @@ impl Tiling {
         let mut lin = 0u64;
         let mut i = 0;
         while i < r {
-            lin += c[i] * self.strides[i];
+            lin = lin.wrapping_add(c[i].wrapping_mul(self.strides[i]));
             i += 1;
         }
         lin

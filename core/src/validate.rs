@@ -199,30 +199,31 @@ pub const fn validate_tile(tile: &Tile, index: u32) -> Result<(), Error> {
     Ok(())
 }
 
-/// Our rule for `E(n)` in layout types and `layout!` (see
-/// [`ErrorKind::ElementSize`]): 0, or at least the value width and either a
-/// divisor of 8 or a multiple of 8.
+/// The storage rule for `E(n)` (ours; see [`ErrorKind::ElementSize`]):
+/// `n` is 0 (the type's own width) or a power of two from 1 to 128 bits.
+///
+/// XLA's validation accepts any `n` ≥ 0 (`LayoutUtil::ValidateLayoutForShape`
+/// in openxla/xla `xla/layout_util.cc` at 4a1c19f7 has no check on it), and
+/// so do [`Shape::validate`] and the sizes here. What can be *stored* is
+/// narrower: a slot must not straddle a byte boundary (XLA's own packing,
+/// `PackIntN` in `xla/util.h`, handles 1, 2 and 4 bits) and a whole-byte slot
+/// must be a unit the relayout kernels move. This one rule decides for layout
+/// types, `layout!`, views and relayout plans. `n` may be below the value
+/// width: `s8[21]{0:E(4)}` (XLA's GPU int4 path) stores each s8 in 4 bits,
+/// so values must fit 4 bits; `n` may be above it: `pred[…]{…:E(32)}` stores
+/// each pred in a 32-bit word, as older TPUs do.
 ///
 /// ```
-/// use tilelayout::value::{check_element_size, PrimitiveType};
-/// assert!(check_element_size(PrimitiveType::S4, 4).is_ok());
-/// assert!(check_element_size(PrimitiveType::Pred, 1).is_ok());
-/// assert!(check_element_size(PrimitiveType::Pred, 32).is_ok());
-/// assert!(check_element_size(PrimitiveType::S8, 4).is_err()); // loses bits
-/// assert!(check_element_size(PrimitiveType::S4, 6).is_err()); // straddles bytes
+/// use tilelayout::value::check_element_size;
+/// assert!(check_element_size(0).is_ok());
+/// assert!(check_element_size(4).is_ok()); // s4, or s8 in XLA's int4 path
+/// assert!(check_element_size(32).is_ok()); // pred in a 32-bit word
+/// assert!(check_element_size(6).is_err()); // straddles bytes
+/// assert!(check_element_size(24).is_err()); // no 24-bit unit
 /// ```
-pub const fn check_element_size(ty: crate::PrimitiveType, bits: u64) -> Result<(), Error> {
-    if bits == 0 {
+pub const fn check_element_size(bits: u64) -> Result<(), Error> {
+    if bits == 0 || (bits <= 128 && bits.is_power_of_two()) {
         return Ok(());
     }
-    let min = ty.bit_width();
-    let aligned = if bits < 8 {
-        8 % bits == 0
-    } else {
-        bits.is_multiple_of(8)
-    };
-    if bits < min as u64 || !aligned {
-        return Err(Error::new(ErrorKind::ElementSize { bits, min }));
-    }
-    Ok(())
+    Err(Error::new(ErrorKind::ElementSize { bits }))
 }

@@ -27,8 +27,43 @@ pub fn layout_impl(input: TokenStream) -> TokenStream {
     let (krate, rest) = split_crate(input);
     match expand(&krate, &rest) {
         Ok(ts) => ts,
-        Err(e) => e,
+        Err(e) => stand_in(&krate, e, "Layout"),
     }
+}
+
+/// After an error, a type that still stands for a layout (array), so that a
+/// use of it (`Bad::SLOTS`) adds no second, confusing error (as thiserror's
+/// fallback impl does): `<[(); { compile_error!{…} 0 }] as
+/// $crate::__private::StandIn>::Layout`. The error is reported while the
+/// macro expands; the projection names a valid layout type whatever the
+/// array length.
+fn stand_in(krate: &TokenStream, error: TokenStream, assoc: &str) -> TokenStream {
+    let mut block = error;
+    block.extend([TokenTree::Literal(Literal::usize_unsuffixed(0))]);
+    let mut array = TokenStream::from(TokenTree::Group(Group::new(
+        Delimiter::Parenthesis,
+        TokenStream::new(),
+    )));
+    array.extend([
+        TokenTree::Punct(Punct::new(';', Spacing::Alone)),
+        TokenTree::Group(Group::new(Delimiter::Brace, block)),
+    ]);
+    let mut ts = TokenStream::from(TokenTree::Punct(Punct::new('<', Spacing::Alone)));
+    ts.extend([
+        TokenTree::Group(Group::new(Delimiter::Bracket, array)),
+        TokenTree::Ident(Ident::new("as", Span::call_site())),
+    ]);
+    ts.extend(path(krate, "__private"));
+    ts.extend([
+        TokenTree::Punct(Punct::new(':', Spacing::Joint)),
+        TokenTree::Punct(Punct::new(':', Spacing::Alone)),
+        TokenTree::Ident(Ident::new("StandIn", Span::call_site())),
+        TokenTree::Punct(Punct::new('>', Spacing::Alone)),
+        TokenTree::Punct(Punct::new(':', Spacing::Joint)),
+        TokenTree::Punct(Punct::new(':', Spacing::Alone)),
+        TokenTree::Ident(Ident::new(assoc, Span::call_site())),
+    ]);
+    ts
 }
 
 /// Splits the input of the `*_impl` macros, `$crate ; <XLA text>`, into the
@@ -240,7 +275,7 @@ fn expand(krate: &TokenStream, tokens: &[TokenTree]) -> Result<TokenStream, Toke
     if !ty.is_array_type() {
         return Err(src.fail_msg(all.0, all.1, "token and opaque have no layout type"));
     }
-    if let Err(e) = core_::check_element_size(ty, layout.element_size_in_bits) {
+    if let Err(e) = core_::check_element_size(layout.element_size_in_bits) {
         let e = core_::Error {
             kind: e.kind,
             span: spans.attrs[3],
@@ -470,19 +505,15 @@ pub fn layout_array_impl(input: TokenStream) -> TokenStream {
     let (krate, rest) = split_crate(input);
     let ty = match expand(&krate, &rest) {
         Ok(ty) => ty,
-        Err(e) => return e,
+        Err(e) => return stand_in(&krate, e, "Array"),
     };
-    // Units: one per slot, or bytes when sub-byte elements share a byte
-    // (the library's `TypedStorage::UNITS`, which `TypedArray` checks).
+    // Units: the bytes over the unit's size, which is the type's byte
+    // width (`u8` for sub-byte types and `pred`, whatever `E(n)` says): the
+    // library's `TypedStorage::UNITS`, which `TypedArray` checks.
     let units = accepted_shape(&rest)
         .and_then(|s| {
-            s.sizes().ok().map(|z| {
-                if s.storage_bits() < 8 {
-                    z.bytes
-                } else {
-                    z.slots
-                }
-            })
+            let unit = s.element_type().byte_width().max(1) as u64;
+            s.sizes().ok().map(|z| z.bytes / unit)
         })
         .unwrap_or(0);
     let mut storage = path(&krate, "storage");

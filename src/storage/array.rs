@@ -1,6 +1,5 @@
 //! An owned array in a runtime layout (`alloc`).
 
-use alloc::vec;
 use alloc::vec::Vec;
 
 use super::element::Element;
@@ -34,12 +33,14 @@ impl<E: Element> TiledArray<E> {
     /// `fill`.
     ///
     /// # Errors
-    /// As [`TiledView::new`], except that the length is the array's own.
+    /// As [`TiledView::new`], except that the length is the array's own;
+    /// [`StorageError::TooLarge`] also when the allocator cannot provide the
+    /// storage (the allocation is fallible: no abort, no panic).
     pub fn new(shape: &Shape, fill: E) -> Result<Self, StorageError> {
         let meta = Meta::new::<E>(shape)?;
         let mut a = TiledArray {
             meta,
-            units: vec![E::Unit::default(); meta.units],
+            units: zeroed_units::<E>(meta.units)?,
         };
         a.view_mut().fill(fill);
         Ok(a)
@@ -63,7 +64,7 @@ impl<E: Element> TiledArray<E> {
     /// As [`TiledArray::new`].
     pub fn from_fn(shape: &Shape, mut f: impl FnMut(&[u64]) -> E) -> Result<Self, StorageError> {
         let meta = Meta::new::<E>(shape)?;
-        let mut units = vec![E::Unit::default(); meta.units];
+        let mut units = zeroed_units::<E>(meta.units)?;
         let t = &meta.tiling;
         let rank = t.rank();
         let logical = shape.static_dims()?;
@@ -153,6 +154,14 @@ impl<E: Element> TiledArray<E> {
     pub fn iter_memory(&self) -> MemoryIter<'_, E> {
         MemoryIter::new(&self.meta, &self.units)
     }
+}
+
+/// `n` default units, allocated fallibly.
+fn zeroed_units<E: Element>(n: usize) -> Result<Vec<E::Unit>, StorageError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| StorageError::TooLarge)?;
+    v.resize(n, E::Unit::default());
+    Ok(v)
 }
 
 impl<E: Element> PartialEq for TiledArray<E> {

@@ -30,6 +30,48 @@ macro_rules! units {
 }
 units!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64, bf16, f16, [u8; 16]);
 
+/// Which storage widths (`E(n)`) a Rust element type can be read from and
+/// written to. Every width must first pass the layout rule
+/// ([`crate::value::check_element_size`]: 0, or a power of two from 1 to
+/// 128); this says which of those a Rust type supports.
+///
+/// # Examples
+/// ```
+/// use tilelayout::storage::Storage;
+/// assert!(Storage::Whole.supports(32, 32) && !Storage::Whole.supports(32, 16));
+/// assert!(Storage::Packed.supports(8, 4)); // s8 in XLA's int4 path
+/// assert!(Storage::Flag.supports(8, 32)); // pred in a 32-bit word
+/// assert!(!Storage::Packed.supports(8, 16));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// Exactly the unit's width (`f32` in 32 bits, `bf16` in 16).
+    Whole,
+    /// An integer in 1, 2, 4 or 8 bits of a byte, in [`packed`]'s bit order:
+    /// two's complement truncated to the width on store, sign-extended
+    /// (signed types) or zero-extended on load. A width below the value's
+    /// own keeps only the low bits, as XLA's `PackIntN` (`xla/util.h`)
+    /// does: `s8[21]{0:E(4)}` holds s8 values in −8..=7.
+    Packed,
+    /// A truth value in any width from 1 to 128 bits: stored as 0 or 1 in
+    /// the slot's lowest bits (for whole-byte widths: its first byte, the
+    /// others zero, which is the little-endian integer 1), read as true if
+    /// any bit of the slot is set.
+    Flag,
+}
+
+impl Storage {
+    /// Whether a value of this kind, held in units of `unit_bits`, can be
+    /// stored in `bits`-wide slots.
+    pub const fn supports(self, unit_bits: u32, bits: u64) -> bool {
+        match self {
+            Storage::Whole => bits == unit_bits as u64,
+            Storage::Packed => unit_bits == 8 && matches!(bits, 1 | 2 | 4 | 8),
+            Storage::Flag => unit_bits == 8 && bits <= 128 && bits.is_power_of_two(),
+        }
+    }
+}
+
 /// The Rust type of one array element, and how it sits in storage.
 ///
 /// Whole-byte types (`f32`, `bf16`, `i8`, …) are stored one per unit: the
@@ -52,7 +94,9 @@ units!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64, bf16, f16, [u8; 16]);
 /// assert!(<f32 as Element>::accepts(PrimitiveType::F32));
 /// assert!(<u32 as Element>::accepts(PrimitiveType::F32)); // raw bits
 /// assert!(!<f32 as Element>::accepts(PrimitiveType::S32));
-/// assert!(S4::storage_ok(4) && S4::storage_ok(8) && !S4::storage_ok(2));
+/// assert!(S4::storage_ok(4) && S4::storage_ok(8) && !S4::storage_ok(16));
+/// assert!(<i8 as Element>::storage_ok(4)); // XLA's s8[…]{…:E(4)}
+/// assert!(<bool as Element>::storage_ok(32)); // pred in a 32-bit word
 /// ```
 pub trait Element: Copy + PartialEq + fmt::Debug + 'static {
     /// What the storage slice holds: `Self` or `u8`.
@@ -61,11 +105,14 @@ pub trait Element: Copy + PartialEq + fmt::Debug + 'static {
     const NAME: &'static str;
     /// Bits of one value (4 for [`S4`](super::S4), 1 for `bool`).
     const VALUE_BITS: u32;
+    /// Which storage widths the type supports.
+    const STORAGE: Storage = Storage::Whole;
     /// Whether arrays of element type `t` can be accessed as `Self`.
     fn accepts(t: PrimitiveType) -> bool;
-    /// Whether a storage width of `bits` per element is supported.
+    /// Whether a storage width of `bits` per element is supported
+    /// ([`Storage::supports`] for [`Element::STORAGE`]).
     fn storage_ok(bits: u64) -> bool {
-        bits == 8 * size_of::<Self::Unit>() as u64
+        Self::STORAGE.supports(8 * size_of::<Self::Unit>() as u32, bits)
     }
     /// Reads the element in `slot`. Pre: `slot` is within the storage and
     /// `bits` passed [`Element::storage_ok`].
@@ -99,7 +146,6 @@ whole!(f32, "f32", F32);
 whole!(f64, "f64", F64);
 whole!(bf16, "bf16", BF16);
 whole!(f16, "f16", F16);
-whole!(i8, "i8", S8);
 whole!(i16, "i16", S16);
 whole!(i32, "i32", S32);
 whole!(i64, "i64", S64);
@@ -124,29 +170,87 @@ macro_rules! raw {
         }
     };
 }
-raw!(u8, "u8", 1);
+/// `s8`: one byte each, or packed in 1, 2 or 4 bits under `E(n)` (XLA's
+/// GPU int4 path stores s8 arrays as `s8[…]{…:E(4)}`).
+impl Element for i8 {
+    type Unit = i8;
+    const NAME: &'static str = "i8";
+    const VALUE_BITS: u32 = 8;
+    const STORAGE: Storage = Storage::Packed;
+    fn accepts(t: PrimitiveType) -> bool {
+        matches!(t, PrimitiveType::S8)
+    }
+    #[inline]
+    fn load(units: &[i8], slot: usize, bits: u32) -> i8 {
+        if bits >= 8 {
+            return units[slot];
+        }
+        let b = packed::get(bytemuck::cast_slice(units), slot, bits);
+        // sign-extend the low `bits` bits
+        let up = 8 - bits;
+        ((b << up) as i8) >> up
+    }
+    #[inline]
+    fn store(units: &mut [i8], slot: usize, bits: u32, v: i8) {
+        if bits >= 8 {
+            units[slot] = v;
+        } else {
+            packed::set(bytemuck::cast_slice_mut(units), slot, bits, v as u8);
+        }
+    }
+}
+
+/// Raw bytes: whole bytes of any 1-byte type, or the stored bits of a
+/// packed sub-byte slot (`f4e2m1fn[…]{…:E(4)}`, the low bits of the byte).
+impl Element for u8 {
+    type Unit = u8;
+    const NAME: &'static str = "u8";
+    const VALUE_BITS: u32 = 8;
+    const STORAGE: Storage = Storage::Packed;
+    fn accepts(t: PrimitiveType) -> bool {
+        t.is_array_type() && t.byte_width() == 1
+    }
+    #[inline]
+    fn load(units: &[u8], slot: usize, bits: u32) -> u8 {
+        packed::get(units, slot, bits)
+    }
+    #[inline]
+    fn store(units: &mut [u8], slot: usize, bits: u32, v: u8) {
+        packed::set(units, slot, bits, v);
+    }
+}
 raw!(u16, "u16", 2);
 raw!(u32, "u32", 4);
 raw!(u64, "u64", 8);
 
-/// `pred`: one byte per element (0 or 1) by default, one bit under `E(1)`.
-/// Any non-zero stored value reads as `true`.
+/// `pred`: one byte per element (0 or 1) by default, one bit under `E(1)`,
+/// a 32-bit word under `E(32)` (older TPUs); see [`Storage::Flag`]. Any
+/// non-zero stored bit reads as `true`.
 impl Element for bool {
     type Unit = u8;
     const NAME: &'static str = "bool";
     const VALUE_BITS: u32 = 1;
+    const STORAGE: Storage = Storage::Flag;
     fn accepts(t: PrimitiveType) -> bool {
         matches!(t, PrimitiveType::Pred)
     }
-    fn storage_ok(bits: u64) -> bool {
-        matches!(bits, 1 | 2 | 4 | 8)
-    }
     #[inline]
     fn load(units: &[u8], slot: usize, bits: u32) -> bool {
-        packed::get(units, slot, bits) != 0
+        if bits <= 8 {
+            return packed::get(units, slot, bits) != 0;
+        }
+        let n = (bits / 8) as usize;
+        units[slot * n..(slot + 1) * n].iter().any(|&b| b != 0)
     }
     #[inline]
     fn store(units: &mut [u8], slot: usize, bits: u32, v: bool) {
-        packed::set(units, slot, bits, v as u8);
+        if bits <= 8 {
+            packed::set(units, slot, bits, v as u8);
+            return;
+        }
+        let n = (bits / 8) as usize;
+        let word = &mut units[slot * n..(slot + 1) * n];
+        word.fill(0);
+        word[0] = v as u8;
     }
 }

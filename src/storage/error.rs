@@ -48,16 +48,27 @@ pub enum StorageError {
         element: &'static str,
     },
     /// The storage width (`E(n)`, else the type's byte width) is not one the
-    /// element type can be stored in: whole-byte types need their own width;
-    /// sub-byte types take 1, 2, 4 or 8 bits, at least their value width.
+    /// element type can be stored in ([`super::Storage`]): whole-byte types
+    /// need their own width; integers take 1, 2, 4 or 8 bits; `bool` any
+    /// power of two up to 128.
     ElementSize {
         /// The storage width in bits.
         bits: u64,
     },
-    /// A size does not fit `usize` on this target.
+    /// A size does not fit `usize` on this target, or the allocator cannot
+    /// provide the storage.
     TooLarge,
     /// A relayout between arrays of different logical dims.
     DimsMismatch,
+    /// A relayout between two tiled layouts of different element types
+    /// (`f32` → `s32`, `bf16` → `f16`): the bits would be reinterpreted.
+    /// [`super::RelayoutPlan::reinterpret`] asks for that explicitly.
+    ElementTypeMismatch {
+        /// The source's element type.
+        src: PrimitiveType,
+        /// The destination's element type.
+        dst: PrimitiveType,
+    },
     /// A relayout between different storage widths.
     WidthMismatch {
         /// Source bits per element.
@@ -87,8 +98,15 @@ impl fmt::Display for StorageError {
                     "storage width of {bits} bits is not supported for this element type"
                 )
             }
-            StorageError::TooLarge => f.write_str("size does not fit usize on this target"),
+            StorageError::TooLarge => {
+                f.write_str("size does not fit usize on this target or cannot be allocated")
+            }
             StorageError::DimsMismatch => f.write_str("source and destination have different dims"),
+            StorageError::ElementTypeMismatch { src, dst } => write!(
+                f,
+                "source holds {src}, destination {dst}: a relayout keeps the element type \
+                 (RelayoutPlan::reinterpret moves the bits unchanged)"
+            ),
             StorageError::WidthMismatch { src, dst } => {
                 write!(f, "source stores {src} bits per element, destination {dst}")
             }

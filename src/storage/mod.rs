@@ -90,7 +90,7 @@ mod relayout;
 mod simd;
 mod walk;
 
-pub use element::{Element, Unit};
+pub use element::{Element, Storage, Unit};
 pub use error::StorageError;
 pub use iter::{LogicalIter, MemoryIter};
 pub use packed::{S1, S2, S4, U1, U2, U4};

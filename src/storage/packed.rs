@@ -32,7 +32,8 @@
 
 use core::fmt;
 
-use super::element::Element;
+use super::element::{Element, Storage};
+use super::error::StorageError;
 use crate::value::PrimitiveType;
 
 /// The low `bits` bits set.
@@ -47,12 +48,19 @@ pub const fn mask(bits: u32) -> u8 {
 
 /// Reads slot `slot` of `bits`-wide storage (1, 2, 4 or 8) from `bytes`.
 ///
+/// The unchecked-by-result form for loops that checked their ranges once;
+/// [`try_get`] returns an error instead.
+///
 /// # Panics
-/// If the slot's byte is past the end of `bytes` (views check lengths
-/// first).
+/// If `bits` is not 1, 2, 4 or 8, or the slot's byte is past the end of
+/// `bytes` (views check lengths first). Debug and release builds agree.
 #[inline]
 pub fn get(bytes: &[u8], slot: usize, bits: u32) -> u8 {
-    if bits >= 8 {
+    assert!(
+        matches!(bits, 1 | 2 | 4 | 8),
+        "packed storage is 1, 2, 4 or 8 bits wide, not {bits}"
+    );
+    if bits == 8 {
         return bytes[slot];
     }
     let per = (8 / bits) as usize;
@@ -64,10 +72,14 @@ pub fn get(bytes: &[u8], slot: usize, bits: u32) -> u8 {
 /// slots of the byte unchanged.
 ///
 /// # Panics
-/// If the slot's byte is past the end of `bytes`.
+/// As [`get`]; [`try_set`] returns an error instead.
 #[inline]
 pub fn set(bytes: &mut [u8], slot: usize, bits: u32, v: u8) {
-    if bits >= 8 {
+    assert!(
+        matches!(bits, 1 | 2 | 4 | 8),
+        "packed storage is 1, 2, 4 or 8 bits wide, not {bits}"
+    );
+    if bits == 8 {
         bytes[slot] = v;
         return;
     }
@@ -76,6 +88,50 @@ pub fn set(bytes: &mut [u8], slot: usize, bits: u32, v: u8) {
     let m = mask(bits) << shift;
     let b = &mut bytes[slot / per];
     *b = (*b & !m) | ((v << shift) & m);
+}
+
+/// Checks a packed access: `bits` is 1, 2, 4 or 8 and slot `slot` lies in
+/// `len` bytes.
+fn check(len: usize, slot: usize, bits: u32) -> Result<(), StorageError> {
+    if !matches!(bits, 1 | 2 | 4 | 8) {
+        return Err(StorageError::ElementSize { bits: bits as u64 });
+    }
+    let per = (8 / bits) as usize;
+    if slot / per >= len {
+        return Err(StorageError::Length {
+            expected: ((slot / per) as u64).saturating_add(1),
+            found: len,
+        });
+    }
+    Ok(())
+}
+
+/// [`get`], checked.
+///
+/// # Errors
+/// [`StorageError::ElementSize`] unless `bits` is 1, 2, 4 or 8;
+/// [`StorageError::Length`] (the bytes the slot needs) if the slot's byte is
+/// past the end of `bytes`.
+///
+/// ```
+/// use tilelayout::storage::{packed, StorageError};
+/// assert_eq!(packed::try_get(&[0x21], 1, 4), Ok(2));
+/// assert_eq!(packed::try_get(&[], 0, 4), Err(StorageError::Length { expected: 1, found: 0 }));
+/// assert_eq!(packed::try_get(&[0], 0, 0), Err(StorageError::ElementSize { bits: 0 }));
+/// ```
+pub fn try_get(bytes: &[u8], slot: usize, bits: u32) -> Result<u8, StorageError> {
+    check(bytes.len(), slot, bits)?;
+    Ok(get(bytes, slot, bits))
+}
+
+/// [`set`], checked.
+///
+/// # Errors
+/// As [`try_get`]; `bytes` is unchanged on error.
+pub fn try_set(bytes: &mut [u8], slot: usize, bits: u32, v: u8) -> Result<(), StorageError> {
+    check(bytes.len(), slot, bits)?;
+    set(bytes, slot, bits, v);
+    Ok(())
 }
 
 macro_rules! sub_byte {
@@ -143,9 +199,7 @@ macro_rules! sub_byte {
             fn accepts(t: PrimitiveType) -> bool {
                 matches!(t, $(PrimitiveType::$pt)|+)
             }
-            fn storage_ok(bits: u64) -> bool {
-                matches!(bits, 1 | 2 | 4 | 8) && bits >= $bits
-            }
+            const STORAGE: Storage = Storage::Packed;
             #[inline]
             fn load(units: &[u8], slot: usize, bits: u32) -> $name {
                 $name::from_bits(get(units, slot, bits))
@@ -203,6 +257,31 @@ mod tests {
             let s = S4::new(v).unwrap();
             assert_eq!(S4::from_bits(s.to_bits(4)), s);
             assert_eq!(S4::from_bits(s.to_bits(8)), s);
+        }
+    }
+
+    #[test]
+    fn hostile_arguments_are_errors() {
+        for bits in [0u32, 3, 5, 6, 7, 9, 16, 32, u32::MAX] {
+            assert_eq!(
+                try_get(&[0xFF], 0, bits),
+                Err(StorageError::ElementSize { bits: bits as u64 })
+            );
+            let mut b = [0xFFu8];
+            assert!(try_set(&mut b, 0, bits, 0).is_err());
+            assert_eq!(b, [0xFF]);
+        }
+        for (bits, slots) in [(1u32, 8usize), (2, 4), (4, 2), (8, 1)] {
+            assert!(try_get(&[0], slots - 1, bits).is_ok());
+            assert_eq!(
+                try_get(&[0], slots, bits),
+                Err(StorageError::Length {
+                    expected: 2,
+                    found: 1
+                })
+            );
+            assert!(try_get(&[], usize::MAX, bits).is_err());
+            assert!(try_set(&mut [], 0, bits, 1).is_err());
         }
     }
 

@@ -201,6 +201,12 @@ impl Side {
         match a {
             ArrayLayout::Strided(s) => Ok(Side::Strided(*s)),
             ArrayLayout::Tiled(shape) => {
+                // A bounded dynamic array is laid out at its bound, as XLA
+                // allocates it.
+                let shape = &match shape.at_bound() {
+                    Ok(s) => s,
+                    Err(e) => return Err(StorageError::Shape(e)),
+                };
                 let tiling = match shape.tiling() {
                     Ok(t) => t,
                     Err(e) => return Err(StorageError::Shape(e)),
@@ -413,9 +419,14 @@ pub(crate) const fn digits(
                     if !e.top && !e.size.is_multiple_of(size) {
                         return None;
                     }
+                    // A tile dim far above the dim it tiles (`T(2^63-1)`)
+                    // overflows the weight: plan element-wise instead.
+                    let Some(w) = e.w.checked_mul(size) else {
+                        return None;
+                    };
                     let o = Entry {
                         dim: e.dim,
-                        w: e.w * size,
+                        w,
                         size: e.size.div_ceil(size),
                         top: e.top,
                     };
@@ -503,6 +514,16 @@ pub(crate) const fn refine(
     src: &Digits,
     dst: &Digits,
 ) -> Option<(Loops, Sizes)> {
+    // An empty array moves nothing (the element-wise path only fills
+    // padding); its tiles may be far larger than any dim, so the digit
+    // arithmetic below, bounded by the slot count otherwise, could overflow.
+    let mut d = 0;
+    while d < rank {
+        if dims[d] == 0 {
+            return None;
+        }
+        d += 1;
+    }
     let src_pseudo_base = rank as u32;
     let total = rank + src.pseudo as usize + dst.pseudo as usize;
     let mut sizes = Sizes::empty(0);
@@ -539,8 +560,12 @@ pub(crate) const fn refine(
                 if !weights.push(g.w) {
                     return None;
                 }
-                if g.w * g.n > cover {
-                    cover = g.w * g.n;
+                // bounded by the padded extent of the dim (≤ slots)
+                let Some(c) = g.w.checked_mul(g.n) else {
+                    return None;
+                };
+                if c > cover {
+                    cover = c;
                 }
             }
             i += 1;

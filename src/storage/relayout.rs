@@ -121,15 +121,49 @@ impl RelayoutPlan {
     /// Plans a relayout from `src` to `dst`.
     ///
     /// # Errors
-    /// [`StorageError::Shape`] for an invalid shape;
+    /// [`StorageError::Shape`] for an invalid shape or an unbounded dynamic
+    /// dim (`?`; a bounded dim `<=N` is laid out at its bound, as XLA
+    /// allocates it);
     /// [`StorageError::ElementSize`] for a storage width other than 1, 2,
     /// 4, 8, 16, 32, 64 or 128 bits; [`StorageError::DimsMismatch`];
+    /// [`StorageError::ElementTypeMismatch`] between two tiled layouts of
+    /// different element types (use [`RelayoutPlan::reinterpret`]);
     /// [`StorageError::WidthMismatch`]; [`StorageError::TooLarge`].
     pub fn new(
         src: impl Into<ArrayLayout>,
         dst: impl Into<ArrayLayout>,
     ) -> Result<Self, StorageError> {
         Self::between(&src.into(), &dst.into())
+    }
+
+    /// Plans a relayout that moves the stored bits unchanged between
+    /// element types of the same storage width: each destination slot gets
+    /// the bits of the source slot holding the same coordinates (an `f32`
+    /// array becomes the `s32` array of its bit patterns).
+    ///
+    /// # Errors
+    /// As [`RelayoutPlan::new`], without [`StorageError::ElementTypeMismatch`].
+    ///
+    /// # Examples
+    /// ```
+    /// use tilelayout::storage::{RelayoutPlan, StorageError};
+    /// use tilelayout::value::parse_shape;
+    /// let f = parse_shape("f32[3,5]{1,0:T(2,2)}")?;
+    /// let s = parse_shape("s32[3,5]{0,1}")?;
+    /// assert!(matches!(RelayoutPlan::new(f, s), Err(StorageError::ElementTypeMismatch { .. })));
+    /// let plan = RelayoutPlan::reinterpret(f, s)?;
+    /// let mut src = [0u32; 24];
+    /// src[17] = 1.5f32.to_bits(); // element (2,3)
+    /// let mut dst = [0u32; 15];
+    /// plan.execute(&src, &mut dst)?;
+    /// assert_eq!(f32::from_bits(dst[3 * 3 + 2]), 1.5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reinterpret(
+        src: impl Into<ArrayLayout>,
+        dst: impl Into<ArrayLayout>,
+    ) -> Result<Self, StorageError> {
+        Self::plan(&src.into(), &dst.into(), true)
     }
 
     /// [`RelayoutPlan::new`] as a `const fn`: a plan can be a compile-time
@@ -157,6 +191,16 @@ impl RelayoutPlan {
     /// # Ok::<(), StorageError>(())
     /// ```
     pub const fn between(src: &ArrayLayout, dst: &ArrayLayout) -> Result<Self, StorageError> {
+        Self::plan(src, dst, false)
+    }
+
+    /// [`RelayoutPlan::between`], or with `reinterpret` the plan of
+    /// [`RelayoutPlan::reinterpret`].
+    const fn plan(
+        src: &ArrayLayout,
+        dst: &ArrayLayout,
+        reinterpret: bool,
+    ) -> Result<Self, StorageError> {
         let (sa, da) = (src, dst);
         let src = match Side::new(sa) {
             Ok(s) => s,
@@ -166,6 +210,12 @@ impl RelayoutPlan {
             Ok(s) => s,
             Err(e) => return Err(e),
         };
+        if let (ArrayLayout::Tiled(s), ArrayLayout::Tiled(d), false) = (sa, da, reinterpret) {
+            let (st, dt) = (s.element_type(), d.element_type());
+            if st as u8 != dt as u8 {
+                return Err(StorageError::ElementTypeMismatch { src: st, dst: dt });
+            }
+        }
         let (dims, rank) = src.dims();
         let (ddims, drank) = dst.dims();
         if drank != rank {

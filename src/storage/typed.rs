@@ -36,8 +36,9 @@ where
 {
     /// Bits per slot in storage (`E(n)`, else the type's byte width × 8).
     const BITS: u32;
-    /// Units of storage: `SLOTS`, or `BYTES` when several elements share a
-    /// byte.
+    /// Units of storage: `BYTES` over the unit's size (`SLOTS` when the
+    /// unit is the slot; `BYTES` for packed storage and `pred` in wide
+    /// slots).
     const UNITS: usize;
     /// Evaluating this checks that the value type supports the storage
     /// width (a compile error naming the width otherwise).
@@ -49,24 +50,13 @@ where
     ValueOf<L>: Value,
 {
     const BITS: u32 = L::SHAPE.storage_bits() as u32;
-    const UNITS: usize = if (Self::BITS as usize) < 8 * core::mem::size_of::<UnitOf<L>>() {
-        L::BYTES
-    } else {
-        L::SLOTS
-    };
+    const UNITS: usize = L::BYTES / core::mem::size_of::<UnitOf<L>>();
     const STORAGE_OK: () = {
-        // `storage_ok` is a trait method (not const); the rule it encodes
-        // for every value type: the unit's width, or a packed width that
-        // divides 8 for sub-byte types.
+        // The rule of `Storage::supports`, which the runtime views apply
+        // too (one rule for types, views and relayout).
         let unit = 8 * core::mem::size_of::<UnitOf<L>>() as u32;
-        let bits = Self::BITS;
-        let ok = bits == unit
-            || (unit == 8
-                && bits < 8
-                && 8 % bits == 0
-                && bits >= <ValueOf<L> as Value>::VALUE_BITS);
         assert!(
-            ok,
+            <ValueOf<L> as Value>::STORAGE.supports(unit, Self::BITS as u64),
             "the layout's storage width (E) is not one its value type can be stored in"
         );
     };

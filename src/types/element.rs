@@ -68,6 +68,10 @@ elements! {
     F64 => F64, f64;
     /// `f4e2m1fn` (bits in a `u8`).
     F4E2M1FN => F4E2M1FN, u8;
+    /// `f6e2m3fn` (bits in a `u8`; six value bits).
+    F6E2M3FN => F6E2M3FN, u8;
+    /// `f6e3m2fn` (bits in a `u8`; six value bits).
+    F6E3M2FN => F6E3M2FN, u8;
     /// `f8e3m4` (bits in a `u8`).
     F8E3M4 => F8E3M4, u8;
     /// `f8e4m3` (bits in a `u8`).

@@ -197,10 +197,26 @@ fn in_bounds<const N: usize>(index: &[usize; N], dims: &[usize; MAX_TYPE_RANK]) 
 
 /// Unwraps a core result in a const, turning the error into a compile
 /// error with the core's message.
+#[track_caller] // reason: the error points at the check, not at this helper
 const fn ok<T: Copy>(r: Result<T, Error>) -> T {
     match r {
         Ok(v) => v,
         Err(e) => panic!("{}", e.describe().as_str()),
+    }
+}
+
+/// [`ok`] for the checks of a whole layout type: the message names the
+/// type in XLA's text, as the user would write it with `layout!`
+/// (`invalid layout type f32[3,5]{1,0:T(0,2)}: tile 0 has a zero dim …`).
+#[track_caller] // reason: as `ok`
+const fn valid(shape: &value::Shape, r: Result<(), Error>) {
+    if let Err(e) = r {
+        let mut t = TextBuf::<{ crate::types::TEXT_CAP + 256 }>::new();
+        t.push_str("invalid layout type ");
+        t.push_str(shape.canonical::<{ crate::types::TEXT_CAP }>().as_str());
+        t.push_str(": ");
+        t.push_str(e.describe().as_str());
+        panic!("{}", t.as_str());
     }
 }
 
@@ -277,8 +293,8 @@ impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E, S
     };
     const SHAPE: value::Shape = {
         let s = build_shape::<E, S, Ts, M, A>();
-        ok(s.validate());
-        ok(value::check_element_size(E::TYPE, A::ELEMENT_BITS as u64));
+        valid(&s, s.validate());
+        valid(&s, value::check_element_size(A::ELEMENT_BITS as u64));
         s
     };
     const TILING: Tiling = ok(Self::SHAPE.tiling());
@@ -293,6 +309,9 @@ impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E, S
     };
     const PROGRAM: Program = Self::TILING.program();
     const VALID: () = {
+        // SHAPE first: an invalid type then fails here with one note, not
+        // through the chain SLOTS → TILING → SHAPE.
+        let _ = Self::SHAPE;
         let _ = Self::SLOTS;
         let _ = Self::BYTES;
     };

@@ -2,6 +2,48 @@
 //! ([`element`]) and the [`Layout`] trait with [`Tiled`] ([`layout`]);
 //! CuTe's layouts as types, [`AlgebraLayout`] with [`Cute`] and the
 //! operation types ([`cute`]).
+//!
+//! # When mistakes are caught
+//!
+//! `layout!` checks its text while it expands, so its errors appear at
+//! `cargo check`, once, on the offending token. A hand-written type is
+//! checked by constants the compiler evaluates only where they are used
+//! (post-monomorphization): `cargo check` does not see them unless
+//! [`assert_layout!`](crate::assert_layout) names the type in non-generic
+//! code; otherwise they appear at `cargo build`. Each row is pinned by a
+//! case in `ui-tests/` or a `compile_fail` doctest.
+//!
+//! | mistake | example | caught at |
+//! |---|---|---|
+//! | any rule in `layout!` text (syntax, XLA's rules, `*` most minor, `E(n)` not storable, dynamic dims, rank above 8) | `layout!(f32[3,5]{1,0:T(0,2)})` | `cargo check`, one error at the token |
+//! | a use of a `layout!` that failed | `type Bad = layout!(…); Bad::SLOTS` | nothing more (the macro stands for a valid type) |
+//! | an invalid hand-written type under `assert_layout!` | `assert_layout!(Tiled<F32, Shape<3, 5>, T<0, 2>>)` | `cargo check` |
+//! | an invalid hand-written type, used | `Tiled<F32, Shape<3, 5>, T<0, 2>>::SLOTS` | `cargo build` |
+//! | an invalid hand-written type, never used | `type Bad = Tiled<F32, Shape<3, 5>, T<0, 2>>;` | never (no code depends on it) |
+//! | a wrong number of coordinates | `L::offset([1, 2, 3])` for a rank-2 `L` | `cargo build` |
+//! | a value type that cannot be stored in the layout's `E(n)` | `TypedArray<Tiled<F32, Shape<4>, (), Descending, Attrs<1, 16, 0>>, 4>` | `cargo build` |
+//! | a `TypedArray` length other than the layout's units | `TypedArray<layout!(f32[3,5]{1,0:T(2,2)}), 23>` | `cargo build` |
+//! | an invalid `Swizzle<B, M, S>` (`S < B`) | `Swizzle::<3, 3, 2>::apply(x)` | `cargo build` |
+//!
+//! The `cargo build` errors name the rule and the layout in XLA's text:
+//!
+//! ```compile_fail,E0080
+//! use tilelayout::{Layout, Shape, Tiled, F32, T};
+//! // error: invalid layout type f32[3,5]{1,0:T(0,2)}: tile 0 has a zero dim …
+//! let _ = <Tiled<F32, Shape<3, 5>, T<0, 2>>>::SLOTS;
+//! ```
+//!
+//! ```compile_fail,E0080
+//! use tilelayout::{layout, Layout};
+//! let _ = <layout!(f32[3,5]{1,0:T(2,2)})>::offset([1, 2, 3]); // rank 2
+//! ```
+//!
+//! ```compile_fail,E0080
+//! use tilelayout::{storage::TypedArray, Attrs, Descending, Shape, Tiled, F32};
+//! // f32 cannot be stored in 16 bits
+//! let a = TypedArray::<Tiled<F32, Shape<4>, (), Descending, Attrs<1, 16, 0>>, 4>::default();
+//! let _ = a.get([0]);
+//! ```
 
 pub mod cute;
 pub mod element;

@@ -74,11 +74,11 @@ const fn downcast_mode(s: Int, d: Int, n: Int) -> Result<(Int, Int), AlgebraErro
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::{upcast, Layout};
+/// use tilelayout::algebra::{upcast, Layout};
 /// // 16 bf16 in a row of 8 x u32
 /// let l = Layout::parse("(_4,_16):(_16,_1)")?;
 /// assert_eq!(upcast(&l, 2)?.to_text().as_str(), "(_4,_8):(_8,_1)");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
@@ -114,10 +114,10 @@ const fn has_int1(stride: &IntTuple) -> bool {
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::{downcast, Layout};
+/// use tilelayout::algebra::{downcast, Layout};
 /// let l = Layout::parse("(_4,_8):(_8,_1)")?;
 /// assert_eq!(downcast(&l, 2)?.to_text().as_str(), "(_4,_16):(_16,_1)");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors

@@ -82,10 +82,10 @@ const fn bw_coalesce(
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::{coalesce, Layout};
+/// use tilelayout::algebra::{coalesce, Layout};
 /// let l = Layout::parse("(_2,(_1,_6)):(_1,(_6,_2))")?;
 /// assert_eq!(coalesce(&l)?.to_text().as_str(), "_12:_1");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
@@ -125,12 +125,12 @@ pub(crate) const fn coalesce_x(layout: &Layout) -> Result<Layout, AlgebraError> 
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::{coalesce_by, IntTuple, Layout};
+/// use tilelayout::algebra::{coalesce_by, IntTuple, Layout};
 /// // From CuTe's 02_layout_algebra.md
 /// let l = Layout::parse("(_2,(_1,_6)):(_1,(_6,_2))")?;
 /// let p = IntTuple::parse("(_1,_1)")?;
 /// assert_eq!(coalesce_by(&l, &p)?.to_text().as_str(), "(_2,_6):(_1,_2)");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
@@ -184,10 +184,10 @@ pub const fn filter_zeros(layout: &Layout) -> Layout {
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::{filter, Layout};
+/// use tilelayout::algebra::{filter, Layout};
 /// let l = Layout::parse("(_4,_2,_3):(_1,_0,_4)")?;
 /// assert_eq!(filter(&l)?.to_text().as_str(), "_12:_1");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors

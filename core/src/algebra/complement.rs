@@ -49,7 +49,7 @@ pub(crate) const fn ceil_div_shape(a: &IntTuple, b: Int) -> Result<IntTuple, Alg
 /// # Examples
 /// From CuTe's `02_layout_algebra.md`:
 /// ```
-/// use tilelayout_core::algebra::{complement, IntTuple, Layout};
+/// use tilelayout::algebra::{complement, IntTuple, Layout};
 /// let c = |l: &str| complement(&Layout::parse(l)?, &IntTuple::fixed(24));
 /// assert_eq!(c("_4:_1")?.to_text().as_str(), "_6:_4");
 /// assert_eq!(c("_6:_4")?.to_text().as_str(), "_4:_1");
@@ -57,7 +57,7 @@ pub(crate) const fn ceil_div_shape(a: &IntTuple, b: Int) -> Result<IntTuple, Alg
 /// assert_eq!(c("_4:_2")?.to_text().as_str(), "(_2,_3):(_1,_8)");
 /// assert_eq!(c("(_2,_4):(_1,_6)")?.to_text().as_str(), "_3:_2");
 /// assert_eq!(c("(_2,_2):(_1,_6)")?.to_text().as_str(), "(_3,_2):(_2,_12)");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors

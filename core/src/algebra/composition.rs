@@ -178,14 +178,14 @@ const fn composition_impl(
 /// From CuTe's `02_layout_algebra.md` (static, then dynamic: CuTe keeps
 /// dynamic size-1 modes it cannot prove are 1):
 /// ```
-/// use tilelayout_core::algebra::{composition, Layout};
+/// use tilelayout::algebra::{composition, Layout};
 /// let a = Layout::parse("(_10,_2):(_16,_4)")?;
 /// let b = Layout::parse("(_5,_4):(_1,_5)")?;
 /// assert_eq!(composition(&a, &b)?.to_text().as_str(), "(_5,(_2,_2)):(_16,(_80,_4))");
 /// let a = Layout::parse("(10,2):(16,4)")?;
 /// let b = Layout::parse("(5,4):(1,5)")?;
 /// assert_eq!(composition(&a, &b)?.to_text().as_str(), "((5,1),(2,2)):((16,4),(80,4))");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
@@ -316,14 +316,14 @@ const fn check_no_carry(lhs: &Layout, rhs: &Layout) -> Result<(), AlgebraError> 
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::{composition_tiler, Layout, Tiler};
+/// use tilelayout::algebra::{composition_tiler, Layout, Tiler};
 /// // From CuTe's 02_layout_algebra.md
 /// let a = Layout::parse("(12,(4,8)):(59,(13,1))")?;
 /// let t = Tiler::parse("(_3:_4,_8:_2)")?;
 /// assert_eq!(composition_tiler(&a, &t)?.to_text().as_str(), "(_3,(2,4)):(236,(26,1))");
 /// let t = Tiler::parse("(_3,_8)")?;
 /// assert_eq!(composition_tiler(&a, &t)?.to_text().as_str(), "(_3,(4,2)):(59,(13,1))");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors

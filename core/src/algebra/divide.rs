@@ -43,11 +43,11 @@ const fn divide_by_layout(layout: &Layout, tiler: &Layout) -> Result<Layout, Alg
 /// # Examples
 /// From CuTe's `02_layout_algebra.md`:
 /// ```
-/// use tilelayout_core::algebra::{logical_divide, Layout, Tiler};
+/// use tilelayout::algebra::{logical_divide, Layout, Tiler};
 /// let a = Layout::parse("(_4,_2,_3):(_2,_1,_8)")?;
 /// let b = Tiler::parse("_4:_2")?;
 /// assert_eq!(logical_divide(&a, &b)?.to_text().as_str(), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
@@ -181,12 +181,12 @@ pub(crate) const fn unpack(layout: &Layout, both: bool) -> Result<Layout, Algebr
 /// # Examples
 /// From CuTe's `02_layout_algebra.md` (shape `(9,32)` by `<3:3,(2,4):(1,8)>`):
 /// ```
-/// use tilelayout_core::algebra::{zipped_divide, Layout, Tiler};
+/// use tilelayout::algebra::{zipped_divide, Layout, Tiler};
 /// let a = Layout::parse("(_9,(_4,_8)):(_59,(_13,_1))")?;
 /// let t = Tiler::parse("(_3:_3,(_2,_4):(_1,_8))")?;
 /// let r = zipped_divide(&a, &t)?;
 /// assert_eq!(r.to_text().as_str(), "((_3,(_2,_4)),(_3,(_2,_2))):((_177,(_13,_2)),(_59,(_26,_1)))");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors

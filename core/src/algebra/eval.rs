@@ -235,10 +235,10 @@ fn plain(a: AnyLayout, what: &'static str) -> Result<Layout, AlgebraError> {
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::{evaluate, Op};
+/// use tilelayout::algebra::{evaluate, Op};
 /// let v = evaluate(Op::LogicalDivide, &["(_4,_2,_3):(_2,_1,_8)", "_4:_2"])?;
 /// assert_eq!(v.to_string(), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors

@@ -68,10 +68,10 @@ const fn sorted_modes(layout: &Layout, only_static: bool) -> Result<Sorted, Alge
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::{right_inverse, Layout};
+/// use tilelayout::algebra::{right_inverse, Layout};
 /// let l = Layout::parse("(_4,_2):(_2,_1)")?;
 /// assert_eq!(right_inverse(&l)?.to_text().as_str(), "(_2,_4):(_4,_1)");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
@@ -106,10 +106,10 @@ pub const fn right_inverse(layout: &Layout) -> Result<Layout, AlgebraError> {
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::{left_inverse, Layout};
+/// use tilelayout::algebra::{left_inverse, Layout};
 /// let l = Layout::parse("(_4,_2):(_2,_1)")?;
 /// assert_eq!(left_inverse(&l)?.to_text().as_str(), "(_2,_4):(_4,_1)");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
@@ -220,11 +220,11 @@ const fn common(a: &Layout, b: &Layout) -> Result<(Layout, Layout, bool), Algebr
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::{max_common_vector, Layout};
+/// use tilelayout::algebra::{max_common_vector, Layout};
 /// let a = Layout::parse("(_4,_8):(_1,_4)")?;
 /// let b = Layout::parse("(_4,_8):(_1,_4)")?;
 /// assert_eq!(max_common_vector(&a, &b)?.value, 32);
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors

@@ -17,13 +17,13 @@ use super::tuple::{tri, IntTuple};
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::Layout;
+/// use tilelayout::algebra::Layout;
 /// let l = Layout::parse("(_2,(_3,_4)):(_12,(_4,_1))")?;
 /// assert_eq!(l.size()?.value, 24);
 /// assert_eq!(l.cosize()?.value, 24);
 /// // index 7 is the coordinate (1,(0,1)) (first mode fastest)
 /// assert_eq!(l.call(7)?, 12 + 1);
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Layout {

@@ -16,10 +16,10 @@
 //! the nesting, `size` multiplies the integers.
 //!
 //! ```
-//! use tilelayout_core::algebra::IntTuple;
+//! use tilelayout::algebra::IntTuple;
 //! let t = IntTuple::parse("(_2,(3,_4))")?;
 //! assert_eq!((t.rank(), t.depth(), t.size()?.value), (2, 2, 24));
-//! # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+//! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
 //!
 //! **2. Layout** ([`Layout`]): a shape and a congruent stride, a function
@@ -28,22 +28,22 @@
 //! stride ([`Layout::call`], [`Layout::crd2idx`], [`Layout::idx2crd`]).
 //!
 //! ```
-//! use tilelayout_core::algebra::{Int, Layout};
+//! use tilelayout::algebra::{Int, Layout};
 //! let l = Layout::parse("(_2,(_3,_4)):(_12,(_4,_1))")?;
 //! assert_eq!(l.idx2crd(Int::dynamic(7))?.to_string(), "(1,(0,1))");
 //! assert_eq!(l.call(7)?, 13);
 //! assert_eq!((l.size()?.value, l.cosize()?.value), (24, 24));
-//! # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+//! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
 //!
 //! **3. Coalesce** ([`coalesce`], [`coalesce_by`], [`filter`]): the same
 //! function with the fewest modes.
 //!
 //! ```
-//! use tilelayout_core::algebra::{coalesce, Layout};
+//! use tilelayout::algebra::{coalesce, Layout};
 //! let l = Layout::parse("(_2,(_1,_6)):(_1,(_6,_2))")?;
 //! assert_eq!(coalesce(&l)?.to_string(), "_12:_1");
-//! # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+//! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
 //!
 //! **4. Composition** ([`composition`], [`composition_tiler`]):
@@ -51,21 +51,21 @@
 //! one layout per mode.
 //!
 //! ```
-//! use tilelayout_core::algebra::{composition, Layout};
+//! use tilelayout::algebra::{composition, Layout};
 //! let a = Layout::parse("(_10,_2):(_16,_4)")?;
 //! let b = Layout::parse("(_5,_4):(_1,_5)")?;
 //! assert_eq!(composition(&a, &b)?.to_string(), "(_5,(_2,_2)):(_16,(_80,_4))");
-//! # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+//! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
 //!
 //! **5. Complement** ([`complement`]): the ordered layout of the
 //! repetitions of `A` up to a size.
 //!
 //! ```
-//! use tilelayout_core::algebra::{complement, IntTuple, Layout};
+//! use tilelayout::algebra::{complement, IntTuple, Layout};
 //! let a = Layout::parse("(_2,_2):(_1,_6)")?;
 //! assert_eq!(complement(&a, &IntTuple::fixed(24))?.to_string(), "(_3,_2):(_2,_12)");
-//! # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+//! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
 //!
 //! **6. Divide** ([`logical_divide`], [`zipped_divide`], [`tiled_divide`],
@@ -73,11 +73,11 @@
 //! the tiles.
 //!
 //! ```
-//! use tilelayout_core::algebra::{logical_divide, Layout, Tiler};
+//! use tilelayout::algebra::{logical_divide, Layout, Tiler};
 //! let a = Layout::parse("(_4,_2,_3):(_2,_1,_8)")?;
 //! let r = logical_divide(&a, &Tiler::parse("_4:_2")?)?;
 //! assert_eq!(r.to_string(), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
-//! # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+//! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
 //!
 //! **7. Product** ([`logical_product`], [`zipped_product`],
@@ -85,11 +85,11 @@
 //! [`tile_to_shape`]): `A ⊗ B = (A, A* ∘ B)`, `A` repeated as `B` says.
 //!
 //! ```
-//! use tilelayout_core::algebra::{blocked_product, Layout};
+//! use tilelayout::algebra::{blocked_product, Layout};
 //! let a = Layout::parse("(_2,_5):(_5,_1)")?;
 //! let b = Layout::parse("(_3,_4):(_1,_3)")?;
 //! assert_eq!(blocked_product(&a, &b)?.to_string(), "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))");
-//! # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+//! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
 //!
 //! **8. Inverse** ([`right_inverse`], [`left_inverse`],
@@ -97,11 +97,11 @@
 //! ([`upcast`], [`downcast`]).
 //!
 //! ```
-//! use tilelayout_core::algebra::{right_inverse, Layout};
+//! use tilelayout::algebra::{right_inverse, Layout};
 //! let l = Layout::parse("(_4,_2):(_2,_1)")?;
 //! let r = right_inverse(&l)?;
 //! assert!((0..8).all(|i| l.call(r.call(i).unwrap()).unwrap() == i));
-//! # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+//! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
 //!
 //! **9. Swizzle** ([`Swizzle`], [`ComposedLayout`]): `Sw<B,M,S> o offset
@@ -109,11 +109,11 @@
 //! as in CuTe.
 //!
 //! ```
-//! use tilelayout_core::algebra::ComposedLayout;
+//! use tilelayout::algebra::ComposedLayout;
 //! let c = ComposedLayout::parse("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)")?;
 //! let r = c.right_inverse()?;
 //! assert_eq!(r.to_string(), "Sw<3,0,-6> o _0 o (_64,_8):(_8,_1)");
-//! # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+//! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
 //!
 //! Slicing ([`slice()`]) keeps the modes at the `_`s of a coordinate, and

@@ -42,11 +42,11 @@ pub(crate) const fn product_by_layout(
 /// # Examples
 /// From CuTe's `02_layout_algebra.md`:
 /// ```
-/// use tilelayout_core::algebra::{logical_product, Layout, Tiler};
+/// use tilelayout::algebra::{logical_product, Layout, Tiler};
 /// let a = Layout::parse("(_2,_2):(_4,_1)")?;
 /// let b = Tiler::parse("_6:_1")?;
 /// assert_eq!(logical_product(&a, &b)?.to_text().as_str(), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
@@ -144,11 +144,11 @@ const fn rank_product(block: &Layout, tiler: &Layout, raked: bool) -> Result<Lay
 /// From CuTe's `02_layout_algebra.md` (a 2x5 row-major block over a 3x4
 /// column-major arrangement):
 /// ```
-/// use tilelayout_core::algebra::{blocked_product, Layout};
+/// use tilelayout::algebra::{blocked_product, Layout};
 /// let a = Layout::parse("(_2,_5):(_5,_1)")?;
 /// let b = Layout::parse("(_3,_4):(_1,_3)")?;
 /// assert_eq!(blocked_product(&a, &b)?.to_text().as_str(), "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
@@ -179,12 +179,12 @@ pub const fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout, Alg
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::{tile_to_shape, IntTuple, Layout};
+/// use tilelayout::algebra::{tile_to_shape, IntTuple, Layout};
 /// let block = Layout::parse("(_2,_2):(_1,_2)")?;
 /// let r = tile_to_shape(&block, &IntTuple::parse("(_4,_6)")?)?;
 /// assert_eq!(r.to_text().as_str(), "((_2,_2),(_2,_3)):((_1,_4),(_2,_8))");
 /// assert!(tile_to_shape(&block, &IntTuple::parse("(_4,_5)")?).is_err());
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors

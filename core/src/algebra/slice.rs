@@ -141,12 +141,12 @@ const fn lift(
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::{slice, slice_offset, Layout, SliceCoord};
+/// use tilelayout::algebra::{slice, slice_offset, Layout, SliceCoord};
 /// let l = Layout::parse("((_2,_3),(_4,_5)):((_1,_2),(_6,_24))")?;
 /// let c = SliceCoord::parse("((1,_),_)")?;
 /// assert_eq!(slice(&l, &c)?.to_text().as_str(), "(_3,(_4,_5)):(_2,(_6,_24))");
 /// assert_eq!(slice_offset(&l, &c)?.value, 1);
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors

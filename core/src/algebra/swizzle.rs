@@ -26,11 +26,11 @@ use super::tuple::{tri, IntTuple};
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::Swizzle;
+/// use tilelayout::algebra::Swizzle;
 /// let sw = Swizzle::new(3, 4, 3)?; // Sw<3,4,3>
 /// assert_eq!(sw.apply(0b0000001_0000000), 0b0000001_0010000);
 /// assert_eq!(sw.apply(sw.apply(1234)), 1234); // an involution
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Swizzle {
@@ -127,11 +127,11 @@ impl Swizzle {
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::ComposedLayout;
+/// use tilelayout::algebra::ComposedLayout;
 /// let c = ComposedLayout::parse("Sw<3,4,3> o _0 o (8,64):(64,1)")?;
 /// assert_eq!(c.call(1)?, 64); // row 1: bit 6 is below YYY, unchanged
 /// assert_eq!(c.call(2)?, 128 ^ 16); // row 2: bit 7 (in YYY) flips bit 4
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ComposedLayout {
@@ -273,11 +273,11 @@ impl ComposedLayout {
     ///
     /// # Examples
     /// ```
-    /// use tilelayout_core::algebra::{ComposedLayout, Tiler};
+    /// use tilelayout::algebra::{ComposedLayout, Tiler};
     /// let c = ComposedLayout::parse("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")?;
     /// let r = c.composition(&Tiler::parse("(_8,_8)")?)?;
     /// assert_eq!(r.to_text().as_str(), "Sw<3,4,3> o _0 o (_8,_8):(_64,_1)");
-    /// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+    /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
     /// ```
     ///
     /// # Errors
@@ -312,14 +312,14 @@ impl ComposedLayout {
     ///
     /// # Examples
     /// ```
-    /// use tilelayout_core::algebra::{ComposedLayout, SwizzledInverse};
+    /// use tilelayout::algebra::{ComposedLayout, SwizzledInverse};
     /// let c = ComposedLayout::parse("Sw<2,0,2> o _0 o (_4,_4):(_4,_1)")?;
     /// let r = c.right_inverse()?;
     /// assert_eq!(r.to_string(), "Sw<2,0,-2> o _0 o (_4,_4):(_4,_1)");
     /// for i in 0..16 {
     ///     assert_eq!(c.call(r.call(i)?)?, i);
     /// }
-    /// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+    /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
     /// ```
     ///
     /// # Errors

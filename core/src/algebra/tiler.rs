@@ -25,13 +25,13 @@ pub const MAX_TILER_MODES: usize = 16;
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::Tiler;
+/// use tilelayout::algebra::Tiler;
 /// let t = Tiler::parse("(_2:_1,_4)")?;
 /// assert!(t.is_by_mode());
 /// assert_eq!(t.rank(), 2);
 /// assert_eq!(t.mode(1)?.to_text().as_str(), "_4:_1");
 /// assert_eq!(t.to_text().as_str(), "(_2:_1,_4)");
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Tiler {

@@ -56,13 +56,13 @@ const ZERO_NODE: Node = Node {
 ///
 /// # Examples
 /// ```
-/// use tilelayout_core::algebra::{IntTuple, Int};
+/// use tilelayout::algebra::{IntTuple, Int};
 /// let t = IntTuple::parse("(_2,(3,_4))")?;
 /// assert_eq!(t.rank(), 2);
 /// assert_eq!(t.depth(), 2);
 /// assert_eq!(t.size()?, Int::dynamic(24));
 /// assert_eq!(t.leaf(2), Some(Int::fixed(4)));
-/// # Ok::<(), tilelayout_core::algebra::AlgebraError>(())
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct IntTuple {

@@ -30,12 +30,12 @@
 //! scales them to bits); `L(n)` pads the end ([`AffineTiling::slots`]).
 //!
 //! ```
-//! use tilelayout_core::{lower, parse_shape, Lowered};
+//! use tilelayout::value::{lower, parse_shape, Lowered};
 //! let s = parse_shape("f32[3,5]{1,0:T(2,2)}")?;
 //! let Lowered::Affine(a) = lower(&s)? else { unreachable!() };
 //! assert_eq!(a.layout().to_text().as_str(), "((_2,_2),(_2,_3)):((_2,_12),(_1,_4))");
 //! assert_eq!(a.offset(&[2, 3])?, 17);
-//! # Ok::<(), tilelayout_core::LowerError>(())
+//! # Ok::<(), tilelayout::value::LowerError>(())
 //! ```
 
 mod grid;

@@ -24,7 +24,7 @@ pub const TO_XLA_MAX_RANK: usize = 5;
 /// [`TO_XLA_MAX_RANK`].
 ///
 /// ```
-/// use tilelayout_core::{algebra::Layout, to_xla, PrimitiveType};
+/// use tilelayout::value::{algebra::Layout, to_xla, PrimitiveType};
 /// let l = Layout::parse("(_8,(_128,_2)):(_128,(_1,_1024))").unwrap();
 /// let s = to_xla(&l, PrimitiveType::F32).unwrap();
 /// assert_eq!(s.to_string(), "f32[8,256]{1,0:T(8,128)}");
