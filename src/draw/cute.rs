@@ -246,8 +246,9 @@ impl CutePicture {
     }
 
     /// The text picture: the layout in CuTe's notation, then per sheet
-    /// CuTe's `print_layout` table; for a swizzled layout, the same table
-    /// of chunks; notes for rows, columns or sheets left out.
+    /// CuTe's `print_layout` table; for a swizzled layout whose chunks
+    /// hold more than one element (`M > 0`), the same table of chunks;
+    /// notes for rows, columns or sheets left out.
     pub fn text(&self) -> String {
         let mut out = String::new();
         out.push_str(self.layout.to_text().as_str());
@@ -263,7 +264,8 @@ impl CutePicture {
         let width = num_digits(cosize).max(widest.unwrap_or(1));
         let offset_label = |v: i64| v.to_string();
         self.tables(&mut out, width, &offset_label);
-        if let Some(cl) = self.composed() {
+        // the chunk table (when a chunk is more than one element)
+        if let Some(cl) = self.composed().filter(|c| c.swizzle.base() > 0) {
             let m = cl.swizzle.base();
             out.push_str(&format!(
                 "\nchunks: offset >> {m}, {} elements each, permuted by the swizzle\n",
