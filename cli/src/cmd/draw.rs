@@ -128,10 +128,11 @@ pub fn run(args: &Args, out: &mut Output) -> Result<(), Failure> {
     Ok(())
 }
 
-/// A picture of either kind.
+/// A picture of either kind (boxed: both are kilobytes of fixed-capacity
+/// layout values).
 enum Drawing {
-    Xla(Picture),
-    Cute(CutePicture),
+    Xla(Box<Picture>),
+    Cute(Box<CutePicture>),
 }
 
 impl Drawing {
@@ -182,7 +183,7 @@ fn picture_of(input: &Input) -> Result<Drawing, Problem> {
     }
     if is_cute(&input.text) {
         return CutePicture::parse(&input.text)
-            .map(Drawing::Cute)
+            .map(|p| Drawing::Cute(Box::new(p)))
             .map_err(|e| algebra_problem(&input.text, &e));
     }
     // the tiling validates and locates errors exactly as `parse` does
@@ -190,6 +191,6 @@ fn picture_of(input: &Input) -> Result<Drawing, Problem> {
     let (shape, spans) =
         parse_shape_with(&input.text, OPTIONS).map_err(|e| Problem::from_core(&e))?;
     Picture::new(&shape)
-        .map(Drawing::Xla)
+        .map(|p| Drawing::Xla(Box::new(p)))
         .map_err(|e| Problem::from_core(&spans.locate(e)))
 }
