@@ -331,3 +331,26 @@ proptest! {
         check_all(&text);
     }
 }
+
+#[test]
+fn the_largest_pictures_stay_small_and_fast() {
+    for text in [
+        "(4096,4096):(4096,1)",
+        "Sw<3,3,3> o _0 o (4096,4096):(4096,1)",
+        "(64,64,(64,64)):(1,64,(4096,262144))",
+        "(2,2,(1024,1024)):(1,2,(4,4096))",
+        "_16777216:_1",
+    ] {
+        let t0 = std::time::Instant::now();
+        let p = CutePicture::parse(text).unwrap();
+        let (svg, txt) = (p.svg(), p.text());
+        let took = t0.elapsed();
+        assert!(svg.len() <= 1 << 20, "{text}: SVG of {} bytes", svg.len());
+        assert!(txt.len() <= 1 << 20, "{text}: text of {} bytes", txt.len());
+        // a generous bound for an unoptimized build on a shared machine
+        assert!(took.as_millis() < 2000, "{text}: {took:?}");
+        roxmltree::Document::parse(&svg).unwrap();
+    }
+    let p = CutePicture::parse("(2,2,(1024,1024)):(1,2,(4,4096))").unwrap();
+    assert!(p.text().contains("… sheets 1024..1048576 are not drawn\n"));
+}

@@ -24,8 +24,10 @@
 //!   that the permuted chunks show (ours: CuTe greys swizzled layouts by
 //!   offset too, which hides the chunks).
 //!
-//! Large layouts: the first [`SHOWN`] rows, columns and sheets are drawn,
-//! and a note says what is left out (CuTe draws everything).
+//! Large layouts: the first [`SHOWN`] rows and columns are drawn, and the
+//! first sheets up to [`SHOWN_CELLS`] cells in all; a note says what is
+//! left out (CuTe draws everything). The `slots` and `memory` listings are
+//! always complete.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -34,9 +36,12 @@ use core::fmt::{self, Write};
 
 use crate::algebra::{AlgebraError, AlgebraErrorKind, AnyLayout, ComposedLayout, Layout};
 
-/// Most rows, columns and stacked sheets drawn in the text and SVG
-/// pictures of a CuTe layout.
+/// Most rows and columns drawn in the text and SVG pictures of a CuTe
+/// layout.
 pub const SHOWN: u64 = 64;
+
+/// Most cells drawn in all sheets together (sheets past it are left out).
+pub const SHOWN_CELLS: u64 = SHOWN * SHOWN;
 
 /// CuTe's `TSVGColor_BWx8`: the grey of `offset % 8`.
 const BW_X8: [[u8; 3]; 8] = [
@@ -182,10 +187,14 @@ impl CutePicture {
         self.grid
     }
 
-    /// The drawn rows, columns and sheets (at most [`SHOWN`] each).
+    /// The drawn rows, columns and sheets: at most [`SHOWN`] rows and
+    /// columns, and as many sheets as keep the cells within
+    /// [`SHOWN_CELLS`] (one sheet at least).
     fn shown_grid(&self) -> (u64, u64, u64) {
         let (m, n, k) = self.grid;
-        (m.min(SHOWN), n.min(SHOWN), k.min(SHOWN))
+        let (r, c) = (m.min(SHOWN), n.min(SHOWN));
+        let per_sheet = (r * c).max(1);
+        (r, c, k.min((SHOWN_CELLS / per_sheet).max(1)))
     }
 
     /// The 1-D index of cell (`m`, `n`) of sheet `k`: `m + M·(n + N·k)`.

@@ -59,7 +59,7 @@ mod text;
 use alloc::string::String;
 use core::fmt;
 
-pub use cute::{is_cute, CutePicture, SHOWN};
+pub use cute::{is_cute, CutePicture, SHOWN, SHOWN_CELLS};
 pub use model::{Axis, Packing, CELL_LIMIT};
 pub use svg::tile_colour;
 
