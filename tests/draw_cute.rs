@@ -74,6 +74,40 @@ fn check_all(text: &str) {
     }
     assert_eq!(p.slots(), slots, "{text}");
     assert_eq!(p.offset_at(rows, 0, 0).unwrap(), None);
+    // the text table's cells, read back, are the same offsets (the first
+    // table of each sheet; a swizzle's chunk table follows them)
+    let table: Vec<Vec<i64>> = p
+        .text()
+        .split("\nchunks:")
+        .next()
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains('|'))
+        .map(|l| {
+            l.split('|')
+                .skip(1)
+                .filter(|c| !c.trim().is_empty())
+                .map(|c| c.trim().parse().unwrap())
+                .collect()
+        })
+        .collect();
+    let shown_rows = rows.min(tilelayout::draw::SHOWN);
+    if rows * cols * sheets <= tilelayout::draw::SHOWN_CELLS
+        && rows.max(cols) <= tilelayout::draw::SHOWN
+    {
+        assert_eq!(table.len() as u64, rows * sheets, "{text}");
+        assert!(table.iter().all(|r| r.len() as u64 == cols), "{text}");
+    }
+    for (r, cells) in table.iter().enumerate() {
+        let (k, m) = (r as u64 / shown_rows, r as u64 % shown_rows);
+        for (n, &v) in cells.iter().enumerate() {
+            assert_eq!(
+                v,
+                expected(p.layout(), m, n as u64, k),
+                "{text} text cell ({m},{n},{k})"
+            );
+        }
+    }
 }
 
 #[test]
