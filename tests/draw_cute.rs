@@ -238,6 +238,27 @@ fn errors_are_the_algebras_with_spans() {
     let e = CutePicture::parse("(2,x):(1,2)").unwrap_err();
     assert_eq!((e.span.start, e.span.end), (3, 4));
     assert!(CutePicture::parse("Sw<3,3> o _0 o 8:1").is_err());
+    // offsets past i64 are refused up front, not met halfway through a
+    // listing
+    for t in [
+        "9223372036854775807:2",
+        "Sw<3,3,3> o 9223372036854775807 o 8:1",
+        "Sw<3,3,3> o -9223372036854775807 o 8:-1",
+    ] {
+        let e = CutePicture::parse(t).unwrap_err();
+        assert_eq!(
+            e.kind,
+            tilelayout::algebra::AlgebraErrorKind::Overflow,
+            "{t}"
+        );
+    }
+    let p = CutePicture::parse("(2,2):(4611686018427387904,1)").unwrap();
+    assert_eq!(
+        p.slots(),
+        "0 1
+4611686018427387904 4611686018427387905
+"
+    );
 }
 
 #[test]

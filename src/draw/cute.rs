@@ -138,13 +138,24 @@ impl CutePicture {
     /// The picture of `layout`.
     ///
     /// # Errors
-    /// [`AlgebraErrorKind::Overflow`] when an offset does not fit `i64`.
+    /// [`AlgebraErrorKind::Overflow`] when an offset, or the layout's
+    /// cosize, does not fit `i64`.
     pub fn new(layout: AnyLayout) -> Result<CutePicture, AlgebraError> {
         let inner = match &layout {
             AnyLayout::Plain(l) => l,
             AnyLayout::Swizzled(c) => &c.layout,
         };
         let size = size_of(inner)?;
+        // every offset lies within ±(cosize − 1) of the offset added before
+        // the swizzle (cosize = 1 + Σ (s − 1)·|d|), so when these fit i64,
+        // every call below and in the listings succeeds
+        let reach = inner.cosize()?.value - 1;
+        if let AnyLayout::Swizzled(c) = &layout {
+            let o = c.offset.value;
+            if o.checked_add(reach).is_none() || o.checked_sub(reach).is_none() {
+                return Err(AlgebraError::new(AlgebraErrorKind::Overflow));
+            }
+        }
         let rows = match inner.rank() {
             0 | 1 => size,
             _ => size_of(&inner.mode(0)?)?,
@@ -214,8 +225,8 @@ impl CutePicture {
     /// The offset of cell (`m`, `n`) of sheet `k`; `None` outside the grid.
     ///
     /// # Errors
-    /// [`AlgebraErrorKind::Overflow`] (only beyond the drawn cells, which
-    /// were all evaluated by [`CutePicture::new`]).
+    /// None in practice: [`CutePicture::new`] checked that every offset
+    /// fits `i64`; the algebra's call is fallible, so is this.
     pub fn offset_at(&self, m: u64, n: u64, k: u64) -> Result<Option<i64>, AlgebraError> {
         let (rows, cols, sheets) = self.grid;
         if m >= rows || n >= cols || k >= sheets {
@@ -347,7 +358,8 @@ impl CutePicture {
     /// Writes [`CutePicture::slots`] to `w`.
     ///
     /// # Errors
-    /// What `w` returns; `fmt::Error` if an offset overflows `i64`.
+    /// What `w` returns (every offset fits `i64`: [`CutePicture::new`]
+    /// checked the cosize).
     pub fn write_slots(&self, w: &mut dyn Write) -> fmt::Result {
         let (rows, cols, sheets) = self.grid;
         for k in 0..sheets {
@@ -377,7 +389,8 @@ impl CutePicture {
     /// Writes [`CutePicture::memory`] to `w`.
     ///
     /// # Errors
-    /// What `w` returns; `fmt::Error` if an offset overflows `i64`.
+    /// What `w` returns (every offset fits `i64`, as for
+    /// [`CutePicture::write_slots`]).
     pub fn write_memory(&self, w: &mut dyn Write) -> fmt::Result {
         let (rows, cols, sheets) = self.grid;
         let size = rows * cols * sheets;
