@@ -18,9 +18,10 @@ pub enum Format {
     /// The grid with each element's slot, tile borders, padding and
     /// packing, then the memory map.
     Text,
-    /// Just the slots, one logical row per line.
+    /// Just the slots (a CuTe layout's offsets), one logical row per line.
     Slots,
-    /// One line per slot: `slot (i,j,…)` or `slot pad`.
+    /// One line per slot: `slot (i,j,…)` or `slot pad`; for a CuTe layout,
+    /// one line per offset reached with every coordinate mapped to it.
     Memory,
 }
 
