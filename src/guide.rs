@@ -10,8 +10,8 @@
 //! 6. [TPU formats](tpu_formats): the tiles XLA's TPU compiler picks;
 //!    pictures of large arrays.
 //! 7. [Relayout](relayout): moving an array between layouts.
-//! 8. The layout algebra: its chapter will come with the algebra itself,
-//!    which is not part of the library yet.
+//! 8. [The layout algebra](layout_algebra): CuTe's layouts and their
+//!    operations, swizzles, and XLA tilings lowered into them.
 //! 9. [GPU tiles](gpu_tiles): bank groups and the swizzle, register tiles'
 //!    lanes, copy plans.
 //!
@@ -39,9 +39,8 @@ pub mod tpu_formats {}
 #[doc = include_str!("../docs/guide/07-relayout.md")]
 pub mod relayout {}
 
-// Chapter 8, the layout algebra, goes here (`docs/guide/08-…md` and a
-// module `algebra`) once the algebra lands; it is written by the engineer
-// who builds it.
+#[doc = include_str!("../docs/guide/08-layout-algebra.md")]
+pub mod layout_algebra {}
 
 #[doc = include_str!("../docs/guide/09-gpu-tiles.md")]
 pub mod gpu_tiles {}

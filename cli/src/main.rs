@@ -42,6 +42,7 @@ Examples:
   tilelayout coords 'f32[3,5]{1,0:T(2,2)}' 9
   tilelayout tpu 'bf16[2,1024]' 'f32[3,5]{0,1}'
   tilelayout draw 'f32[4,8]{1,0:T(2,4)(2,1)}' --svg fig2.svg
+  tilelayout draw 'Sw<3,3,3> o _0 o (8,64):(64,1)' --svg swizzle.svg
   cut -f1 shapes.tsv | tilelayout parse - --json
   tilelayout dump /tmp/xla_dump --top 5
   tilelayout cute from-xla 'f32[3,5]{1,0:T(2,2)}'
@@ -58,7 +59,8 @@ enum Command {
     /// The layout XLA's TPU compiler gives an array: `bf16[1024,1024]` or
     /// `f32[3,5]{0,1}`, with its bytes and padding.
     Tpu(cmd::tpu::Args),
-    /// Pictures of layouts: slots, tiles, padding and memory, or SVG.
+    /// Pictures of layouts, XLA's or CuTe's: slots, tiles, padding and
+    /// memory, or SVG.
     Draw(cmd::draw::Args),
     /// Memory and padding report of XLA dump files (`--xla_dump_to`):
     /// buffer assignments, HLO modules, or directories of them.

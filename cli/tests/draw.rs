@@ -206,3 +206,75 @@ fn every_real_shape_draws() {
         assert!(picture.contains("memory: slots in order"), "{shape}");
     }
 }
+
+#[test]
+fn cute_layouts_are_drawn_as_print_layout() {
+    let o = run(&["draw", "(4,(2,2)):(2,(1,8))"], b"");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(" 1  |  2 |  3 | 10 | 11 |\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(
+        &[
+            "draw",
+            "Sw<3,3,3> o _0 o (8,64):(64,1)",
+            "--format",
+            "slots",
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rows: Vec<Vec<i64>> = stdout(&o)
+        .lines()
+        .map(|l| l.split(' ').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    assert_eq!((rows.len(), rows[0].len()), (8, 64));
+    // row 1, element 0 is chunk 1 of the row, swapped with chunk 0
+    assert_eq!(rows[1][0], 64 + 8);
+    let dir = tempdir();
+    let file = dir.join("sw.svg");
+    let o = run(
+        &[
+            "draw",
+            "Sw<3,3,3> o _0 o (8,64):(64,1)",
+            "--svg",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert!(is_one_svg_document(&svg));
+}
+
+/// One SVG document (parsed as XML and rendered by tests/draw_cute.rs).
+fn is_one_svg_document(svg: &str) -> bool {
+    svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>") && svg.contains("data-offset")
+}
+
+fn tempdir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tilelayout-draw-cute-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn cute_errors_have_the_algebras_spans() {
+    let o = run(&["draw", "(2,3):(1,2"], b"");
+    assert_ne!(code(&o), 0);
+    let err = stderr(&o);
+    assert!(err.contains("unexpected end of input"), "{err}");
+    assert!(err.contains("byte 10"), "{err}");
+    let o = run(&["draw", "--json", "(2,x):(1,2)"], b"");
+    let v = &json_lines(&o)[0];
+    assert_eq!(v["ok"], false);
+    assert_eq!(
+        (v["error_start"].as_u64(), v["error_end"].as_u64()),
+        (Some(3), Some(4))
+    );
+    // XLA text keeps parse's errors
+    let o = run(&["draw", "f32[3,5]{1,1}"], b"");
+    assert_ne!(code(&o), 0);
+}

@@ -43,7 +43,13 @@
 //! layouts with these pictures; [`gpu`] draws the GPU tiles of
 //! [`crate::gpu`]: swizzled shared tiles and their bank groups, register
 //! tiles' lanes, copy plans' owners.
+//!
+//! CuTe layouts of the [`crate::algebra`] (`(8,(2,4)):(1,(8,16))`,
+//! `Sw<3,3,3> o _0 o (8,64):(64,1)`) are drawn by [`CutePicture`] as the
+//! grid of offsets CuTe's `print_layout` prints; [`is_cute`] tells the two
+//! notations apart.
 
+mod cute;
 pub mod gpu;
 mod model;
 mod sheet;
@@ -53,6 +59,7 @@ mod text;
 use alloc::string::String;
 use core::fmt;
 
+pub use cute::{is_cute, CutePicture, SHOWN, SHOWN_CELLS};
 pub use model::{Axis, Packing, CELL_LIMIT};
 pub use svg::tile_colour;
 

@@ -1,9 +1,11 @@
 //! `tilelayout draw LAYOUT… [--svg FILE] [--format text|slots|memory]`:
 //! pictures of layouts (the library's `draw` module) in the terminal, for
-//! scripts, or as an SVG file.
+//! scripts, or as an SVG file. LAYOUT is XLA's text or CuTe's notation,
+//! told apart by its first characters (`draw::is_cute`).
 
 use serde::Serialize;
-use tilelayout::draw::Picture;
+use tilelayout::algebra::AlgebraError;
+use tilelayout::draw::{is_cute, CutePicture, Picture};
 use tilelayout::value::parse_shape_with;
 
 use super::{tiling_of, Failure, OPTIONS};
@@ -16,17 +18,19 @@ pub enum Format {
     /// The grid with each element's slot, tile borders, padding and
     /// packing, then the memory map.
     Text,
-    /// Just the slots, one logical row per line.
+    /// Just the slots (a CuTe layout's offsets), one logical row per line.
     Slots,
-    /// One line per slot: `slot (i,j,…)` or `slot pad`.
+    /// One line per slot: `slot (i,j,…)` or `slot pad`; for a CuTe layout,
+    /// one line per offset reached with every coordinate mapped to it.
     Memory,
 }
 
 /// Arguments of `draw`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Array shapes in XLA's text, `f32[3,5]{1,0:T(2,2)}`; `-` reads one a
-    /// line from stdin.
+    /// Array shapes in XLA's text, `f32[3,5]{1,0:T(2,2)}`, or CuTe layouts,
+    /// `(8,(2,4)):(1,(8,16))`, `Sw<3,3,3> o _0 o (8,64):(64,1)`; `-` reads
+    /// one a line from stdin.
     #[arg(value_name = "LAYOUT", required = true)]
     pub layouts: Vec<String>,
     /// Also write the picture as SVG to FILE (`-`: to stdout, instead of
@@ -125,14 +129,69 @@ pub fn run(args: &Args, out: &mut Output) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The picture of one input, with `parse`'s errors.
-fn picture_of(input: &Input) -> Result<Picture, Problem> {
+/// A picture of either kind (boxed: both are kilobytes of fixed-capacity
+/// layout values).
+enum Drawing {
+    Xla(Box<Picture>),
+    Cute(Box<CutePicture>),
+}
+
+impl Drawing {
+    fn svg(&self) -> String {
+        match self {
+            Drawing::Xla(p) => p.svg(),
+            Drawing::Cute(p) => p.svg(),
+        }
+    }
+    fn text(&self) -> String {
+        match self {
+            Drawing::Xla(p) => p.text(),
+            Drawing::Cute(p) => p.text(),
+        }
+    }
+    fn slots(&self) -> String {
+        match self {
+            Drawing::Xla(p) => p.slots(),
+            Drawing::Cute(p) => p.slots(),
+        }
+    }
+    fn memory(&self) -> String {
+        match self {
+            Drawing::Xla(p) => p.memory(),
+            Drawing::Cute(p) => p.memory(),
+        }
+    }
+}
+
+/// An algebra error located in the input: its span, or the whole input
+/// for errors of values (overflow).
+fn algebra_problem(text: &str, e: &AlgebraError) -> Problem {
+    if e.span.is_none() {
+        return Problem::new(e.message().as_str(), 0..text.len());
+    }
+    let start = e.span.start as usize;
+    Problem::new(
+        e.message().as_str(),
+        start..(e.span.end as usize).max(start),
+    )
+}
+
+/// The picture of one input: CuTe's notation with the algebra's errors,
+/// XLA's text with `parse`'s.
+fn picture_of(input: &Input) -> Result<Drawing, Problem> {
     if let Some(p) = &input.defect {
         return Err(p.clone());
+    }
+    if is_cute(&input.text) {
+        return CutePicture::parse(&input.text)
+            .map(|p| Drawing::Cute(Box::new(p)))
+            .map_err(|e| algebra_problem(&input.text, &e));
     }
     // the tiling validates and locates errors exactly as `parse` does
     tiling_of(&input.text)?;
     let (shape, spans) =
         parse_shape_with(&input.text, OPTIONS).map_err(|e| Problem::from_core(&e))?;
-    Picture::new(&shape).map_err(|e| Problem::from_core(&spans.locate(e)))
+    Picture::new(&shape)
+        .map(|p| Drawing::Xla(Box::new(p)))
+        .map_err(|e| Problem::from_core(&spans.locate(e)))
 }
