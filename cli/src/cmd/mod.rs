@@ -2,9 +2,9 @@
 //! shape into a tiling, splitting `SHAPE@…` queries, reading integers.
 
 pub mod coords;
+pub mod cute;
 pub mod draw;
 pub mod dump;
-pub mod cute;
 pub mod index;
 pub mod parse;
 pub mod tpu;
