@@ -447,3 +447,25 @@ fn algebra_errors_are_located_in_their_argument() {
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(err.contains("error:") && err.contains('^'), "{err}");
 }
+
+/// Every operation of the core's algebra is a `cute` operation (the
+/// command has no list of its own to fall behind).
+#[test]
+fn every_core_operation_is_wired() {
+    use tilelayout::algebra::Op;
+    let stdin: String = Op::ALL
+        .iter()
+        .map(|op| format!("{}\n", op.name()))
+        .collect();
+    let o = run(&["cute", "-", "--json"], stdin.as_bytes());
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), Op::ALL.len());
+    for (op, v) in Op::ALL.iter().zip(&lines) {
+        let e = v["error"].as_str().unwrap();
+        assert!(
+            e.contains("takes a layout as argument 1"),
+            "{}: {e}",
+            op.name()
+        );
+    }
+}
