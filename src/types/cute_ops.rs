@@ -12,6 +12,8 @@
 //! compile error that names the operation type, the mode and what to
 //! change (the core's message) and prints the operands. Use
 //! [`assert_cute!`](crate::assert_cute) to see it at `cargo check`.
+//! [`MaxCommonVector`], whose result is an integer, is read through its
+//! `VALUE`.
 //!
 //! ```
 //! use tilelayout::{cute, AlgebraLayout, ByMode, LogicalDivide, C};
@@ -330,4 +332,26 @@ impl<A: AlgebraLayout, const N: i64> AlgebraLayout for Downcast<A, N> {
         "N",
         IntTuple::int(Int::dynamic(N)).to_text().as_str(),
     );
+}
+
+/// CuTe's `max_common_vector(A, B)`: the number of elements that `A` and
+/// `B` both map to consecutive offsets from 0, an integer (so this type is
+/// not a layout: read [`MaxCommonVector::VALUE`]).
+///
+/// ```
+/// use tilelayout::{cute, MaxCommonVector};
+/// type V = MaxCommonVector<cute!((_4,_8):(_1,_4)), cute!((_4,_8):(_1,_4))>;
+/// assert_eq!(V::VALUE, 32);
+/// ```
+pub struct MaxCommonVector<A, B>(PhantomData<(A, B)>);
+
+impl<A: AlgebraLayout, B: AlgebraLayout> MaxCommonVector<A, B> {
+    /// The common vector length, computed by the core at compile time.
+    pub const VALUE: usize = match algebra::max_common_vector(&A::LAYOUT, &B::LAYOUT) {
+        Ok(n) => n.value as usize,
+        Err(e) => {
+            ok_op(Err(e), "MaxCommonVector<A, B>", &A::LAYOUT, "B", B::TEXT);
+            0
+        }
+    };
 }

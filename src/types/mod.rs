@@ -13,9 +13,9 @@ pub mod params;
 pub use cute::{AlgebraLayout, Append, Cute, Flatten, FromXla, Get, Leaf, Modes};
 pub use cute_ops::{
     BlockedProduct, ByMode, Coalesce, CoalesceBy, Complement, ComplementTo, Composition, Downcast,
-    Filter, FlatDivide, LeftInverse, LogicalDivide, LogicalProduct, MaxCommonLayout, RakedProduct,
-    RightInverse, ShapeOperand, TileToShape, TiledDivide, TiledProduct, TilerMode, TilerModes,
-    TilerOperand, Upcast, ZippedDivide, ZippedProduct, C,
+    Filter, FlatDivide, LeftInverse, LogicalDivide, LogicalProduct, MaxCommonLayout,
+    MaxCommonVector, RakedProduct, RightInverse, ShapeOperand, TileToShape, TiledDivide,
+    TiledProduct, TilerMode, TilerModes, TilerOperand, Upcast, ZippedDivide, ZippedProduct, C,
 };
 pub use element::*;
 pub use layout::{const_offset, Layout, Tiled, Untiled};
