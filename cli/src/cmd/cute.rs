@@ -377,7 +377,10 @@ fn evaluate(call: &Call) -> Result<Value, Problem> {
 /// An operation of the algebra, evaluated by the core's one dispatcher.
 fn algebra_op(call: &Call, name: &str, usage: &str) -> Result<Value, Problem> {
     let Some(op) = Op::from_name(name) else {
-        unreachable!("`{name}` is listed in OPS but is not an algebra operation")
+        return Err(Problem::new(
+            format!("`{name}` is not an operation of this build's algebra"),
+            call.op.clone(),
+        ));
     };
     let (required, _) = op.arity();
     for (i, what) in usage.split(' ').enumerate().take(required) {
