@@ -10,7 +10,8 @@
 mod offsets;
 
 use offsets::{
-    hand_offset_bf16, hand_offset_f32, tilelayout_offset_bf16, tilelayout_offset_f32, Bf16Tpu,
+    hand_offset_bf16, hand_offset_cute, hand_offset_f32, tilelayout_offset_bf16,
+    tilelayout_offset_cute, tilelayout_offset_f32, Bf16Tpu,
 };
 use std::hint::black_box;
 use tilelayout::Layout;
@@ -34,6 +35,17 @@ fn main() {
                 tilelayout_offset_f32(r, c),
                 hand_offset_f32(r, c),
                 "({r},{c})"
+            );
+            checked += 1;
+        }
+    }
+    for t in 0..256 {
+        for r in 0..32 {
+            let (t, r) = black_box((t, r));
+            assert_eq!(
+                tilelayout_offset_cute(t, r),
+                hand_offset_cute(t, r),
+                "({t},{r})"
             );
             checked += 1;
         }

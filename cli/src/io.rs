@@ -129,6 +129,9 @@ struct Lines {
     /// The file's path (`None` for standard input).
     file: Option<Rc<str>>,
     line: usize,
+    /// Every line whole, tabs included (`cute -`), instead of the first
+    /// tab-separated field of the non-blank, non-comment lines.
+    whole: bool,
 }
 
 impl Lines {
@@ -137,6 +140,7 @@ impl Lines {
             reader: Box::new(io::stdin().lock()),
             file: None,
             line: 0,
+            whole: false,
         }
     }
 
@@ -147,6 +151,7 @@ impl Lines {
             reader: Box::new(BufReader::new(f)),
             file: Some(path.into()),
             line: 0,
+            whole: false,
         })
     }
 
@@ -203,6 +208,20 @@ impl<'a> Inputs<'a> {
         }
     }
 
+    /// The lines of standard input alone, each whole (tabs included, blank
+    /// lines kept): for commands whose one input is a tab-separated line.
+    pub fn stdin_lines() -> Inputs<'static> {
+        let mut lines = Lines::stdin();
+        lines.whole = true;
+        Inputs {
+            args: &[],
+            next_arg: 0,
+            first_arg_number: 1,
+            lines: Some(lines),
+            buf: Vec::new(),
+        }
+    }
+
     /// The lines of the file at `path` alone.
     ///
     /// # Errors
@@ -231,8 +250,13 @@ impl<'a> Inputs<'a> {
                         if let [rest @ .., b'\r'] = bytes {
                             bytes = rest;
                         }
-                        let Some(field) = line_input(bytes, lines.line) else {
-                            continue;
+                        let field = if lines.whole {
+                            bytes
+                        } else {
+                            let Some(field) = line_input(bytes, lines.line) else {
+                                continue;
+                            };
+                            field
                         };
                         return Ok(Some(Input::from_bytes(field, lines.origin(), too_long)));
                     }

@@ -220,7 +220,14 @@ fn errors_are_located_and_never_panic() {
         ("layout\t_4:_1\t_2", "too many arguments"),
         ("", "unknown operation"),
         ("from-xla\tf32[3,5]{1,0:T(0)}", "0"),
-        ("idx2crd\t_4:_1\t(1,2)", "integer index"),
+        ("idx2crd\t_4:_1\t(1,2)", "not an integer"),
+        ("upcast\t_4:_1", "takes a factor"),
+        ("upcast\t_4:_1\t(2,2)", "`upcast L N`"),
+        ("blocked_product\t_4:_1\t_2:_1\t_3", "too many arguments"),
+        (
+            "zipped_divide\t(_12,(_4,_8)):(_7,(_1,_30))\t128",
+            "in mode 0",
+        ),
         ("to-xla\t_4:_1\tf33", "element type"),
     ] {
         let o = run(&["cute", "-", "--json"], format!("{line}\n").as_bytes());
@@ -235,4 +242,230 @@ fn errors_are_located_and_never_panic() {
     let o = run(&["cute", "layout", "(_2,_3):(_1,_2"], b"");
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(err.contains("error:") && err.contains('^'), "{err}");
+}
+
+/// `core/tests/data/cute_vectors.tsv`: CuTe's own outputs (see its header).
+fn cute_vectors() -> Vec<[String; 5]> {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../core/tests/data/cute_vectors.tsv");
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 5, "{l}");
+            core::array::from_fn(|i| f[i].to_owned())
+        })
+        .collect()
+}
+
+/// Every operation over every CuTe vector, through `-` (tab-separated
+/// lines): the printed result is CuTe's text; where CuTe refused the input
+/// (or returned a layout breaking its own post-condition) the command
+/// refuses it too; the few inputs the core refuses although CuTe printed a
+/// layout (CuTe's result is wrong there: `core/tests/algebra_vectors.rs`
+/// shows it by brute force) are refused identically by the core's
+/// `evaluate`. The offsets are CuTe's result layout evaluated.
+#[test]
+fn every_op_reproduces_cutes_vectors() {
+    use tilelayout::algebra::{evaluate, Layout, Op};
+    let cases = cute_vectors();
+    let stdin: String = cases
+        .iter()
+        .map(|[op, a, b, _, _]| {
+            if b == "-" {
+                format!("{op}\t{a}\n")
+            } else {
+                format!("{op}\t{a}\t{b}\n")
+            }
+        })
+        .collect();
+    let o = run(&["cute", "-", "--json"], stdin.as_bytes());
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), cases.len());
+    let mut exact = std::collections::BTreeMap::<&str, usize>::new();
+    for ([op, a, b, want, post], v) in cases.iter().zip(&lines) {
+        let case = format!("{op} {a} {b} (CuTe: {want}, post {post}): {v}");
+        let refused = want.starts_with('!') || post == "0";
+        let mut args = vec![a.as_str()];
+        if b != "-" {
+            args.push(b);
+        }
+        let core = evaluate(Op::from_name(op).unwrap(), &args);
+        match &core {
+            Ok(r) => {
+                assert_eq!(v["ok"], true, "{case}");
+                assert_eq!(v["result"], r.to_string(), "{case}");
+            }
+            Err(_) => assert_eq!(v["ok"], false, "{case}"),
+        }
+        if v["ok"] == false {
+            assert!(!v["error"].as_str().unwrap().is_empty(), "{case}");
+            let (start, end) = (v["error_start"].as_u64(), v["error_end"].as_u64());
+            assert!(start.is_some() && start <= end, "{case}");
+            continue;
+        }
+        if refused {
+            // CuTe's tile_to_shape cannot compile a static target over a
+            // dynamic block; we check the division on values
+            assert_eq!(op, "tile_to_shape", "{case}");
+            continue;
+        }
+        assert_eq!(v["result"], want.as_str(), "{case}");
+        *exact.entry(op).or_default() += 1;
+        if let Ok(l) = Layout::parse(want) {
+            let n = l.size().unwrap().value.min(1024);
+            let offsets: Vec<i64> = (0..n).map(|i| l.call(i).unwrap()).collect();
+            assert_eq!(ints(&v["offsets"]), offsets, "{case}");
+            assert_eq!(v["size"].as_i64(), Some(l.size().unwrap().value), "{case}");
+            assert_eq!(
+                v["cosize"].as_i64(),
+                Some(l.cosize().unwrap().value),
+                "{case}"
+            );
+        }
+    }
+    // every operation of the data, most of its cases to CuTe's letter
+    assert_eq!(exact.len(), 20, "{exact:?}");
+    let total: usize = exact.values().sum();
+    assert!(total >= 1195, "{total} of {}: {exact:?}", cases.len());
+}
+
+#[test]
+fn text_mode_and_profiles() {
+    let text = |args: &[&str]| {
+        let o = run(args, b"");
+        assert_eq!(
+            code(&o),
+            0,
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    };
+    // CuTe's documented examples (media/docs/cpp/cute/02_layout_algebra.md)
+    assert_eq!(
+        text(&["cute", "coalesce", "(_2,(_1,_6)):(_1,(_6,_2))"]),
+        "_12:_1\n"
+    );
+    // by-mode: CuTe's Step<_1,_1> and the plain tuple
+    for p in ["Step<_1,_1>", "(_1,_1)"] {
+        assert_eq!(
+            text(&["cute", "coalesce", "(_2,(_1,_6)):(_1,(_6,_2))", p]),
+            "(_2,_6):(_1,_2)\n",
+            "{p}"
+        );
+    }
+    assert_eq!(
+        text(&["cute", "composition", "(_6,_2):(_8,_2)", "(_4,_3):(_3,_1)"]),
+        "((_2,_2),_3):((_24,_2),_8)\n"
+    );
+    assert_eq!(
+        text(&["cute", "complement", "(_2,_2):(_1,_6)", "_24"]),
+        "(_3,_2):(_2,_12)\n"
+    );
+    assert_eq!(
+        text(&["cute", "logical_divide", "(_4,_2,_3):(_2,_1,_8)", "_4:_2"]),
+        "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))\n"
+    );
+    assert_eq!(
+        text(&["cute", "logical_product", "(_2,_2):(_4,_1)", "_6:_1"]),
+        "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))\n"
+    );
+    assert_eq!(
+        text(&["cute", "upcast", "(_4,_8):(_8,_1)", "2"]),
+        "(_4,_4):(_4,_1)\n"
+    );
+    assert_eq!(
+        text(&[
+            "cute",
+            "max_common_vector",
+            "(_4,_8):(_1,_4)",
+            "(_4,_8):(_1,_4)"
+        ]),
+        "_32\n"
+    );
+    // an inverse of a swizzled layout, its offsets and cosize scanned
+    let (v, c) = one(&[
+        "cute",
+        "--json",
+        "right_inverse",
+        "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)",
+    ]);
+    assert_eq!(c, 0, "{v}");
+    let o = ints(&v["offsets"]);
+    assert_eq!(o.len(), 512, "{v}");
+    let mut sorted = o.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..512).collect::<Vec<i64>>(), "{v}");
+    assert_eq!(v["cosize"].as_i64(), Some(512));
+}
+
+#[test]
+fn algebra_errors_are_located_in_their_argument() {
+    // a syntax error in the tiler, at its byte in the line
+    let line = "logical_divide\t(_4,_2):(_1,_4)\t(_2,:_1";
+    let o = run(&["cute", "-", "--json"], format!("{line}\n").as_bytes());
+    let v = &json_lines(&o)[0];
+    assert_eq!(v["ok"], false);
+    let tiler = line.rfind('\t').unwrap() + 1;
+    let at = v["error_start"].as_u64().unwrap() as usize;
+    assert!(at > tiler, "{v}");
+    // ... in the layout
+    let line = "composition\t(_4,_2:(_1,_4)\t_2:_1";
+    let o = run(&["cute", "-", "--json"], format!("{line}\n").as_bytes());
+    let v = &json_lines(&o)[0];
+    let at = v["error_start"].as_u64().unwrap() as usize;
+    assert!(
+        at > "composition\t".len() && at < line.rfind('\t').unwrap(),
+        "{v}"
+    );
+    // a profile written as CuTe's Step keeps its byte positions
+    let line = "coalesce\t(_4,_2):(_1,_4)\tStep<_1,x>";
+    let o = run(&["cute", "-", "--json"], format!("{line}\n").as_bytes());
+    let v = &json_lines(&o)[0];
+    assert_eq!(
+        v["error_start"].as_u64(),
+        Some(line.find('x').unwrap() as u64),
+        "{v}"
+    );
+    // a failed precondition names the mode and covers both arguments
+    // (CuTe's issue #3513: a dynamic tiler that does not divide the layout)
+    let line = "zipped_divide\t(_12,(_4,_8)):(_7,(_1,_30))\t128";
+    let o = run(&["cute", "-", "--json"], format!("{line}\n").as_bytes());
+    let v = &json_lines(&o)[0];
+    assert!(v["error"].as_str().unwrap().contains("in mode 0"), "{v}");
+    assert_eq!(
+        v["error_start"].as_u64(),
+        Some("zipped_divide\t".len() as u64)
+    );
+    assert_eq!(v["error_end"].as_u64(), Some(line.len() as u64));
+    // text mode: a caret diagnostic, exit status 1
+    let o = run(&["cute", "upcast", "(_4,_3):(_3,_1)", "2"], b"");
+    assert_eq!(code(&o), 1);
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains("error:") && err.contains('^'), "{err}");
+}
+
+/// Every operation of the core's algebra is a `cute` operation (the
+/// command has no list of its own to fall behind).
+#[test]
+fn every_core_operation_is_wired() {
+    use tilelayout::algebra::Op;
+    let stdin: String = Op::ALL
+        .iter()
+        .map(|op| format!("{}\n", op.name()))
+        .collect();
+    let o = run(&["cute", "-", "--json"], stdin.as_bytes());
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), Op::ALL.len());
+    for (op, v) in Op::ALL.iter().zip(&lines) {
+        let e = v["error"].as_str().unwrap();
+        assert!(
+            e.contains("takes a layout as argument 1"),
+            "{}: {e}",
+            op.name()
+        );
+    }
 }

@@ -7,7 +7,7 @@
 //! `hand_offset_*` one. This file is also compiled into
 //! `examples/index_asm.rs` (x86-64).
 
-use tilelayout::{layout, Layout};
+use tilelayout::{cute, layout, AlgebraLayout, ByMode, Layout, ZippedDivide, C};
 
 /// `bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}`: the design card's TPU
 /// layout.
@@ -50,4 +50,24 @@ pub extern "C" fn hand_offset_f32(row: usize, col: usize) -> usize {
     // 5 columns make 3 tiles per tile row; a tile holds 2×2 slots.
     let tile = (row / 2) * 3 + col / 2;
     tile * 4 + (row % 2) * 2 + col % 2
+}
+
+/// CuTe's `zipped_divide` of a row-major 64×128 tile by 8×32 sub-tiles, as
+/// a type: `((_8,_32),(_8,_4)):((_128,_1),(_1024,_32))`, mode 0 the
+/// element within a sub-tile, mode 1 the sub-tile.
+pub type CuteZipped = ZippedDivide<cute!((_64,_128):(_128,_1)), ByMode<(C<8>, C<32>)>>;
+
+/// The offset of element `t` of sub-tile `r` under [`CuteZipped`].
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn tilelayout_offset_cute(t: usize, r: usize) -> isize {
+    CuteZipped::offset([t, r])
+}
+
+/// [`tilelayout_offset_cute`] written by hand.
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn hand_offset_cute(t: usize, r: usize) -> isize {
+    // element (t % 8, t / 8) of sub-tile (r % 8, r / 8), rows 128 apart
+    ((t % 8) * 128 + t / 8 + (r % 8) * 1024 + (r / 8) * 32) as isize
 }

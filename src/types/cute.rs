@@ -269,16 +269,18 @@ pub trait AlgebraLayout: 'static + Sized {
     #[inline(always)]
     fn index(i: usize) -> isize {
         let f = const { &Self::FLAT };
-        let i = i as i64;
+        // unsigned: coordinates and shapes are not negative, and unsigned
+        // division by a constant needs no rounding fix-up
+        let i = i as u64;
         let mut acc = 0i64;
         let mut k = 0;
         while k < f.n {
             let c = if k + 1 == f.n {
-                i / f.below[k]
+                i / f.below[k] as u64
             } else {
-                (i / f.below[k]) % f.shape[k]
+                (i / f.below[k] as u64) % f.shape[k] as u64
             };
-            acc = acc.wrapping_add(c.wrapping_mul(f.stride[k]));
+            acc = acc.wrapping_add((c as i64).wrapping_mul(f.stride[k]));
             k += 1;
         }
         acc as isize
@@ -293,17 +295,17 @@ pub trait AlgebraLayout: 'static + Sized {
         let mut acc = 0i64;
         let mut m = 0;
         while m < N {
-            let x = coord[m] as i64;
+            let x = coord[m] as u64;
             let (a, b) = (f.mode_start[m], f.mode_start[m + 1]);
             let mut k = a;
             while k < b {
-                let below = f.below[k] / f.below[a];
+                let below = (f.below[k] / f.below[a]) as u64;
                 let c = if k + 1 == b {
                     x / below
                 } else {
-                    (x / below) % f.shape[k]
+                    (x / below) % f.shape[k] as u64
                 };
-                acc = acc.wrapping_add(c.wrapping_mul(f.stride[k]));
+                acc = acc.wrapping_add((c as i64).wrapping_mul(f.stride[k]));
                 k += 1;
             }
             m += 1;

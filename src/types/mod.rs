@@ -1,7 +1,8 @@
 //! Layouts as types: the type parameters ([`params`]), the element markers
 //! ([`element`]) and the [`Layout`] trait with [`Tiled`] ([`layout`]);
 //! CuTe's layouts as types, [`AlgebraLayout`] with [`Cute`] and the
-//! operation types ([`cute`]).
+//! operation types ([`cute`]), and CuTe's layout algebra as operation
+//! types ([`cute_ops`]).
 //!
 //! # When mistakes are caught
 //!
@@ -46,11 +47,18 @@
 //! ```
 
 pub mod cute;
+pub mod cute_ops;
 pub mod element;
 pub mod layout;
 pub mod params;
 
 pub use cute::{AlgebraLayout, Append, Cute, Flatten, FromXla, Get, Leaf, Modes};
+pub use cute_ops::{
+    BlockedProduct, ByMode, Coalesce, CoalesceBy, Complement, ComplementTo, Composition, Downcast,
+    Filter, FlatDivide, LeftInverse, LogicalDivide, LogicalProduct, MaxCommonLayout,
+    MaxCommonVector, RakedProduct, RightInverse, ShapeOperand, TileToShape, TiledDivide,
+    TiledProduct, TilerMode, TilerModes, TilerOperand, Upcast, ZippedDivide, ZippedProduct, C,
+};
 pub use element::*;
 pub use layout::{const_offset, Layout, Tiled, Untiled};
 pub use params::{

@@ -5,12 +5,19 @@ Generates two throwaway crates beside compile_cost.py's (same manifest,
 same timing):
 
 * `cute`: N functions, each with one operation type over a `cute!` layout
-  (cycling through `Cute` itself, `Flatten<L>`, `Get<L, 0>`, `Get<L, 1>`,
-  `Append<L, cute!(_3:_k)>`), `assert_cute!` on it, and the body
+  (`--ops structural`: cycling through `Cute` itself, `Flatten<L>`,
+  `Get<L, 0>`, `Get<L, 1>`, `Append<L, cute!(_3:_k)>`; `--ops algebra`, the
+  default: cycling through the algebra's operation types, `Coalesce`,
+  `Filter`, `Complement`, `RightInverse`, `LeftInverse`, `LogicalDivide`,
+  `ZippedDivide`, `TiledDivide`, `LogicalProduct`, `BlockedProduct`,
+  `RakedProduct`, `Composition`, `Upcast`, the first whose precondition
+  holds for the random layout), `assert_cute!` on it, and the body
   `L::TEXT.len() + L::SIZE + L::COSIZE + L::index(i) as usize`;
 * `cute_hand`: the same N functions with the constants as literals and the
-  index arithmetic written out (the layouts are modelled here in Python:
-  flattened modes, colexicographic, the last mode unbounded);
+  index arithmetic written out (structural operations are modelled here in
+  Python; an algebra operation's result is what `tilelayout cute` prints for
+  it, built first with `cargo build -p tilelayout-cli`; then flattened
+  modes, colexicographic, the last mode unbounded);
 
 then, after `cargo test` in `cute` checks that every function equals its
 hand-written twin on a few indices, times `cargo check`, `cargo build` and
@@ -18,11 +25,14 @@ hand-written twin on a few indices, times `cargo check`, `cargo build` and
 
 Usage:
     python3 tools/compile-cost/cute_cost.py [--out DIR] [--count N] [--runs R]
+                                            [--ops algebra|structural]
 """
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -69,6 +79,77 @@ def op(k, t):
     return "Append<L, cute!(_3:_%d)>" % extra[1], base + [extra]
 
 
+# (CLI op, Rust type over L, second CLI argument or None); tried in turn
+# from position k, the first that the core accepts for the layout is used.
+ALGEBRA_OPS = [
+    ("coalesce", "Coalesce<L>", None),
+    ("filter", "Filter<L>", None),
+    ("complement", "Complement<L>", None),
+    ("right_inverse", "RightInverse<L>", None),
+    ("left_inverse", "LeftInverse<L>", None),
+    ("logical_divide", "LogicalDivide<L, C<2>>", "_2"),
+    ("zipped_divide", "ZippedDivide<L, C<2>>", "_2"),
+    ("tiled_divide", "TiledDivide<L, C<2>>", "_2"),
+    ("logical_product", "LogicalProduct<L, cute!(_3:_1)>", "_3:_1"),
+    ("blocked_product", "BlockedProduct<L, cute!((_2,_2):(_1,_2))>", "(_2,_2):(_1,_2)"),
+    ("raked_product", "RakedProduct<L, cute!((_2,_2):(_1,_2))>", "(_2,_2):(_1,_2)"),
+    ("composition", "Composition<L, cute!(_2:_1)>", "_2:_1"),
+    ("upcast", "Upcast<L, 2>", "2"),
+]
+CLI = os.path.join(REPO, "target", "debug", "tilelayout")
+
+
+def parse_tree(shape, stride):
+    """A static CuTe shape and stride text as a tree (see gen_tree)."""
+    def parse(t, i):
+        if t[i] == "(":
+            items, i = [], i + 1
+            while True:
+                x, i = parse(t, i)
+                items.append(x)
+                if t[i] == ")":
+                    return items, i + 1
+                i += 1  # ','
+        j = i + 1
+        while j < len(t) and t[j] not in ",)":
+            j += 1
+        return int(t[i:j].lstrip("_")), j
+
+    def zip_(a, b):
+        if isinstance(a, list):
+            return [zip_(x, y) for x, y in zip(a, b)]
+        return (a, b)
+    return zip_(parse(shape, 0)[0], parse(stride, 0)[0])
+
+
+def split_layout(text):
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == ":" and depth == 0:
+            return text[:i], text[i + 1:]
+    raise ValueError(text)
+
+
+def algebra_op(k, t):
+    """(Rust type over L, result tree, result text) by the first operation
+    from position k that `tilelayout cute` evaluates on the layout."""
+    lines = []
+    for j in range(len(ALGEBRA_OPS)):
+        name, _, arg = ALGEBRA_OPS[(k + j) % len(ALGEBRA_OPS)]
+        lines.append("\t".join([name, layout_text(t)] + ([arg] if arg else [])))
+    r = subprocess.run([CLI, "cute", "-", "--json"], input="\n".join(lines) + "\n",
+                       capture_output=True, text=True)
+    for j, record in enumerate(r.stdout.splitlines()):
+        record = json.loads(record)
+        if record["ok"]:
+            ty = ALGEBRA_OPS[(k + j) % len(ALGEBRA_OPS)][1]
+            result = record["result"]
+            return ty, parse_tree(*split_layout(result)), result
+    raise SystemExit("no operation applies to %s" % layout_text(t))
+
+
 def size(t):
     n = 1
     for s, _ in leaves(t):
@@ -92,17 +173,25 @@ def index_expr(t):
     return " + ".join(terms) if terms else "0"
 
 
-def generate(out, count):
+def generate(out, count, ops):
     rng = Rng(0xC07E)
     cute = ["//! Generated by tools/compile-cost/cute_cost.py: %d type-level CuTe operations." % count,
             "#![allow(missing_docs)]",
-            "use tilelayout::{assert_cute, cute, AlgebraLayout, Append, Flatten, Get};", ""]
+            "use tilelayout::{assert_cute, cute, AlgebraLayout, Append, Flatten, Get};",
+            "#[allow(unused_imports)]",
+            "use tilelayout::{BlockedProduct, Coalesce, Complement, Composition, Filter, LeftInverse,",
+            "    LogicalDivide, LogicalProduct, RakedProduct, RightInverse, TiledDivide, Upcast,",
+            "    ZippedDivide, C};", ""]
     hand = ["//! Generated by tools/compile-cost/cute_cost.py: the same %d functions, by hand." % count,
             "#![allow(missing_docs, clippy::all)]", ""]
     tests = []
     for k in range(count):
         t = gen_tree(rng, 3)
-        ty, r = op(k, t)
+        if ops == "algebra":
+            ty, r, r_text = algebra_op(k, t)
+        else:
+            ty, r = op(k, t)
+            r_text = layout_text(r)
         cute += [
             "pub fn f%03d(i: usize) -> usize {" % k,
             "    type L = cute!(%s);" % layout_text(t),
@@ -115,7 +204,7 @@ def generate(out, count):
             "pub fn f%03d(i: usize) -> usize {" % k,
             "    let i = i as i64;",
             "    let _ = i;",
-            "    (%d + %d + %d + (%s)) as usize" % (len(layout_text(r)), size(r), cosize(r), index_expr(r)),
+            "    (%d + %d + %d + (%s)) as usize" % (len(r_text), size(r), cosize(r), index_expr(r)),
             "}",
         ]
         for i in sorted({0, min(1, size(r) - 1), size(r) // 2, size(r) - 1}):
@@ -132,8 +221,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(REPO, "target", "compile-cost"))
     ap.add_argument("--count", type=int, default=50)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--ops", choices=["algebra", "structural"], default="algebra")
     args = ap.parse_args()
-    generate(args.out, args.count)
+    generate(args.out, args.count, args.ops)
     env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(args.out, "target"), CARGO_INCREMENTAL="0")
     cargo(args.out, "cute", ["test", "--quiet"], env)
     print("verified: every typed function equals its hand-written twin")

@@ -12,7 +12,10 @@
 use std::ops::Range;
 
 use serde::Serialize;
-use tilelayout::algebra::{AlgebraError, AnyLayout, ComposedLayout, Int, IntTuple, Layout};
+use tilelayout::algebra::{
+    self, AlgebraError, AlgebraErrorKind, AnyLayout, ComposedLayout, Int, IntTuple, Layout, Op,
+    SwizzledInput,
+};
 use tilelayout::value::{lower, parse_shape_with, to_xla, Lowered, PrimitiveType};
 
 use super::{Failure, OPTIONS};
@@ -21,9 +24,31 @@ use crate::io::{ErrorFields, Input, Inputs, Output, Problem};
 /// Most offsets listed in `--json`.
 pub const MAX_OFFSETS: usize = 1024;
 
-/// The operations this build evaluates, with their arguments.
+/// The operations this command evaluates, with their arguments: every
+/// operation of the core's algebra (by CuTe's function names, evaluated
+/// by [`algebra::evaluate`]) and the XLA bridges `from-xla`/`to-xla`.
 pub const OPS: &[(&str, &str)] = &[
     ("layout", "L"),
+    ("coalesce", "L [PROFILE]"),
+    ("filter", "L"),
+    ("composition", "L TILER"),
+    ("complement", "L [SHAPE]"),
+    ("logical_divide", "L TILER"),
+    ("zipped_divide", "L TILER"),
+    ("tiled_divide", "L TILER"),
+    ("flat_divide", "L TILER"),
+    ("logical_product", "L TILER"),
+    ("zipped_product", "L TILER"),
+    ("tiled_product", "L TILER"),
+    ("blocked_product", "L B"),
+    ("raked_product", "L B"),
+    ("tile_to_shape", "L SHAPE"),
+    ("right_inverse", "L"),
+    ("left_inverse", "L"),
+    ("max_common_vector", "L B"),
+    ("max_common_layout", "L B"),
+    ("upcast", "L N"),
+    ("downcast", "L N"),
     ("crd2idx", "L COORD"),
     ("idx2crd", "L INDEX"),
     ("from-xla", "SHAPE"),
@@ -33,12 +58,15 @@ pub const OPS: &[(&str, &str)] = &[
 /// Arguments of `cute`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The operation (`layout`, `crd2idx`, `idx2crd`, `from-xla`,
-    /// `to-xla`), or `-` to read `OP<TAB>ARG[<TAB>ARG]` lines from stdin.
+    /// The operation: CuTe's function name (`coalesce`, `composition`,
+    /// `logical_divide`, `blocked_product`, `right_inverse`, `upcast`, …),
+    /// `layout`, `crd2idx`, `idx2crd`, `from-xla` or `to-xla`; or `-` to
+    /// read `OP<TAB>ARG[<TAB>ARG]` lines from stdin.
     #[arg(value_name = "OP")]
     pub op: String,
-    /// The operation's arguments in CuTe's notation (an XLA shape for
-    /// `from-xla`).
+    /// The operation's arguments in CuTe's notation: a layout, then a
+    /// tiler, layout, shape, profile (`Step<_1,_1>`), cast factor,
+    /// coordinate or index (an XLA shape for `from-xla`).
     #[arg(value_name = "ARG")]
     pub args: Vec<String>,
 }
@@ -100,6 +128,8 @@ impl Call {
 enum Value {
     Layout(Layout),
     Composed(ComposedLayout),
+    /// A layout applied after a swizzle (an inverse of a swizzled layout).
+    SwizzledInput(SwizzledInput),
     Int(Int),
     Tuple(IntTuple),
     /// `from-xla`: the layout and its offsets over the logical elements.
@@ -119,7 +149,7 @@ pub fn run(args: &Args, out: &mut Output) -> Result<(), Failure> {
                 "`-` as OP reads `OP<TAB>ARG…` lines from stdin and takes no arguments".into(),
             ));
         }
-        let mut lines = Inputs::stdin();
+        let mut lines = Inputs::stdin_lines();
         while let Some(input) = lines.next_input()? {
             answer(Call::from_line(input), out)?;
         }
@@ -198,7 +228,13 @@ impl<'a> Record<'a> {
             Value::Layout(l) => summary(l, |i| l.call(i)),
             Value::Composed(c) => {
                 let (size, _, offsets) = summary(&c.layout, |i| c.call(i));
-                (size, composed_cosize(c, size), offsets)
+                (size, scanned_cosize(size, |i| c.call(i)), offsets)
+            }
+            Value::SwizzledInput(c) => {
+                // the swizzle moves the outer layout's inputs: scan as for
+                // a swizzled layout
+                let (size, _, offsets) = summary(&c.layout, |i| c.call(i));
+                (size, scanned_cosize(size, |i| c.call(i)), offsets)
             }
             Value::FromXla(l, offsets) => {
                 let (size, cosize, _) = summary(l, |_| Ok(0));
@@ -222,6 +258,7 @@ impl<'a> Record<'a> {
         };
         r.result = Some(match v {
             Value::Composed(c) => c.to_string(),
+            Value::SwizzledInput(c) => c.to_string(),
             Value::Layout(l) | Value::FromXla(l, _) => l.to_string(),
             _ => String::new(),
         });
@@ -235,14 +272,17 @@ impl<'a> Record<'a> {
 /// Most offsets evaluated to find a swizzled layout's cosize.
 const MAX_COSIZE_SCAN: i64 = 1 << 20;
 
-/// One past the largest offset of a swizzled layout (the swizzle moves
-/// offsets, so the inner layout's cosize is not it); `None` past
+/// One past the largest offset of a layout with a swizzle (the swizzle
+/// moves offsets, so the inner layout's cosize is not it); `None` past
 /// [`MAX_COSIZE_SCAN`] coordinates.
-fn composed_cosize(c: &ComposedLayout, size: Option<i64>) -> Option<i64> {
+fn scanned_cosize(
+    size: Option<i64>,
+    call: impl Fn(i64) -> Result<i64, AlgebraError>,
+) -> Option<i64> {
     let size = size.filter(|&s| s <= MAX_COSIZE_SCAN)?;
     let mut most = -1;
     for i in 0..size {
-        most = most.max(c.call(i).ok()?);
+        most = most.max(call(i).ok()?);
     }
     Some(most + 1)
 }
@@ -330,43 +370,99 @@ fn evaluate(call: &Call) -> Result<Value, Problem> {
                 )),
             }
         }
-        _ => {
-            let text = need(call, 0, "a layout")?;
-            let any = AnyLayout::parse(text).map_err(|e| located(call, 0, &e))?;
-            match op {
-                "layout" => Ok(match any {
-                    AnyLayout::Plain(l) => Value::Layout(l),
-                    AnyLayout::Swizzled(c) => Value::Composed(c),
-                }),
-                "crd2idx" => {
-                    let c = IntTuple::parse(need(call, 1, "a coordinate")?)
-                        .map_err(|e| located(call, 1, &e))?;
-                    let r = match any {
-                        AnyLayout::Plain(l) => l.crd2idx(&c),
-                        AnyLayout::Swizzled(s) => s.crd2idx(&c).map(Int::dynamic),
-                    };
-                    r.map(Value::Int).map_err(|e| located(call, 1, &e))
-                }
-                _ => {
-                    // idx2crd: CuTe splits by the shape alone
-                    let i = IntTuple::parse(need(call, 1, "an index")?)
-                        .map_err(|e| located(call, 1, &e))?;
-                    let Some(i) = i.as_int() else {
-                        return Err(Problem::new(
-                            "idx2crd takes an integer index, not a tuple",
-                            call.args[1].clone(),
-                        ));
-                    };
-                    let l = match any {
-                        AnyLayout::Plain(l) => l,
-                        AnyLayout::Swizzled(c) => c.layout,
-                    };
-                    l.idx2crd(i)
-                        .map(Value::Tuple)
-                        .map_err(|e| located(call, 1, &e))
-                }
-            }
+        _ => algebra_op(call, op, usage),
+    }
+}
+
+/// An operation of the algebra, evaluated by the core's one dispatcher.
+fn algebra_op(call: &Call, name: &str, usage: &str) -> Result<Value, Problem> {
+    let Some(op) = Op::from_name(name) else {
+        return Err(Problem::new(
+            format!("`{name}` is not an operation of this build's algebra"),
+            call.op.clone(),
+        ));
+    };
+    let (required, _) = op.arity();
+    for (i, what) in usage.split(' ').enumerate().take(required) {
+        need(call, i, &argument_name(what))?;
+    }
+    let mut args: Vec<String> = (0..call.args.len())
+        .map(|i| call.arg(i).to_owned())
+        .collect();
+    if op == Op::Coalesce {
+        if let Some(p) = args.get_mut(1) {
+            *p = step_as_tuple(p);
         }
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match algebra::evaluate(op, &args) {
+        Ok(algebra::Value::Layout(l)) => Ok(Value::Layout(l)),
+        Ok(algebra::Value::Composed(c)) => Ok(Value::Composed(c)),
+        Ok(algebra::Value::SwizzledInput(c)) => Ok(Value::SwizzledInput(c)),
+        Ok(algebra::Value::Int(i)) => Ok(Value::Int(i)),
+        Ok(algebra::Value::Tuple(t)) => Ok(Value::Tuple(t)),
+        Ok(other) => Err(Problem::new(
+            format!("`{name}` gave `{other}`, a kind of value this command cannot print yet"),
+            call.op.clone(),
+        )),
+        Err(e) => Err(locate(call, &e)),
+    }
+}
+
+/// CuTe's profile type `Step<_1,_1>` is the tuple `(_1,_1)`: rewritten
+/// in place, each byte where it was (the parser skips the blanks), so
+/// that error positions stay those of the text as typed.
+fn step_as_tuple(text: &str) -> String {
+    match text.strip_prefix("Step<").and_then(|t| t.strip_suffix('>')) {
+        Some(inner) => format!("    ({inner})"),
+        None => text.to_owned(),
+    }
+}
+
+/// What the argument placeholder `what` of [`OPS`] stands for, as a
+/// person would say it.
+fn argument_name(what: &str) -> String {
+    match what.trim_matches(['[', ']']) {
+        "L" | "B" => "a layout".into(),
+        "TILER" => "a layout or a tiler".into(),
+        "SHAPE" => "a shape".into(),
+        "COORD" => "a coordinate".into(),
+        "INDEX" => "an index".into(),
+        "N" => "a factor".into(),
+        other => format!("`{other}`"),
+    }
+}
+
+/// Locates an error of [`algebra::evaluate`]: a text error belongs to the
+/// first argument when that one does not parse alone, otherwise to the
+/// second (the only other text parsed); an error about the values (a
+/// failed precondition, which names the mode) covers the arguments.
+fn locate(call: &Call, e: &AlgebraError) -> Problem {
+    let first_fails = AnyLayout::parse(call.arg(0)).is_err();
+    if first_fails || call.args.len() < 2 {
+        if first_fails || !e.span.is_none() {
+            return located(call, 0, e);
+        }
+    } else if !e.span.is_none() {
+        return located(call, 1, e);
+    }
+    let all = call.args[0].start..call.args[call.args.len() - 1].end;
+    let message = e.message();
+    let message = match e.kind {
+        AlgebraErrorKind::UnexpectedEnd { .. } | AlgebraErrorKind::Unsupported { .. } => {
+            format!("{}: {}", call_usage(call), message.as_str())
+        }
+        _ => message.as_str().to_owned(),
+    };
+    Problem::new(message, all)
+}
+
+/// `op ARGS…` of the call's operation, for messages.
+fn call_usage(call: &Call) -> String {
+    let op = &call.input.text[call.op.clone()];
+    match OPS.iter().find(|(n, _)| *n == op) {
+        Some((_, usage)) => format!("`{op} {usage}`"),
+        None => format!("`{op}`"),
     }
 }
 
