@@ -2,54 +2,13 @@
 //! layouts (checked against the core's index math on every real shape),
 //! the JSON fields, stdin lines, exit statuses and located errors.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
+
+mod common;
+use common::*;
 use tilelayout::value::parse_shape;
-
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tilelayout"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start tilelayout");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait for tilelayout");
-    writer.join().expect("writer thread");
-    out
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
-}
-
-fn json_lines(o: &Output) -> Vec<Value> {
-    String::from_utf8(o.stdout.clone())
-        .expect("UTF-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
-        .collect()
-}
-
-fn one(args: &[&str]) -> (Value, i32) {
-    let o = run(args, b"");
-    let mut v = json_lines(&o);
-    assert_eq!(v.len(), 1);
-    assert!(
-        o.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    (v.remove(0), code(&o))
-}
 
 fn ints(v: &Value) -> Vec<i64> {
     v.as_array()
@@ -57,11 +16,6 @@ fn ints(v: &Value) -> Vec<i64> {
         .iter()
         .map(|x| x.as_i64().expect("integer"))
         .collect()
-}
-
-/// The repository's `tests/data` (see its README for the sources).
-fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data")
 }
 
 #[test]

@@ -1,48 +1,12 @@
 //! `tilelayout draw`: the pictures from a shell, their formats, the SVG
 //! file, parse's errors for bad input, and every real shape.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tilelayout"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start tilelayout");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait for tilelayout");
-    writer.join().expect("writer thread");
-    out
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
-
-fn json_lines(o: &Output) -> Vec<Value> {
-    stdout(o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
-        .collect()
-}
+mod common;
+use common::*;
 
 #[test]
 fn text_is_the_default() {
@@ -174,11 +138,6 @@ fn stdin_lines_each_drawn() {
     assert_eq!(v[1]["ok"], false);
     assert_eq!(v[2]["picture"], "0 1 2\n");
     assert_eq!(v[2]["format"], "slots");
-}
-
-/// The repository's `tests/data` (see its README for the sources).
-fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data")
 }
 
 /// Every real shape draws without error, each picture within 1 MB (the

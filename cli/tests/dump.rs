@@ -6,29 +6,13 @@
 //! regenerate them with `BLESS=1 cargo test -p tilelayout-cli --test dump`
 //! and review the diff.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tilelayout"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start tilelayout");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait for tilelayout");
-    writer.join().expect("writer thread");
-    out
-}
+mod common;
+use common::*;
 
 fn dumps(file: &str) -> String {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/dumps/tpu_v6e");
