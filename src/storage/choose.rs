@@ -254,7 +254,9 @@ const fn gather(all: &[Loop], sizes: &Sizes) -> Option<Nest> {
 /// largest divisor of its count up to `BLOCK` and returns the outer part.
 /// Splits are even so that both parts keep the loop's bounds (and, in
 /// inline-fill mode, the destination stays densely covered); a count with
-/// no divisor in `4..=BLOCK` stays whole.
+/// no divisor in `4..=BLOCK`, or whose outer strides would overflow (hostile
+/// strides on an empty array: nothing is moved, but the plan is still made),
+/// stays whole.
 const fn split(l: &mut Loop) -> Option<Loop> {
     if l.n <= BLOCK {
         return None;
@@ -266,12 +268,19 @@ const fn split(l: &mut Loop) -> Option<Loop> {
     if inner < 4 {
         return None;
     }
+    let (Some(src), Some(dst), Some(w)) = (
+        l.src.checked_mul(inner),
+        l.dst.checked_mul(inner),
+        l.w.checked_mul(inner),
+    ) else {
+        return None;
+    };
     let outer = Loop {
         n: l.n / inner,
-        src: l.src * inner,
-        dst: l.dst * inner,
+        src,
+        dst,
         dim: l.dim,
-        w: l.w * inner,
+        w,
     };
     l.n = inner;
     Some(outer)

@@ -602,10 +602,17 @@ pub(crate) const fn refine(
                 n
             };
             if n > 1 {
+                // (a stride past u64: no plan of loops; the element-wise path)
+                let (Some(src_stride), Some(dst_stride)) = (
+                    stride(sd, w, dim, None),
+                    stride(dd, w, dim, Some((src_pseudo_base, src.pseudo))),
+                ) else {
+                    return None;
+                };
                 let l = Loop {
                     n,
-                    src: stride(sd, w, dim, None),
-                    dst: stride(dd, w, dim, Some((src_pseudo_base, src.pseudo))),
+                    src: src_stride,
+                    dst: dst_stride,
                     dim,
                     w,
                 };
@@ -631,10 +638,10 @@ pub(crate) const fn refine(
 }
 
 /// The stride of weight `w` of dim `dim` on a side: its digit of the
-/// largest weight `<= w`, scaled (0 if none). With `pseudo = Some((base,
-/// shift))`, the side's dims `>= base` are pseudo dims numbered `shift`
-/// later (the destination's).
-const fn stride(ds: &[Digit], w: u64, dim: u32, pseudo: Option<(u32, u32)>) -> u64 {
+/// largest weight `<= w`, scaled (0 if none; `None` if it overflows). With
+/// `pseudo = Some((base, shift))`, the side's dims `>= base` are pseudo dims
+/// numbered `shift` later (the destination's).
+const fn stride(ds: &[Digit], w: u64, dim: u32, pseudo: Option<(u32, u32)>) -> Option<u64> {
     let mut best: Option<Digit> = None;
     let mut i = 0;
     while i < ds.len() {
@@ -652,8 +659,8 @@ const fn stride(ds: &[Digit], w: u64, dim: u32, pseudo: Option<(u32, u32)>) -> u
         i += 1;
     }
     match best {
-        Some(g) => g.s * (w / g.w),
-        None => 0,
+        Some(g) => g.s.checked_mul(w / g.w),
+        None => Some(0),
     }
 }
 
