@@ -10,6 +10,7 @@
 //! [`Tiling`]: each element's slot, each slot's element (or padding), the
 //! slot count, the padding count and the final expanded dims.
 
+mod common;
 use tilelayout_core::{Layout, PrimitiveType, Shape, Tile, TileDim, Tiling};
 
 /// A materialized array: dims (row-major, most major first) and, per slot,
@@ -202,38 +203,6 @@ fn to_tile(t: &[Option<usize>]) -> Tile {
     tile
 }
 
-fn permutations(n: usize) -> Vec<Vec<usize>> {
-    if n == 0 {
-        return vec![vec![]];
-    }
-    let mut out = Vec::new();
-    for p in permutations(n - 1) {
-        for i in 0..=p.len() {
-            let mut q = p.clone();
-            q.insert(i, n - 1);
-            out.push(q);
-        }
-    }
-    out
-}
-
-fn all_dims(rank: usize, max: usize) -> Vec<Vec<usize>> {
-    let mut out = vec![vec![]];
-    for _ in 0..rank {
-        out = out
-            .into_iter()
-            .flat_map(|d| {
-                (0..=max).map(move |x| {
-                    let mut e = d.clone();
-                    e.push(x);
-                    e
-                })
-            })
-            .collect();
-    }
-    out
-}
-
 /// Compares one layout with the explicit array built on its physical dims.
 /// `phys_to_logical` maps physical position (most major first) → logical dim.
 fn compare(
@@ -311,9 +280,9 @@ fn compare(
 /// work); returns the count.
 fn check_rank(rank: usize, shard: usize, shards: usize) -> u64 {
     let tiles = all_tiles();
-    let perms = permutations(rank);
+    let perms = common::permutations(rank);
     let mut checked = 0u64;
-    for phys in all_dims(rank, 5) {
+    for phys in common::tuples(rank, &(0..=5).collect::<Vec<usize>>()) {
         let base = Explicit::iota(&phys);
         // Tile sequences: one tile, or two.
         for t1 in tiles.iter().skip(shard).step_by(shards) {

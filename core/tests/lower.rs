@@ -40,38 +40,6 @@ fn to_tile(t: &[Option<u64>]) -> Tile {
     tile
 }
 
-fn permutations(n: usize) -> Vec<Vec<usize>> {
-    if n == 0 {
-        return vec![vec![]];
-    }
-    let mut out = Vec::new();
-    for p in permutations(n - 1) {
-        for i in 0..=p.len() {
-            let mut q = p.clone();
-            q.insert(i, n - 1);
-            out.push(q);
-        }
-    }
-    out
-}
-
-fn all_dims(rank: usize, max: u64) -> Vec<Vec<u64>> {
-    let mut out = vec![vec![]];
-    for _ in 0..rank {
-        out = out
-            .into_iter()
-            .flat_map(|d| {
-                (1..=max).map(move |x| {
-                    let mut e = d.clone();
-                    e.push(x);
-                    e
-                })
-            })
-            .collect();
-    }
-    out
-}
-
 /// Every coordinate of `dims`, the first dim fastest.
 fn all_coords(dims: &[u64]) -> Vec<Vec<u64>> {
     let n: u64 = dims.iter().product();
@@ -133,8 +101,8 @@ fn check(rank: usize, max: u64, tile_rank: usize, two_tiles: bool) -> (u64, u64)
     }
     let (mut checked, mut affine) = (0, 0);
     let (mut not_affine, mut coincide) = (0u64, 0u64);
-    for phys in all_dims(rank, max) {
-        for perm in permutations(rank) {
+    for phys in common::tuples(rank, &(1..=max).collect::<Vec<u64>>()) {
+        for perm in common::permutations(rank) {
             let mut logical = vec![0u64; rank];
             for (p, &l) in perm.iter().enumerate() {
                 logical[l] = phys[p];

@@ -30,3 +30,37 @@ pub fn prints_unreadable(s: &Shape) -> bool {
         && s.layout().minor_to_major().is_empty()
         && !s.layout().has_attributes()
 }
+
+/// Every permutation of `0..n`.
+pub fn permutations(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![vec![]];
+    }
+    let mut out = Vec::new();
+    for p in permutations(n - 1) {
+        for i in 0..=p.len() {
+            let mut q = p.clone();
+            q.insert(i, n - 1);
+            out.push(q);
+        }
+    }
+    out
+}
+
+/// Every list of `rank` values taken from `values` (the last fastest).
+pub fn tuples<T: Copy>(rank: usize, values: &[T]) -> Vec<Vec<T>> {
+    let mut out = vec![vec![]];
+    for _ in 0..rank {
+        out = out
+            .into_iter()
+            .flat_map(|d| {
+                values.iter().map(move |&x| {
+                    let mut e = d.clone();
+                    e.push(x);
+                    e
+                })
+            })
+            .collect();
+    }
+    out
+}
