@@ -3,6 +3,10 @@
 //! (`fuzz/regressions/<target>/`, kept as regression tests). `cargo fuzz`
 //! runs the same checks on inputs it generates (`.ci/fuzz-smoke`).
 
+// Each check file stands alone in its fuzz target, so both bring the shared
+// `fuzz/checks/coords.rs`; here, where they meet, it is loaded twice.
+#![allow(clippy::duplicate_mod)]
+
 #[path = "../fuzz/checks/relayout.rs"]
 mod relayout;
 #[path = "../fuzz/checks/runtime.rs"]

@@ -242,23 +242,9 @@ fn hash(x: u64, salt: u64) -> u64 {
     h.wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (h >> 32)
 }
 
-/// Every logical coordinate, row-major.
-fn coords(dims: &[u64]) -> Vec<Vec<u64>> {
-    let n: u64 = dims.iter().product();
-    let mut out = Vec::with_capacity(n as usize);
-    let mut c = vec![0u64; dims.len()];
-    for _ in 0..n {
-        out.push(c.clone());
-        for d in (0..dims.len()).rev() {
-            c[d] += 1;
-            if c[d] < dims[d] {
-                break;
-            }
-            c[d] = 0;
-        }
-    }
-    out
-}
+#[path = "coords.rs"]
+mod coords;
+use coords::coords;
 
 /// One way of executing a plan: `(src, dst, pad)`.
 type Exec<'a, U> = Box<dyn Fn(&[U], &mut [U], U) + 'a>;

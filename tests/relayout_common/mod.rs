@@ -26,23 +26,9 @@ pub fn dims(a: &ArrayLayout) -> Vec<u64> {
     }
 }
 
-/// Every logical coordinate, row-major.
-pub fn coords(dims: &[u64]) -> Vec<Vec<u64>> {
-    let n: u64 = dims.iter().product();
-    let mut out = Vec::with_capacity(n as usize);
-    let mut c = vec![0u64; dims.len()];
-    for _ in 0..n {
-        out.push(c.clone());
-        for d in (0..dims.len()).rev() {
-            c[d] += 1;
-            if c[d] < dims[d] {
-                break;
-            }
-            c[d] = 0;
-        }
-    }
-    out
-}
+#[path = "../../fuzz/checks/coords.rs"]
+mod coords;
+pub use coords::coords;
 
 /// Storage slots that are padding (tiled) or outside the image (strided).
 pub fn unmapped(a: &ArrayLayout) -> Vec<bool> {
