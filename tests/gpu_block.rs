@@ -5,7 +5,8 @@ mod gpu_common;
 
 use gpu_common::{check_against, check_bijection, check_exact_cosize, check_layout};
 use tilelayout::gpu::{
-    Blocked, BlockedColMajor, BlockedRowMajor, ColMajor, Layout2, MatrixLayout, RowMajor, Shape2,
+    vector_run, Blocked, BlockedColMajor, BlockedRowMajor, ColMajor, Layout2, MatrixLayout,
+    RowMajor, Shape2,
 };
 
 /// `Blocked<O, I>` by its definition, with `O` and `I` given as functions.
@@ -116,13 +117,19 @@ fn non_compact_parts() {
     check_exact_cosize::<L>();
     // rows 40 apart keep runs of gcd(32, 40) = 8, and block starts
     // (multiples of 312) are multiples of 8
-    assert_eq!(L::ROW_RUN, 8);
+    assert_eq!(vector_run(&L::LAYOUT, 1), 8);
 }
 
 #[test]
 fn runs_follow_the_inner_block() {
     type L = BlockedRowMajor<64, 64, RowMajor<8, 32>>;
-    assert_eq!((L::ROW_RUN, L::COL_RUN), (32, 1));
+    assert_eq!(
+        (vector_run(&L::LAYOUT, 1), vector_run(&L::LAYOUT, 0)),
+        (32, 1)
+    );
     type C = BlockedColMajor<64, 64, ColMajor<32, 8>>;
-    assert_eq!((C::ROW_RUN, C::COL_RUN), (1, 32));
+    assert_eq!(
+        (vector_run(&C::LAYOUT, 1), vector_run(&C::LAYOUT, 0)),
+        (1, 32)
+    );
 }

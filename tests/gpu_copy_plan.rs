@@ -15,7 +15,7 @@ use tilelayout::gpu::{
     copy, Axis, BaseTileColMajor, BaseTileRowMajor, BlockedRowMajor, Bytes128, Bytes64, ColMajor,
     ColReuseCont, CopyDest, CopyEndpoint, CopyPlan, CopySource, GlobalTile, Layout2, RegTile,
     RowMajor, RowReuseCont, Shape2, SharedTile, SwizzledColMajor, SwizzledRowMajor, TileShape,
-    Vector, LANES,
+    Vector, WARP_SIZE,
 };
 
 /// Checks the plan's postcondition: each element of the `ROWS × COLS` tile
@@ -48,13 +48,16 @@ where
         };
         for step in 0..P::<S, D, W>::STEPS + 1 {
             let mut prev: Option<Vector> = None;
-            for lane in 0..LANES + 1 {
+            for lane in 0..WARP_SIZE + 1 {
                 let Some(v) = P::<S, D, W>::vector(warp, lane, step) else {
-                    assert!(lane == LANES || step == P::<S, D, W>::STEPS, "an idle lane");
+                    assert!(
+                        lane == WARP_SIZE || step == P::<S, D, W>::STEPS,
+                        "an idle lane"
+                    );
                     prev = None;
                     continue;
                 };
-                assert!(lane < LANES && step < P::<S, D, W>::STEPS);
+                assert!(lane < WARP_SIZE && step < P::<S, D, W>::STEPS);
                 assert_eq!(P::<S, D, W>::vector_at(wr, wc, lane, step), Some(v));
                 assert_eq!((v.len, v.axis), (len, P::<S, D, W>::AXIS));
                 vectors += 1;
@@ -91,7 +94,8 @@ where
 
 type G<T, L, V = L> = GlobalTile<&'static [T], L, V>;
 type S<T, L> = SharedTile<&'static mut [T], L>;
-type Regs<T, const N: usize, B, L, const WARPS: usize> = [[RegTile<[T; N], B, L>; LANES]; WARPS];
+type Regs<T, const N: usize, B, L, const WARPS: usize> =
+    [[RegTile<[T; N], B, L>; WARP_SIZE]; WARPS];
 
 #[test]
 fn plans_cover_every_element_once() {
@@ -190,7 +194,7 @@ fn memory_vectors_are_contiguous_in_both_tiles() {
         let warps = P::<T, LS, LD, W>::WARPS;
         for warp in 0..warps {
             for step in 0..P::<T, LS, LD, W>::STEPS {
-                for lane in 0..LANES {
+                for lane in 0..WARP_SIZE {
                     let Some(v) = P::<T, LS, LD, W>::vector(warp, lane, step) else {
                         continue;
                     };
@@ -241,7 +245,7 @@ fn executor_moves_data_global_shared_registers_and_back() {
     }
 
     // shared → registers: 4 warps in 2×2, each a 32×32 register tile
-    let mut regs = [[RegA::filled(f16::ZERO); LANES]; 4];
+    let mut regs = [[RegA::filled(f16::ZERO); WARP_SIZE]; 4];
     copy::<RowMajor<2, 2>, _, _>(&s, &mut regs);
     for (warp, lanes) in regs.iter().enumerate() {
         let (wr, wc) = (warp / 2, warp % 2);
@@ -280,13 +284,13 @@ fn executor_transposes_between_base_tile_kinds() {
     // is the same matrix, held by other lanes
     type Row = RegTile<[u32; 8], BaseTileRowMajor, RowMajor<1, 1>>;
     type Col = RegTile<[u32; 8], BaseTileColMajor, RowMajor<1, 1>>;
-    let a: [[Row; LANES]; 1] = [core::array::from_fn(|lane| {
+    let a: [[Row; WARP_SIZE]; 1] = [core::array::from_fn(|lane| {
         Row::new(core::array::from_fn(|s| {
             let (i, j) = Row::element(lane, 0, 0, s);
             (i * 16 + j) as u32
         }))
     })];
-    let mut b = [[Col::filled(0); LANES]; 1];
+    let mut b = [[Col::filled(0); WARP_SIZE]; 1];
     copy::<RowMajor<1, 1>, _, _>(&a, &mut b);
     for (lane, regs) in b[0].iter().enumerate() {
         for s in 0..8 {
@@ -398,7 +402,7 @@ where
         for wc in 0..W::COLS {
             let warp = W::offset(wr, wc);
             for step in 0..P::<S, D, W>::STEPS {
-                for lane in 0..LANES {
+                for lane in 0..WARP_SIZE {
                     if let Some(v) = P::<S, D, W>::vector(warp, lane, step) {
                         order.push((warp, v));
                     }
@@ -442,9 +446,9 @@ fn reuse_modes_share_bands() {
     type RegA = RegTile<[f16; 64], BaseTileRowMajor, RowMajor<2, 4>>;
     type RegB = RegTile<[f16; 64], BaseTileColMajor, RowMajor<4, 2>>;
     type PA<'a> =
-        CopyPlan<SharedTile<&'a [f16], Swz>, [[RegA; LANES]; 4], RowMajor<2, 2>, RowReuseCont>;
+        CopyPlan<SharedTile<&'a [f16], Swz>, [[RegA; WARP_SIZE]; 4], RowMajor<2, 2>, RowReuseCont>;
     type PB<'a> =
-        CopyPlan<SharedTile<&'a [f16], Swz>, [[RegB; LANES]; 4], RowMajor<2, 2>, ColReuseCont>;
+        CopyPlan<SharedTile<&'a [f16], Swz>, [[RegB; WARP_SIZE]; 4], RowMajor<2, 2>, ColReuseCont>;
     assert_eq!((PA::REGION_ROWS, PA::REGION_COLS), (32, 64));
     assert_eq!((PB::REGION_ROWS, PB::REGION_COLS), (64, 32));
     // both regions are those of TileFusion's warp offsets
@@ -462,14 +466,14 @@ fn reuse_modes_share_bands() {
         }
     }
     let s = SharedTile::<_, Swz>::new(&buf[..]);
-    let mut a = [[RegA::filled(f16::ZERO); LANES]; 4];
-    let mut b = [[RegB::filled(f16::ZERO); LANES]; 4];
+    let mut a = [[RegA::filled(f16::ZERO); WARP_SIZE]; 4];
+    let mut b = [[RegB::filled(f16::ZERO); WARP_SIZE]; 4];
     PA::run(&s, &mut a);
     PB::run(&s, &mut b);
     let mut moved = vec![0u32; 64 * 64];
     for warp in 0..4 {
         let (wr, wc) = (warp / 2, warp % 2);
-        for lane in 0..LANES {
+        for lane in 0..WARP_SIZE {
             for bi in 0..2 {
                 for bj in 0..4 {
                     for slot in 0..8 {

@@ -4,7 +4,7 @@
 mod gpu_common;
 
 use gpu_common::{check_against, check_bijection, check_exact_cosize, check_layout};
-use tilelayout::gpu::{layout_of, ColMajor, Layout2, LayoutExpr, MatrixLayout, RowMajor};
+use tilelayout::gpu::{layout_of, vector_run, ColMajor, Layout2, MatrixLayout, RowMajor};
 
 macro_rules! row_and_col_major {
     ($($name:ident: $r:literal x $c:literal;)*) => {$(
@@ -25,8 +25,8 @@ macro_rules! row_and_col_major {
             assert_eq!(C::ROW_STRIDE, 1);
             assert_eq!(C::COL_STRIDE, $r);
             // a row of a row-major matrix is one contiguous run
-            assert_eq!(R::ROW_RUN, if $c == 1 { 1 } else { $c });
-            assert_eq!(C::COL_RUN, if $r == 1 { 1 } else { $r });
+            assert_eq!(vector_run(&R::LAYOUT, 1), if $c == 1 { 1 } else { $c });
+            assert_eq!(vector_run(&C::LAYOUT, 0), if $r == 1 { 1 } else { $r });
         }
     )*};
 }
@@ -75,33 +75,22 @@ strided! {
 #[test]
 fn padded_strides_shrink_runs_to_the_common_divisor() {
     // rows 36 apart: runs of 4 start at multiples of 4, runs of 8 would not
-    assert_eq!(MatrixLayout::<64, 32, 36, 1>::ROW_RUN, 4);
-    assert_eq!(MatrixLayout::<64, 32, 33, 1>::ROW_RUN, 1);
-    assert_eq!(MatrixLayout::<8, 16, 0, 1>::ROW_RUN, 16);
-    assert_eq!(MatrixLayout::<5, 7, 3, 2>::ROW_RUN, 1);
+    assert_eq!(vector_run(&MatrixLayout::<64, 32, 36, 1>::LAYOUT, 1), 4);
+    assert_eq!(vector_run(&MatrixLayout::<64, 32, 33, 1>::LAYOUT, 1), 1);
+    assert_eq!(vector_run(&MatrixLayout::<8, 16, 0, 1>::LAYOUT, 1), 16);
+    assert_eq!(vector_run(&MatrixLayout::<5, 7, 3, 2>::LAYOUT, 1), 1);
 }
 
 #[test]
 fn expressions_describe_the_strides() {
+    // CuTe's (3,5):(1,3), unswizzled
     assert_eq!(
-        ColMajor::<3, 5>::EXPR,
-        LayoutExpr::Strided {
-            rows: 3,
-            cols: 5,
-            row_stride: 1,
-            col_stride: 3
-        }
+        ColMajor::<3, 5>::LAYOUT.to_string(),
+        "Sw<0,4,3> o _0 o (_3,_5):(_1,_3)"
     );
-    assert_eq!(MatrixLayout::<0, 5, 5, 1>::COSIZE, 0);
     assert_eq!(
-        LayoutExpr::Strided {
-            rows: 0,
-            cols: 5,
-            row_stride: 5,
-            col_stride: 1
-        }
-        .cosize(),
-        0
+        MatrixLayout::<4, 8, 100, 1>::LAYOUT.layout.to_string(),
+        "(_4,_8):(_100,_1)"
     );
 }
 

@@ -180,7 +180,7 @@ fn short_inputs_panic() {
 fn hand_indexed_loops_follow_the_plans() {
     use tilelayout::gpu::{
         AccTileRowMajor, BaseTileColMajor, BaseTileRowMajor, Bytes128, CopyPlan, GlobalTile,
-        Layout2, RegTile, RowMajor, SharedTile, SwizzledRowMajor, LANES,
+        Layout2, RegTile, RowMajor, SharedTile, SwizzledRowMajor, WARP_SIZE,
     };
     fn plan_order<S, D, W>() -> Vec<(usize, usize)>
     where
@@ -193,7 +193,7 @@ fn hand_indexed_loops_follow_the_plans() {
         for wr in 0..W::ROWS {
             for wc in 0..W::COLS {
                 for step in 0..P::<S, D, W>::STEPS {
-                    for lane in 0..LANES {
+                    for lane in 0..WARP_SIZE {
                         let v = P::<S, D, W>::vector_at(wr, wc, lane, step).unwrap();
                         out.push((v.row, v.col));
                     }
@@ -218,8 +218,8 @@ fn hand_indexed_loops_follow_the_plans() {
     type G<'a, const R: usize, const C: usize> = GlobalTile<&'a [f32], RowMajor<R, C>>;
     type S<'a, const R: usize, const C: usize> =
         SharedTile<&'a [f32], SwizzledRowMajor<f32, Bytes128, R, C>>;
-    type Regs<B> = [[RegTile<[f32; 32], B, RowMajor<2, 2>>; LANES]; 2];
-    type RegsC = [[RegTile<[f32; 32], AccTileRowMajor, RowMajor<2, 2>>; LANES]; 4];
+    type Regs<B> = [[RegTile<[f32; 32], B, RowMajor<2, 2>>; WARP_SIZE]; 2];
+    type RegsC = [[RegTile<[f32; 32], AccTileRowMajor, RowMajor<2, 2>>; WARP_SIZE]; 4];
     // global → shared, A (64×32) and B (32×64), 2×2 warps
     assert_eq!(
         plan_order::<G<64, 32>, S<64, 32>, RowMajor<2, 2>>(),

@@ -11,8 +11,9 @@ mod gpu_common;
 use gpu_common::vectors::{numbers, sections, TILEFUSION};
 use gpu_common::{check_against, check_bijection, check_layout};
 use half::{bf16, f16};
+use tilelayout::algebra::{Int, IntTuple, Layout};
 use tilelayout::gpu::{
-    Bytes128, Bytes64, ColMajor, Layout2, LayoutExpr, RowMajor, Shape2, SharedTile, Swizzle,
+    vector_run, Bytes128, Bytes64, ColMajor, Layout2, RowMajor, Shape2, SharedTile, Swizzle,
     SwizzleAtom, SwizzleFn, Swizzled, SwizzledColMajor, SwizzledRowMajor,
 };
 
@@ -48,11 +49,21 @@ fn check_tilefusion<L: Layout2>(dtype: &str, bytes: usize, major: &str) {
     check_bijection::<L>();
 }
 
+/// The core's evaluation of a rank-2 layout at `(i, j)`.
+fn at(l: &Layout, i: usize, j: usize) -> usize {
+    let c = IntTuple::tuple(&[
+        IntTuple::int(Int::dynamic(i as i64)),
+        IntTuple::int(Int::dynamic(j as i64)),
+    ])
+    .unwrap();
+    l.crd2idx(&c).unwrap().value as usize
+}
+
 /// TileFusion's decomposition: `TILES(i / bl, j / bw) + swizzle(IN_TILE(i % bl, j % bw))`
 /// for a row-major tile, with the in-block swizzle applied to the chunk index.
 fn decomposed(
-    tiles: &'static LayoutExpr,
-    in_tile: &'static LayoutExpr,
+    tiles: &'static Layout,
+    in_tile: &'static Layout,
     b: u32,
     m: u32,
     col_major: bool,
@@ -61,9 +72,9 @@ fn decomposed(
         let (line, along) = if col_major { (j, i) } else { (i, j) };
         let (bl, bw) = (1usize << b, 1usize << (m + b));
         let block = if col_major {
-            tiles.offset(along / bw, line / bl)
+            at(tiles, along / bw, line / bl)
         } else {
-            tiles.offset(line / bl, along / bw)
+            at(tiles, line / bl, along / bw)
         };
         let (x, y) = (line % bl, along % bw);
         // TileFusion's `Swizzle<B, M, S>` on the in-block index x·2^(M+S) + y
@@ -71,9 +82,9 @@ fn decomposed(
         let y = (chunk << m) | (y & ((1 << m) - 1));
         block
             + if col_major {
-                in_tile.offset(y, x)
+                at(in_tile, y, x)
             } else {
-                in_tile.offset(x, y)
+                at(in_tile, x, y)
             }
     }
 }
@@ -97,8 +108,8 @@ macro_rules! tiles {
             check_against::<Row>(decomposed(&Row::TILES, &Row::IN_TILE, b, m, false));
             check_against::<Col>(decomposed(&Col::TILES, &Col::IN_TILE, b, m, true));
             // 16-byte vectors stay whole
-            assert_eq!(Row::ROW_RUN, 16 / core::mem::size_of::<$t>());
-            assert_eq!(Col::COL_RUN, 16 / core::mem::size_of::<$t>());
+            assert_eq!(vector_run(&Row::LAYOUT, 1), 16 / core::mem::size_of::<$t>());
+            assert_eq!(vector_run(&Col::LAYOUT, 0), 16 / core::mem::size_of::<$t>());
         }
     )*};
 }
@@ -203,24 +214,10 @@ fn atom_parameters() {
     assert_eq!(block::<<f32 as SwizzleAtom<Bytes128>>::ColBlock>(), (32, 8));
     // TileFusion's TileLayout / NonSwizzled strides for f32 64×64 at 128 B
     type L = SwizzledRowMajor<f32, Bytes128, 64, 64>;
-    assert_eq!(
-        L::TILES,
-        LayoutExpr::Strided {
-            rows: 8,
-            cols: 2,
-            row_stride: 512,
-            col_stride: 32
-        }
-    );
-    assert_eq!(
-        L::IN_TILE,
-        LayoutExpr::Strided {
-            rows: 8,
-            cols: 32,
-            row_stride: 64,
-            col_stride: 1
-        }
-    );
+    assert_eq!(L::TILES.to_string(), "(_8,_2):(_512,_32)");
+    assert_eq!(L::IN_TILE.to_string(), "(_8,_32):(_64,_1)");
+    // CuTe's composition(Swizzle<3, 2, log2(64) - 2>, (64,64):(64,1))
+    assert_eq!(L::LAYOUT.to_string(), "Sw<3,2,4> o _0 o (_64,_64):(_64,_1)");
 }
 
 #[test]

@@ -11,7 +11,7 @@ use gpu_common::vectors::{numbers, sections, CUTE};
 use gpu_common::{check_against, check_bijection, check_layout};
 use proptest::prelude::*;
 use tilelayout::gpu::{
-    BlockedColMajor, BlockedRowMajor, ColMajor, Layout2, LayoutExpr, RowMajor, Swizzle, SwizzleFn,
+    vector_run, BlockedColMajor, BlockedRowMajor, ColMajor, Layout2, RowMajor, Swizzle, SwizzleFn,
     Swizzled,
 };
 
@@ -230,11 +230,11 @@ fn negative_shift_layouts() {
     check_layout::<L>();
     check_bijection::<L>();
     // the low bits are the source: runs of one element only
-    assert_eq!(L::ROW_RUN, 1);
+    assert_eq!(vector_run(&L::LAYOUT, 1), 1);
     type Wide = Swizzled<RowMajor<8, 16>, Swizzle<2, 1, -3>>;
     check_layout::<Wide>();
     check_bijection::<Wide>();
-    assert_eq!(Wide::ROW_RUN, 2);
+    assert_eq!(vector_run(&Wide::LAYOUT, 1), 2);
 }
 
 proptest! {
@@ -257,10 +257,9 @@ macro_rules! swizzled_layouts {
             check_layout::<L>();
             check_bijection::<L>();
             assert_eq!(L::COSIZE, <$l>::COSIZE);
-            assert_eq!(
-                L::EXPR,
-                LayoutExpr::Swizzled { layout: &<$l>::EXPR, bits: $b, base: $m, shift: $s }
-            );
+            // CuTe's composition: the swizzle over the unswizzled layout
+            assert_eq!(L::LAYOUT.swizzle, tilelayout::algebra::Swizzle::new($b, $m, $s).unwrap());
+            assert_eq!(L::LAYOUT.layout, <$l>::LAYOUT.layout);
         }
     )*};
 }
@@ -298,8 +297,17 @@ fn swizzles_nest_under_blocks() {
 #[test]
 fn runs_keep_the_low_bits() {
     // 16-byte chunks of f32 (4 elements) stay contiguous
-    assert_eq!(Swizzled::<RowMajor<8, 32>, Swizzle<3, 2, 3>>::ROW_RUN, 4);
+    assert_eq!(
+        vector_run(&Swizzled::<RowMajor<8, 32>, Swizzle<3, 2, 3>>::LAYOUT, 1),
+        4
+    );
     // 16-byte chunks of f16 (8 elements)
-    assert_eq!(Swizzled::<RowMajor<8, 64>, Swizzle<3, 3, 3>>::ROW_RUN, 8);
-    assert_eq!(Swizzled::<ColMajor<32, 8>, Swizzle<3, 2, 3>>::COL_RUN, 4);
+    assert_eq!(
+        vector_run(&Swizzled::<RowMajor<8, 64>, Swizzle<3, 3, 3>>::LAYOUT, 1),
+        8
+    );
+    assert_eq!(
+        vector_run(&Swizzled::<ColMajor<32, 8>, Swizzle<3, 2, 3>>::LAYOUT, 0),
+        4
+    );
 }

@@ -5,8 +5,9 @@ mod gpu_common;
 
 use gpu_common::{check_bijection, check_layout};
 use tilelayout::gpu::{
-    BaseTile, BaseTileColMajor, BaseTileRowMajor, Blocked, BlockedRowMajor, ColMajor, GlobalTile,
-    Layout2, LayoutExpr, RegTile, RowMajor, Shape2, SharedTile, Swizzle, Swizzled, LANES, SLOTS,
+    vector_run, BaseTile, BaseTileColMajor, BaseTileRowMajor, Blocked, BlockedRowMajor, ColMajor,
+    GlobalTile, Layout2, RegTile, RowMajor, Shape2, SharedTile, Swizzle, Swizzled, FRAGMENT_SLOTS,
+    WARP_SIZE,
 };
 
 // ---------------------------------------------------------------------------
@@ -112,7 +113,7 @@ fn out_of_range_elements_panic() {
 fn debug_names_the_space_and_layout() {
     let v = [0u8; 4];
     let s = format!("{:?}", SharedTile::<_, RowMajor<2, 2>>::new(&v[..]));
-    assert!(s.contains("shared") && s.contains("Strided"), "{s}");
+    assert!(s.contains("shared") && s.contains("(_2,_2):(_2,_1)"), "{s}");
 }
 
 // ---------------------------------------------------------------------------
@@ -136,8 +137,8 @@ fn spec_element(lane: usize, slot: usize) -> (usize, usize) {
 #[test]
 fn base_tile_row_major_is_the_spec_map() {
     let mut owner = [[None; 16]; 16];
-    for lane in 0..LANES {
-        for slot in 0..SLOTS {
+    for lane in 0..WARP_SIZE {
+        for slot in 0..FRAGMENT_SLOTS {
             let (i, j) = spec_element(lane, slot);
             assert_eq!(BaseTileRowMajor::element(lane, slot), (i, j));
             assert_eq!(BaseTileRowMajor::lane_slot(i, j), (lane, slot));
@@ -152,8 +153,8 @@ fn base_tile_row_major_is_the_spec_map() {
 
 #[test]
 fn base_tile_col_major_is_the_transpose() {
-    for lane in 0..LANES {
-        for slot in 0..SLOTS {
+    for lane in 0..WARP_SIZE {
+        for slot in 0..FRAGMENT_SLOTS {
             let (i, j) = spec_element(lane, slot);
             assert_eq!(BaseTileColMajor::element(lane, slot), (j, i));
             assert_eq!(BaseTileColMajor::lane_slot(j, i), (lane, slot));
@@ -173,17 +174,18 @@ fn base_tiles_are_bijective_layouts() {
     check_layout::<BaseTileColMajor>();
     check_bijection::<BaseTileRowMajor>();
     check_bijection::<BaseTileColMajor>();
+    // the PTX ISA's fragment of mma.m16n8k16 as a layout (i, j) → lane·8 + slot
     assert_eq!(
-        BaseTileRowMajor::EXPR,
-        LayoutExpr::BaseTile {
-            col_major: false,
-            accumulator: false
-        }
+        BaseTileRowMajor::LAYOUT.layout.to_string(),
+        "((_8,_2),(_2,_4,_2)):((_32,_2),(_1,_8,_4))"
     );
     const { assert!(BaseTileColMajor::COL_MAJOR && !BaseTileRowMajor::COL_MAJOR) };
     // slots 0–1 are neighbours in a row: 32-bit pairs of f16
     assert_eq!(
-        (BaseTileRowMajor::ROW_RUN, BaseTileColMajor::COL_RUN),
+        (
+            vector_run(&BaseTileRowMajor::LAYOUT, 1),
+            vector_run(&BaseTileColMajor::LAYOUT, 0)
+        ),
         (2, 2)
     );
 }
@@ -203,10 +205,10 @@ fn check_reg_tile<B: BaseTile, L: Layout2>() {
     );
     assert_eq!(R::<B, L>::REGS, 8 * L::COSIZE);
     let mut held = vec![None; R::<B, L>::ROWS * R::<B, L>::COLS];
-    for lane in 0..LANES {
+    for lane in 0..WARP_SIZE {
         for bi in 0..L::ROWS {
             for bj in 0..L::COLS {
-                for slot in 0..SLOTS {
+                for slot in 0..FRAGMENT_SLOTS {
                     let (i, j) = R::<B, L>::element(lane, bi, bj, slot);
                     let reg = R::<B, L>::reg(bi, bj, slot);
                     assert_eq!(reg, L::offset(bi, bj) * 8 + slot);

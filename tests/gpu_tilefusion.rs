@@ -9,9 +9,9 @@ mod gpu_common;
 use gpu_common::vectors::{numbers, sections, Section, CUTE, TILEFUSION};
 use half::f16;
 use tilelayout::gpu::{
-    AccTileColMajor, AccTileRowMajor, BaseTile, BaseTileColMajor, BaseTileRowMajor, Bytes128,
-    Bytes64, ColMajor, ColReuseCont, Cont, CopyPlan, GlobalTile, Layout2, LdMatrix, RowMajor,
-    RowReuseCont, SharedTile, SwizzledColMajor, SwizzledRowMajor, WarpReuse,
+    const_offset, AccTileColMajor, AccTileRowMajor, BaseTile, BaseTileColMajor, BaseTileRowMajor,
+    Bytes128, Bytes64, ColMajor, ColReuseCont, Cont, CopyPlan, GlobalTile, Layout2, LdMatrix,
+    RowMajor, RowReuseCont, SharedTile, SwizzledColMajor, SwizzledRowMajor, WarpReuse,
 };
 
 // ---------------------------------------------------------------------------
@@ -433,7 +433,7 @@ fn base_tiles_are_bijections() {
                 seen[lane * 8 + slot] = true;
                 assert_eq!(B::element(lane, slot), (i, j));
                 assert_eq!(B::offset(i, j), lane * 8 + slot);
-                assert_eq!(B::EXPR.offset(i, j), lane * 8 + slot);
+                assert_eq!(const_offset::<B>(i, j), lane * 8 + slot);
             }
         }
     }

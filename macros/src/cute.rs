@@ -1,7 +1,9 @@
 //! `cute!`: CuTe's notation, parsed by the core's algebra parser, as the
 //! nested [`Cute`](../tilelayout/struct.Cute.html) type a person would
 //! write: `(8,(2,4)):(1,(8,16))` becomes
-//! `Cute<(Leaf<8, 1, false, false>, (Leaf<2, 8, false, false>, Leaf<4, 16, false, false>))>`.
+//! `Cute<(Leaf<8, 1, false, false>, (Leaf<2, 8, false, false>, Leaf<4, 16, false, false>))>`,
+//! and a swizzled `Sw<3,4,3> o _0 o (8,64):(64,1)` as
+//! `CuteComposed<3, 4, 3, 0, Cute<…>>`.
 
 use proc_macro::{Delimiter, Group, Punct, Spacing, TokenStream, TokenTree};
 use tilelayout_core::algebra::{AnyLayout, IntTuple};
@@ -33,15 +35,9 @@ fn expand_tokens(krate: &TokenStream, tokens: &[TokenTree]) -> Result<TokenStrea
             error(a, b, msg)
         }
     };
-    let layout = match AnyLayout::parse(&src.text) {
-        Ok(AnyLayout::Plain(l)) => l,
-        Ok(AnyLayout::Swizzled(_)) => {
-            return Err(fail(
-                0,
-                src.text.len(),
-                "swizzled layouts are not layout types yet; write the layout without `Sw<…> o`",
-            ))
-        }
+    let (layout, swizzle) = match AnyLayout::parse(&src.text) {
+        Ok(AnyLayout::Plain(l)) => (l, None),
+        Ok(AnyLayout::Swizzled(c)) => (c.layout, Some((c.swizzle, c.offset.value))),
         Err(e) => {
             let (s, t) = if e.span.is_none() {
                 (0, src.text.len())
@@ -53,7 +49,22 @@ fn expand_tokens(krate: &TokenStream, tokens: &[TokenTree]) -> Result<TokenStrea
     };
     let modes = emit(krate, layout.shape(), layout.stride())
         .map_err(|rank| fail(0, src.text.len(), &too_wide(rank)))?;
-    Ok(generic(krate, "Cute", vec![modes]))
+    let plain = generic(krate, "Cute", vec![modes]);
+    Ok(match swizzle {
+        None => plain,
+        // `Sw<B,M,S> o O o L`: the swizzle was checked by the parser
+        Some((sw, offset)) => generic(
+            krate,
+            "CuteComposed",
+            vec![
+                int(sw.bits() as i64),
+                int(sw.base() as i64),
+                int(sw.shift() as i64),
+                int(offset),
+                plain,
+            ],
+        ),
+    })
 }
 
 fn too_wide(rank: usize) -> String {

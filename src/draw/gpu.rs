@@ -17,7 +17,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::mem::size_of;
 
-use crate::gpu::{BaseTile, CopyEndpoint, CopyPlan, Layout2, RegTile, Vector, LANES};
+use crate::gpu::{BaseTile, CopyEndpoint, CopyPlan, Layout2, RegTile, Vector, WARP_SIZE};
 
 /// Bytes in one bank-group: shared memory has 32 banks of 4 bytes, so a
 /// 128-byte line holds 8 groups of 16 bytes (one 128-bit vector each).
@@ -218,7 +218,7 @@ pub fn ownership(
     let mut owners: Vec<Vec<(usize, usize, usize)>> = alloc::vec![Vec::new(); rows * cols];
     for w in 0..warps {
         for s in 0..steps {
-            for l in 0..LANES {
+            for l in 0..WARP_SIZE {
                 if let Some(v) = vector(w, l, s) {
                     for t in 0..v.len {
                         let (i, j) = v.element(t);

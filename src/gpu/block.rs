@@ -3,15 +3,97 @@
 //!
 //! TileFusion composes a matrix layout with another one once; here a block
 //! layout is itself a [`Layout2`], so it can be the inner (or outer) layout
-//! of another block layout, to any depth. The nesting is recursion through
-//! types, so the offset function is still straight-line code.
+//! of another block layout, to any depth. As a layout of the algebra it is
+//! CuTe's `blocked_product(Inner, Outer)`: `((r, R/r), (c, C/c))`, the
+//! block's modes first.
 
 use core::marker::PhantomData;
 
-use super::matrix::{gcd, Layout2, LayoutExpr, Shape2};
+use super::matrix::{strided, unswizzled, Layout2, Shape2};
 use super::sealed::Sealed;
+use crate::algebra::{blocked_product, ComposedLayout, Int, IntTuple, Layout};
+use crate::types::cute::ok;
 
-/// `Outer` over blocks, `Inner` inside each block; blocks are contiguous.
+/// CuTe's `blocked_product(inner, outer)` of two rank-2 layouts: the block
+/// `inner` repeated as `outer` says, blocks `cosize(inner)` apart.
+///
+/// Ours: when `inner` is not compact (its cosize exceeds its size, e.g. rows
+/// padded to 40 elements), CuTe's product is undefined (its complement of a
+/// padded block does not exist); we keep the rule of the compact case, the
+/// outer strides scaled by `cosize(inner)`, so each padded block stays
+/// contiguous at multiples of its cosize.
+///
+/// A swizzled `inner` (`Sw o _0 o I`) is lifted out: `Sw o _0 o (I ⊠ O)`,
+/// which is the same function because blocks start at multiples of
+/// `cosize(I)`, a multiple of the `2^(M+|S|+B)` offsets the swizzle
+/// permutes among themselves (checked; `Swizzled` and the swizzled shared
+/// tiles guarantee it).
+pub(crate) const fn blocked(outer: &ComposedLayout, inner: &ComposedLayout) -> ComposedLayout {
+    assert!(
+        outer.swizzle.bits() == 0,
+        "a block layout's Outer must be unswizzled (swizzle the block layout instead)"
+    );
+    let (o, i) = (&outer.layout, &inner.layout);
+    let size = ok(i.size(), "Blocked").value;
+    let cosize = ok(i.cosize(), "Blocked").value;
+    let sw = inner.swizzle;
+    let span = 1i64 << (sw.base() as u32 + sw.shift().unsigned_abs() + sw.bits() as u32);
+    assert!(
+        sw.bits() == 0 || cosize % span == 0,
+        "a block layout's swizzled Inner must span whole swizzle blocks (cosize a multiple of 2^(M+|S|+B))"
+    );
+    let product = if size == cosize {
+        ok(
+            blocked_product(i, o),
+            "Blocked: blocked_product(Inner, Outer)",
+        )
+    } else {
+        padded_product(o, i, cosize)
+    };
+    ComposedLayout::new(sw, Int::fixed(0), product)
+}
+
+/// The block product of a padded `inner` of cosize `cosize`: `outer`'s
+/// strides scaled by `cosize`, zipped with `inner`'s modes.
+const fn padded_product(o: &Layout, i: &Layout, cosize: i64) -> Layout {
+    let mut stride = *o.stride();
+    let mut k = 0;
+    while k < stride.leaf_count() {
+        if let Some(d) = stride.leaf(k) {
+            stride = stride.with_leaf(k, ok(d.mul(Int::fixed(cosize)), "Blocked"));
+        }
+        k += 1;
+    }
+    let shape = pair(
+        pair(
+            ok(i.shape().mode(0), "Blocked"),
+            ok(o.shape().mode(0), "Blocked"),
+        ),
+        pair(
+            ok(i.shape().mode(1), "Blocked"),
+            ok(o.shape().mode(1), "Blocked"),
+        ),
+    );
+    let stride = pair(
+        pair(
+            ok(i.stride().mode(0), "Blocked"),
+            ok(stride.mode(0), "Blocked"),
+        ),
+        pair(
+            ok(i.stride().mode(1), "Blocked"),
+            ok(stride.mode(1), "Blocked"),
+        ),
+    );
+    ok(Layout::new(shape, stride), "Blocked")
+}
+
+/// The tuple `(a, b)`.
+const fn pair(a: IntTuple, b: IntTuple) -> IntTuple {
+    ok(IntTuple::tuple(&[a, b]), "Blocked")
+}
+
+/// `Outer` over blocks, `Inner` inside each block; blocks are contiguous:
+/// CuTe's `blocked_product(Inner, Outer)` ([`Layout2::LAYOUT`]).
 ///
 /// `Outer` is the layout of the *grid of blocks* (its offsets count blocks),
 /// `Inner` the layout of one block. Block `b` occupies
@@ -36,6 +118,7 @@ use super::sealed::Sealed;
 /// type L = Blocked<RowMajor<4, 4>, ColMajor<2, 2>>;
 /// assert_eq!((L::ROWS, L::COLS, L::COSIZE), (8, 8, 64));
 /// assert_eq!(L::offset(3, 5), (1 * 4 + 2) * 4 + (1 + 1 * 2));
+/// assert_eq!(L::LAYOUT.layout.to_string(), "((_2,_4),(_2,_4)):((_1,_16),(_2,_4))");
 ///
 /// type Deep = Blocked<ColMajor<2, 2>, Blocked<RowMajor<4, 4>, ColMajor<2, 2>>>;
 /// assert_eq!((Deep::ROWS, Deep::COLS), (16, 16));
@@ -44,7 +127,7 @@ use super::sealed::Sealed;
 ///
 /// # Compile-time errors
 ///
-/// An empty inner block is rejected (there would be nothing to divide by):
+/// An empty inner block is rejected (the algebra's shapes are positive):
 ///
 /// ```compile_fail,E0080
 /// use tilelayout::gpu::{Blocked, Layout2, RowMajor};
@@ -52,13 +135,6 @@ use super::sealed::Sealed;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Blocked<Outer, Inner>(PhantomData<(Outer, Inner)>);
-
-impl<O: Layout2, I: Layout2> Blocked<O, I> {
-    const CHECK: () = assert!(
-        I::ROWS > 0 && I::COLS > 0,
-        "Blocked<Outer, Inner> requires a non-empty Inner layout (Inner::ROWS > 0 and Inner::COLS > 0)"
-    );
-}
 
 impl<O, I> Sealed for Blocked<O, I> {}
 
@@ -68,21 +144,7 @@ impl<O: Layout2, I: Layout2> Shape2 for Blocked<O, I> {
 }
 
 impl<O: Layout2, I: Layout2> Layout2 for Blocked<O, I> {
-    const COSIZE: usize = O::COSIZE * I::COSIZE;
-    // Runs stay inside one block row; a run starts at
-    // outer·Inner::COSIZE + inner_start, aligned when n | Inner::COSIZE.
-    const ROW_RUN: usize = gcd(I::ROW_RUN, I::COSIZE);
-    const COL_RUN: usize = gcd(I::COL_RUN, I::COSIZE);
-    const EXPR: LayoutExpr = LayoutExpr::Blocked {
-        outer: &O::EXPR,
-        inner: &I::EXPR,
-    };
-
-    #[inline(always)]
-    fn offset(i: usize, j: usize) -> usize {
-        let () = Self::CHECK;
-        O::offset(i / I::ROWS, j / I::COLS) * I::COSIZE + I::offset(i % I::ROWS, j % I::COLS)
-    }
+    const LAYOUT: ComposedLayout = blocked(&O::LAYOUT, &I::LAYOUT);
 }
 
 // ---------------------------------------------------------------------------
@@ -197,53 +259,34 @@ impl<const R: usize, const C: usize, I: Layout2> Shape2 for BlockedColMajor<R, C
 }
 
 impl<const R: usize, const C: usize, I: Layout2> Layout2 for BlockedRowMajor<R, C, I> {
-    const COSIZE: usize = Self::GRID_ROWS * Self::GRID_COLS * I::COSIZE;
-    const ROW_RUN: usize = gcd(I::ROW_RUN, I::COSIZE);
-    const COL_RUN: usize = gcd(I::COL_RUN, I::COSIZE);
-    const EXPR: LayoutExpr = LayoutExpr::Blocked {
-        outer: &LayoutExpr::Strided {
-            rows: Self::GRID_ROWS,
-            cols: Self::GRID_COLS,
-            row_stride: Self::GRID_COLS,
-            col_stride: 1,
-        },
-        inner: &I::EXPR,
-    };
-
-    #[inline(always)]
-    fn offset(i: usize, j: usize) -> usize {
-        debug_assert!(i < R && j < C, "BlockedRowMajor: (i, j) out of range");
-        ((i / I::ROWS) * Self::GRID_COLS + j / I::COLS) * I::COSIZE
-            + I::offset(i % I::ROWS, j % I::COLS)
-    }
+    const LAYOUT: ComposedLayout = blocked(
+        &unswizzled(strided(
+            Self::GRID_ROWS,
+            Self::GRID_COLS,
+            Self::GRID_COLS,
+            1,
+        )),
+        &I::LAYOUT,
+    );
 }
 
 impl<const R: usize, const C: usize, I: Layout2> Layout2 for BlockedColMajor<R, C, I> {
-    const COSIZE: usize = Self::GRID_ROWS * Self::GRID_COLS * I::COSIZE;
-    const ROW_RUN: usize = gcd(I::ROW_RUN, I::COSIZE);
-    const COL_RUN: usize = gcd(I::COL_RUN, I::COSIZE);
-    const EXPR: LayoutExpr = LayoutExpr::Blocked {
-        outer: &LayoutExpr::Strided {
-            rows: Self::GRID_ROWS,
-            cols: Self::GRID_COLS,
-            row_stride: 1,
-            col_stride: Self::GRID_ROWS,
-        },
-        inner: &I::EXPR,
-    };
-
-    #[inline(always)]
-    fn offset(i: usize, j: usize) -> usize {
-        debug_assert!(i < R && j < C, "BlockedColMajor: (i, j) out of range");
-        (i / I::ROWS + (j / I::COLS) * Self::GRID_ROWS) * I::COSIZE
-            + I::offset(i % I::ROWS, j % I::COLS)
-    }
+    const LAYOUT: ComposedLayout = blocked(
+        &unswizzled(strided(
+            Self::GRID_ROWS,
+            Self::GRID_COLS,
+            1,
+            Self::GRID_ROWS,
+        )),
+        &I::LAYOUT,
+    );
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::matrix::{const_offset, ColMajor, RowMajor};
     use super::*;
+    use crate::algebra::Layout;
 
     const _: () = {
         type L = BlockedRowMajor<64, 64, RowMajor<8, 32>>;
@@ -252,6 +295,20 @@ mod tests {
         type D = Blocked<ColMajor<2, 2>, Blocked<RowMajor<4, 4>, ColMajor<2, 2>>>;
         assert!(const_offset::<D>(11, 5) == 64 + (4 + 2) * 4 + 3);
     };
+
+    #[test]
+    fn compact_blocks_are_cute_blocked_products() {
+        // CuTe's 02_layout_algebra.md example: a 2x5 row-major block over a
+        // 3x4 column-major arrangement
+        type L = Blocked<ColMajor<3, 4>, RowMajor<2, 5>>;
+        let inner = Layout::parse("(_2,_5):(_5,_1)").unwrap();
+        let outer = Layout::parse("(_3,_4):(_1,_3)").unwrap();
+        assert_eq!(L::LAYOUT.layout, blocked_product(&inner, &outer).unwrap());
+        assert_eq!(
+            L::LAYOUT.layout.to_string(),
+            "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))"
+        );
+    }
 
     #[test]
     fn blocked_equals_blocked_row_major() {

@@ -3,9 +3,10 @@
 //! reads and writes a 128-bit vector.
 
 use super::copy_plan::{Vector, VECTOR_BYTES};
-use super::matrix::{Layout2, LayoutExpr, Shape2};
-use super::reg_tile::{BaseTile, RegTile, LANES};
+use super::matrix::{vector_run, Layout2, Shape2};
+use super::reg_tile::{BaseTile, RegTile, WARP_SIZE};
 use super::tile::{Space, Storage, StorageMut, Tile};
+use crate::algebra::ComposedLayout;
 
 /// A side of a copy: a memory tile (one tile for the thread block) or
 /// register tiles (one tile per warp).
@@ -19,13 +20,15 @@ pub trait CopyEndpoint {
     const COLS: usize;
     /// `None` for a memory tile; `Some(n)` for register tiles of `n` warps.
     const WARPS: Option<usize>;
-    /// Memory: the layout's [`Layout2::ROW_RUN`]. Registers: ignored.
+    /// Memory: the contiguous run along a row,
+    /// [`vector_run`]`(&L::LAYOUT, 1)`. Registers: ignored.
     const ROW_RUN: usize;
-    /// Memory: the layout's [`Layout2::COL_RUN`]. Registers: ignored.
+    /// Memory: the contiguous run along a column,
+    /// [`vector_run`]`(&L::LAYOUT, 0)`. Registers: ignored.
     const COL_RUN: usize;
     /// Shared memory: the layout of the tile (its accesses meet banks).
     /// Global memory and registers: `None`.
-    const SHARED_LAYOUT: Option<&'static LayoutExpr> = None;
+    const SHARED_LAYOUT: Option<&'static ComposedLayout> = None;
 }
 
 /// A side a plan reads from.
@@ -58,10 +61,10 @@ where
     const ROWS: usize = V::ROWS;
     const COLS: usize = V::COLS;
     const WARPS: Option<usize> = None;
-    const ROW_RUN: usize = L::ROW_RUN;
-    const COL_RUN: usize = L::COL_RUN;
-    const SHARED_LAYOUT: Option<&'static LayoutExpr> =
-        if Sp::BANKED { Some(&L::EXPR) } else { None };
+    const ROW_RUN: usize = vector_run(&L::LAYOUT, 1);
+    const COL_RUN: usize = vector_run(&L::LAYOUT, 0);
+    const SHARED_LAYOUT: Option<&'static ComposedLayout> =
+        if Sp::BANKED { Some(&L::LAYOUT) } else { None };
 }
 
 /// Checks (in debug builds) that a vector is contiguous in a memory tile.
@@ -124,7 +127,7 @@ where
 /// Register tiles of `N` warps: `regs[warp][lane]` is lane `lane`'s
 /// [`RegTile`]; each warp's tile is its region of the copied tile.
 impl<D: Storage, B: BaseTile, L: Layout2, const N: usize> CopyEndpoint
-    for [[RegTile<D, B, L>; LANES]; N]
+    for [[RegTile<D, B, L>; WARP_SIZE]; N]
 where
     D::Elem: Default,
 {
@@ -137,7 +140,7 @@ where
 }
 
 impl<D: Storage, B: BaseTile, L: Layout2, const N: usize> CopySource
-    for [[RegTile<D, B, L>; LANES]; N]
+    for [[RegTile<D, B, L>; WARP_SIZE]; N]
 where
     D::Elem: Default,
 {
@@ -165,7 +168,7 @@ where
 }
 
 impl<D: StorageMut, B: BaseTile, L: Layout2, const N: usize> CopyDest
-    for [[RegTile<D, B, L>; LANES]; N]
+    for [[RegTile<D, B, L>; WARP_SIZE]; N]
 where
     D::Elem: Default,
 {

@@ -14,9 +14,11 @@ use core::mem::size_of;
 
 use super::banks::{phase_degree, PHASE_LANES};
 use super::copy_endpoint::{CopyDest, CopyEndpoint, CopySource};
-use super::matrix::{Layout2, LayoutExpr};
-use super::reg_tile::LANES;
+use super::matrix::{const_offset, Layout2};
+use super::reg_tile::WARP_SIZE;
 use super::warp_reuse::{Cont, WarpReuse};
+use crate::algebra::ComposedLayout;
+use crate::types::cute::{flat, flat_offset};
 
 /// Bytes moved by one thread in one vector instruction (128 bits).
 pub const VECTOR_BYTES: usize = 16;
@@ -85,7 +87,8 @@ impl Vector {
 /// 2. **Direction.** Vectors of `VECTOR = 16 / size_of::<T>()` elements run
 ///    along rows when both tiles allow it (a row-major tile), else along
 ///    columns ([`Axis`]); a memory tile allows it when its layout's
-///    [`ROW_RUN`](Layout2::ROW_RUN) (`COL_RUN`) is a multiple of `VECTOR`.
+///    contiguous run along rows (columns), [`vector_run`](super::vector_run)
+///    computed on the algebra, is a multiple of `VECTOR`.
 ///    Register tiles accept either (lanes hand registers to each other).
 /// 3. **The warp's base tile** (TileFusion's `WarpBaseTileShape`, computed
 ///    from the even split of the tile among the warps): along the vectors
@@ -268,7 +271,7 @@ const fn is_warp_numbering<W: Layout2>() -> bool {
     while i < W::ROWS {
         let mut j = 0;
         while j < W::COLS {
-            let w = W::EXPR.offset(i, j);
+            let w = const_offset::<W>(i, j);
             if w >= n || seen & (1 << w) != 0 {
                 return false;
             }
@@ -303,10 +306,10 @@ const fn warp_base(warp_extent: usize, vector: usize, line: usize) -> (usize, us
     );
     let lanes = along / vector;
     assert!(
-        LANES.is_multiple_of(lanes),
+        WARP_SIZE.is_multiple_of(lanes),
         "CopyPlan: the vectors of a warp's line must divide the 32 lanes (TileFusion's WarpBaseTileShape)"
     );
-    (along, lanes, LANES / lanes)
+    (along, lanes, WARP_SIZE / lanes)
 }
 
 impl<Src, Dst, W, R> CopyPlan<Src, Dst, W, R>
@@ -396,7 +399,7 @@ where
             Axis::Col
         } else {
             panic!(
-                "CopyPlan: no 128-bit vector fits; it needs warp regions whose rows (or columns) are a multiple of 16 bytes and contiguous in both tiles (see Layout2::ROW_RUN / COL_RUN)"
+                "CopyPlan: no 128-bit vector fits; it needs warp regions whose rows (or columns) are a multiple of 16 bytes and contiguous in both tiles (see gpu::vector_run)"
             )
         }
     };
@@ -489,10 +492,11 @@ where
     };
 
     /// The conflict degree of the plan on one shared-memory layout.
-    const fn conflicts(layout: Option<&'static LayoutExpr>) -> Option<usize> {
+    const fn conflicts(layout: Option<&'static ComposedLayout>) -> Option<usize> {
         let Some(layout) = layout else {
             return None;
         };
+        let (f, sw) = (flat(&layout.layout), layout.swizzle);
         let size = size_of::<Src::Elem>();
         let mut worst = 0;
         let mut wr = 0;
@@ -516,7 +520,7 @@ where
                         Axis::Col => (step % Self::ROW_EXEC, step / Self::ROW_EXEC),
                     };
                     let mut q = 0;
-                    while q < LANES / PHASE_LANES {
+                    while q < WARP_SIZE / PHASE_LANES {
                         let mut addrs = [0usize; PHASE_LANES];
                         let mut k = 0;
                         while k < PHASE_LANES {
@@ -525,7 +529,7 @@ where
                                 Self::lane_at(lane / Self::LANE_MINOR, lane % Self::LANE_MINOR);
                             let row = r0 + i * Self::BASE_ROWS + r;
                             let col = c0 + j * Self::BASE_COLS + c;
-                            addrs[k] = layout.offset(row, col) * size;
+                            addrs[k] = sw.apply(flat_offset(&f, &[row, col])) as usize * size;
                             k += 1;
                         }
                         let d = phase_degree(&addrs);
@@ -602,7 +606,7 @@ where
     #[inline(always)]
     #[must_use]
     pub fn vector_at(wr: usize, wc: usize, lane: usize, step: usize) -> Option<Vector> {
-        if lane >= LANES || step >= Self::STEPS {
+        if lane >= WARP_SIZE || step >= Self::STEPS {
             return None;
         }
         Some(Self::vector_in(wr, wc, lane, step))
@@ -616,7 +620,7 @@ where
     #[must_use]
     pub fn vector_in(wr: usize, wc: usize, lane: usize, step: usize) -> Vector {
         debug_assert!(
-            lane < LANES && step < Self::STEPS,
+            lane < WARP_SIZE && step < Self::STEPS,
             "CopyPlan: lane or step out of range"
         );
         let (i, j) = Self::step_tile(step);
@@ -662,7 +666,7 @@ where
         Dst: CopyDest,
     {
         let () = Self::CHECK;
-        let majors = LANES / Self::LANE_MINOR;
+        let majors = WARP_SIZE / Self::LANE_MINOR;
         for wr in 0..W::ROWS {
             for wc in 0..W::COLS {
                 let warp = W::offset(wr, wc);

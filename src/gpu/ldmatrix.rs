@@ -12,8 +12,8 @@
 use core::marker::PhantomData;
 
 use super::banks::{phase_degree, PHASE_LANES};
-use super::matrix::Layout2;
-use super::reg_tile::{BaseTile, BaseTileColMajor, BaseTileRowMajor, LANES};
+use super::matrix::{const_offset, Layout2};
+use super::reg_tile::{BaseTile, BaseTileColMajor, BaseTileRowMajor, WARP_SIZE};
 use super::warp_reuse::{Cont, WarpReuse};
 
 /// Bytes of an `ldmatrix` element (`.b16`).
@@ -47,7 +47,7 @@ const fn ldmatrix_row_of(col_major: bool, lane: usize) -> (usize, usize) {
 impl Operand for BaseTileRowMajor {
     #[inline(always)]
     fn ldmatrix_row(lane: usize) -> (usize, usize) {
-        debug_assert!(lane < LANES);
+        debug_assert!(lane < WARP_SIZE);
         ldmatrix_row_of(false, lane)
     }
 }
@@ -55,7 +55,7 @@ impl Operand for BaseTileRowMajor {
 impl Operand for BaseTileColMajor {
     #[inline(always)]
     fn ldmatrix_row(lane: usize) -> (usize, usize) {
-        debug_assert!(lane < LANES);
+        debug_assert!(lane < WARP_SIZE);
         ldmatrix_row_of(true, lane)
     }
 }
@@ -226,13 +226,14 @@ impl<S: Layout2, B: Operand, L: Layout2, W: Layout2, R: WarpReuse> LdMatrix<S, B
                     let mut j = 0;
                     while j < L::COLS {
                         let mut q = 0;
-                        while q < LANES / PHASE_LANES {
+                        while q < WARP_SIZE / PHASE_LANES {
                             let mut addrs = [0usize; PHASE_LANES];
                             let mut k = 0;
                             while k < PHASE_LANES {
                                 let lane = q * PHASE_LANES + k;
                                 let (r, c) = ldmatrix_row_of(B::COL_MAJOR, lane);
-                                addrs[k] = S::EXPR.offset(r0 + 16 * i + r, c0 + 16 * j + c) * B16;
+                                addrs[k] =
+                                    const_offset::<S>(r0 + 16 * i + r, c0 + 16 * j + c) * B16;
                                 k += 1;
                             }
                             let d = phase_degree(&addrs);

@@ -1,16 +1,16 @@
 //! Matrix layouts: `(i, j) → i·RS + j·CS`.
 //!
 //! This file defines the two traits every GPU layout implements ([`Shape2`]
-//! and [`Layout2`]), the value-level twin of a layout ([`LayoutExpr`], used by
-//! [`const_offset`]), and the strided layouts themselves: [`MatrixLayout`],
-//! [`RowMajor`] and [`ColMajor`] (TileFusion's `MatrixLayout`, CuTe's
-//! `(R,C):(RS,CS)`).
+//! and [`Layout2`], whose semantics is a layout of the algebra), the
+//! contiguity of a layout ([`vector_run`]), and the strided layouts
+//! themselves: [`MatrixLayout`], [`RowMajor`] and [`ColMajor`]
+//! (TileFusion's `MatrixLayout`, CuTe's `(R,C):(RS,CS)`).
 
 use core::marker::PhantomData;
 
-use super::reg_tile::base_tile_offset;
 use super::sealed::Sealed;
-use super::swizzle::{source_mask, swizzle};
+use crate::algebra::{max_common_vector, ComposedLayout, Int, IntTuple, Layout, Swizzle};
+use crate::types::cute::{flat, flat_offset, ok, Flat};
 
 // ---------------------------------------------------------------------------
 // Shapes
@@ -54,31 +54,32 @@ impl<const R: usize, const C: usize> Shape2 for TileShape<R, C> {
 // ---------------------------------------------------------------------------
 
 /// A 2-D layout: a function from coordinates `(i, j)`, `i < ROWS`,
-/// `j < COLS`, to an offset `< COSIZE`.
+/// `j < COLS`, to an offset `< COSIZE`, given as a layout of the algebra.
 ///
-/// Everything is a type: the offset function takes no `self`, its parameters
-/// are const generics or associated consts of the layout, and it is
-/// `#[inline(always)]`, so with constant `(i, j)` it folds to a constant and
-/// in a loop it becomes the arithmetic one would write by hand.
+/// Every GPU layout *is* a CuTe layout of rank 2 (mode 0 the rows, mode 1
+/// the columns), possibly swizzled: [`LAYOUT`](Self::LAYOUT) is the core's
+/// [`ComposedLayout`] `Sw<B,M,S> o _0 o (shape):(stride)` (the identity
+/// swizzle `Sw<0,4,3>` when there is none), built by the core's `const fn`s
+/// (`blocked_product` for block layouts, a composition with a swizzle for
+/// swizzled ones). [`offset`](Self::offset) is derived from it: the
+/// flattened modes (as [`AlgebraLayout`](crate::AlgebraLayout) folds them)
+/// then one application of the core's swizzle, `#[inline(always)]` with
+/// every parameter a constant, so with constant `(i, j)` it folds to a
+/// constant and in a loop it becomes the arithmetic one would write by hand.
 ///
 /// The trait is sealed: the implementations are [`MatrixLayout`],
 /// [`Blocked`](super::Blocked), [`BlockedRowMajor`](super::BlockedRowMajor),
 /// [`BlockedColMajor`](super::BlockedColMajor),
-/// [`Swizzled`](super::Swizzled) and the register base tiles; each one
-/// describes itself as a [`LayoutExpr`] (its value-level twin), which is what
-/// makes [`const_offset`] possible, so a layout outside this set could not
-/// keep that promise.
+/// [`Swizzled`](super::Swizzled), the swizzled shared tiles and the register
+/// base tiles.
 ///
 /// # Invariants
 ///
 /// For `i < ROWS` and `j < COLS`:
 /// 1. `offset(i, j) < COSIZE`;
-/// 2. `offset(i, j) == EXPR.offset(i, j)` (and so `== const_offset::<Self>(i, j)`);
-/// 3. for `n = ROW_RUN` (which divides `COLS`) and `j % n == 0`:
-///    `offset(i, j + t) == offset(i, j) + t` for `t < n`, and
-///    `offset(i, j) % n == 0` — aligned runs of `n` elements of a row are
-///    contiguous and aligned in memory (what a vectorised copy needs);
-/// 4. the same for columns with `COL_RUN`.
+/// 2. `offset(i, j) == LAYOUT(i, j)` as the core evaluates it (and so
+///    `== const_offset::<Self>(i, j)`);
+/// 3. `LAYOUT` has rank 2 and its modes have sizes `ROWS` and `COLS`.
 ///
 /// The integration tests check these for every layout they instantiate.
 ///
@@ -89,34 +90,62 @@ impl<const R: usize, const C: usize> Shape2 for TileShape<R, C> {
 /// assert_eq!(RowMajor::<64, 64>::offset(2, 3), 2 * 64 + 3);
 /// assert_eq!(ColMajor::<64, 64>::offset(2, 3), 2 + 3 * 64);
 /// assert_eq!(RowMajor::<3, 5>::COSIZE, 15);
+/// assert_eq!(RowMajor::<3, 5>::LAYOUT.to_string(), "Sw<0,4,3> o _0 o (_3,_5):(_5,_1)");
 /// ```
 pub trait Layout2: Shape2 + Sealed {
-    /// The span of offsets: every offset is `< COSIZE` (CuTe's `cosize`).
-    ///
-    /// For strided and blocked layouts this is exactly the largest offset
-    /// plus one (0 for an empty layout); a swizzle keeps the `COSIZE` of the
-    /// layout it is applied to, since it permutes `[0, COSIZE)`.
-    const COSIZE: usize;
-    /// Aligned runs of this many elements along a row are contiguous and
-    /// aligned in memory (invariant 3); 1 when nothing better is known.
-    const ROW_RUN: usize;
-    /// Aligned runs of this many elements along a column are contiguous and
-    /// aligned in memory (invariant 4); 1 when nothing better is known.
-    const COL_RUN: usize;
-    /// The layout as a value, for const evaluation ([`const_offset`]).
-    const EXPR: LayoutExpr;
+    /// The layout as a value of the algebra: `Sw<B,M,S> o _0 o layout`,
+    /// `layout` of rank 2 with modes of sizes `ROWS` and `COLS`.
+    const LAYOUT: ComposedLayout;
+
+    /// The span of offsets: every offset is `< COSIZE` (CuTe's `cosize` of
+    /// the unswizzled layout; a swizzle permutes `[0, COSIZE)`).
+    const COSIZE: usize = ok(Self::LAYOUT.layout.cosize(), "a GPU layout's cosize").value as usize;
+
+    /// The flattened modes of `LAYOUT` (what [`offset`](Self::offset)
+    /// folds).
+    #[doc(hidden)] // reason: an implementation constant of the trait
+    const FLAT: Flat = {
+        let l = &Self::LAYOUT.layout;
+        check_shape(l, Self::ROWS, Self::COLS);
+        flat(l)
+    };
+
     /// Returns the offset of element `(i, j)`.
     ///
     /// `i < ROWS` and `j < COLS` is a precondition (checked with
     /// `debug_assert!`); outside it the result is unspecified but never UB.
-    fn offset(i: usize, j: usize) -> usize;
+    #[inline(always)]
+    fn offset(i: usize, j: usize) -> usize {
+        debug_assert!(
+            i < Self::ROWS && j < Self::COLS,
+            "GPU layout: (i, j) out of range"
+        );
+        let sw = const { Self::LAYOUT.swizzle };
+        sw.apply(flat_offset(const { &Self::FLAT }, &[i, j])) as usize
+    }
+}
+
+/// Checks that `l` is a rank-2 layout of `rows × cols` (the promise of a
+/// [`Layout2`] implementation).
+const fn check_shape(l: &Layout, rows: usize, cols: usize) {
+    let r = match l.mode(0) {
+        Ok(m) => ok(m.size(), "a GPU layout's rows").value,
+        Err(_) => -1,
+    };
+    let c = match l.mode(1) {
+        Ok(m) => ok(m.size(), "a GPU layout's columns").value,
+        Err(_) => -1,
+    };
+    assert!(
+        l.rank() == 2 && r == rows as i64 && c == cols as i64,
+        "a GPU layout's LAYOUT must have rank 2 and modes of ROWS and COLS elements"
+    );
 }
 
 /// Returns `L`'s offset of `(i, j)` in a `const` context.
 ///
 /// This is the `const fn` form of [`Layout2::offset`] (trait methods cannot be
-/// `const` on stable Rust): it evaluates the layout's [`LayoutExpr`]. Both
-/// agree on every coordinate (tested).
+/// `const` on stable Rust): the same fold of the same constants.
 ///
 /// ```
 /// use tilelayout::gpu::{const_offset, BlockedRowMajor, RowMajor};
@@ -127,208 +156,112 @@ pub trait Layout2: Shape2 + Sealed {
 /// ```
 #[must_use]
 pub const fn const_offset<L: Layout2>(i: usize, j: usize) -> usize {
-    L::EXPR.offset(i, j)
+    L::LAYOUT.swizzle.apply(flat_offset(&L::FLAT, &[i, j])) as usize
 }
 
-// ---------------------------------------------------------------------------
-// The value-level twin
-// ---------------------------------------------------------------------------
-
-/// A layout as a value: the expression tree a layout type stands for.
+/// The contiguous run of a layout along its rows (`mode` 1) or columns
+/// (`mode` 0): the largest `n` such that, for `j % n == 0`, elements
+/// `(i, j) .. (i, j + n)` are at consecutive offsets starting at a multiple
+/// of `n` — what a vectorised copy needs.
 ///
-/// Each [`Layout2`] has one as [`Layout2::EXPR`]; nesting in types becomes
-/// nesting through `&'static` references here. It is evaluated by `const fn`s
-/// ([`offset`](Self::offset), [`cosize`](Self::cosize), …) so layouts can be
-/// used in `const` items, and it is printable (`Debug`) for diagnostics.
-///
-/// There are no invariants beyond those of the layout types that build it;
-/// a hand-built value is evaluated as written.
+/// Computed on the algebra: the contiguous prefix of the mode is CuTe's
+/// [`max_common_vector`] of the mode and the compact layout of its shape;
+/// the run is the largest divisor of it that divides every other stride (so
+/// runs start aligned), capped at `2^M` under a swizzle (which keeps the
+/// low `M` bits).
 ///
 /// ```
-/// use tilelayout::gpu::{Layout2, LayoutExpr, RowMajor};
-/// assert_eq!(
-///     RowMajor::<3, 5>::EXPR,
-///     LayoutExpr::Strided { rows: 3, cols: 5, row_stride: 5, col_stride: 1 }
-/// );
+/// use tilelayout::gpu::{vector_run, Bytes128, ColMajor, Layout2, MatrixLayout, RowMajor, SwizzledRowMajor};
+/// assert_eq!(vector_run(&RowMajor::<8, 32>::LAYOUT, 1), 32);
+/// assert_eq!(vector_run(&ColMajor::<8, 32>::LAYOUT, 1), 1);
+/// // rows 36 apart: runs of 4 start at multiples of 4, runs of 8 would not
+/// assert_eq!(vector_run(&MatrixLayout::<64, 32, 36, 1>::LAYOUT, 1), 4);
+/// // a swizzle of 16-byte chunks keeps 16 bytes together
+/// assert_eq!(vector_run(&SwizzledRowMajor::<f32, Bytes128, 64, 64>::LAYOUT, 1), 4);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LayoutExpr {
-    /// `(i, j) → i·row_stride + j·col_stride` ([`MatrixLayout`]).
-    Strided {
-        /// Number of rows.
-        rows: usize,
-        /// Number of columns.
-        cols: usize,
-        /// Distance between consecutive rows.
-        row_stride: usize,
-        /// Distance between consecutive columns.
-        col_stride: usize,
-    },
-    /// `outer(i / r, j / c) · cosize(inner) + inner(i % r, j % c)` where
-    /// `r × c` is the inner shape ([`Blocked`](super::Blocked)).
-    Blocked {
-        /// Layout of the grid of blocks.
-        outer: &'static LayoutExpr,
-        /// Layout inside one block.
-        inner: &'static LayoutExpr,
-    },
-    /// `Swizzle<bits, base, shift>` applied to `layout`'s offsets
-    /// ([`Swizzled`](super::Swizzled)).
-    Swizzled {
-        /// The layout whose offsets are swizzled.
-        layout: &'static LayoutExpr,
-        /// `B`: number of bits XORed.
-        bits: u32,
-        /// `M`: number of low bits kept.
-        base: u32,
-        /// `S`: distance between the source and the target bits (negative:
-        /// the source bits are below the targets).
-        shift: i32,
-    },
-    /// A strided `layout` whose contiguous coordinate is swizzled by the
-    /// other one: row-major `(i, j) → layout(i, j ^ ((i mod 2^bits) << base))`,
-    /// column-major (`col_major`) `(i, j) → layout(i ^ ((j mod 2^bits) << base), j)`
-    /// ([`SwizzledRowMajor`](super::SwizzledRowMajor),
-    /// [`SwizzledColMajor`](super::SwizzledColMajor)).
-    CoordSwizzled {
-        /// The strided layout.
-        layout: &'static LayoutExpr,
-        /// `B`: number of bits XORed.
-        bits: u32,
-        /// `M`: number of low bits kept.
-        base: u32,
-        /// `true` when the rows are the contiguous coordinate.
-        col_major: bool,
-    },
-    /// The 16×16 register base tile: `(i, j) → lane·8 + slot`
-    /// ([`BaseTileRowMajor`](super::BaseTileRowMajor), or its transpose).
-    BaseTile {
-        /// `true` for the column-major tiles
-        /// ([`BaseTileColMajor`](super::BaseTileColMajor),
-        /// [`AccTileColMajor`](super::AccTileColMajor)).
-        col_major: bool,
-        /// `true` for the accumulator tiles
-        /// ([`AccTileRowMajor`](super::AccTileRowMajor),
-        /// [`AccTileColMajor`](super::AccTileColMajor)).
-        accumulator: bool,
-    },
-}
-
-impl LayoutExpr {
-    /// Returns the number of rows.
-    #[must_use]
-    pub const fn rows(&self) -> usize {
-        match *self {
-            Self::Strided { rows, .. } => rows,
-            Self::Blocked { outer, inner } => outer.rows() * inner.rows(),
-            Self::Swizzled { layout, .. } | Self::CoordSwizzled { layout, .. } => layout.rows(),
-            Self::BaseTile { .. } => 16,
-        }
-    }
-
-    /// Returns the number of columns.
-    #[must_use]
-    pub const fn cols(&self) -> usize {
-        match *self {
-            Self::Strided { cols, .. } => cols,
-            Self::Blocked { outer, inner } => outer.cols() * inner.cols(),
-            Self::Swizzled { layout, .. } | Self::CoordSwizzled { layout, .. } => layout.cols(),
-            Self::BaseTile { .. } => 16,
-        }
-    }
-
-    /// Returns the span of offsets ([`Layout2::COSIZE`]).
-    #[must_use]
-    pub const fn cosize(&self) -> usize {
-        match *self {
-            Self::Strided {
-                rows,
-                cols,
-                row_stride,
-                col_stride,
-            } => strided_cosize(rows, cols, row_stride, col_stride),
-            Self::Blocked { outer, inner } => outer.cosize() * inner.cosize(),
-            Self::Swizzled { layout, .. } | Self::CoordSwizzled { layout, .. } => layout.cosize(),
-            Self::BaseTile { .. } => 256,
-        }
-    }
-
-    /// Returns the offset of `(i, j)`; the same as the type's
-    /// [`Layout2::offset`].
-    #[must_use]
-    pub const fn offset(&self, i: usize, j: usize) -> usize {
-        match *self {
-            Self::Strided {
-                row_stride,
-                col_stride,
-                ..
-            } => i * row_stride + j * col_stride,
-            Self::Blocked { outer, inner } => {
-                let (r, c) = (inner.rows(), inner.cols());
-                outer.offset(i / r, j / c) * inner.cosize() + inner.offset(i % r, j % c)
+#[must_use]
+pub const fn vector_run(layout: &ComposedLayout, mode: usize) -> usize {
+    let l = &layout.layout;
+    let m = ok(l.mode(mode), "vector_run");
+    let compact = ok(Layout::column_major(*m.shape()), "vector_run");
+    let prefix = ok(max_common_vector(&m, &compact), "vector_run").value;
+    // the leaf of the prefix: the first leaf of the mode, when it is the
+    // contiguous one (stride 1)
+    let first = l.shape().mode_leaf_start(mode);
+    let mut n = prefix;
+    while n > 1 {
+        let mut fits = true;
+        let mut k = 0;
+        while k < l.shape().leaf_count() {
+            let s = match l.shape().leaf(k) {
+                Some(s) => s.value,
+                None => 1,
+            };
+            let d = match l.stride().leaf(k) {
+                Some(d) => d.value,
+                None => 0,
+            };
+            // leaves inside the prefix step by less than n; every other
+            // stride must keep runs aligned
+            let inside = k >= first && k < first + prefix_leaves(l, first, prefix);
+            if s > 1 && !inside && d % n != 0 {
+                fits = false;
             }
-            Self::Swizzled {
-                layout,
-                bits,
-                base,
-                shift,
-            } => swizzle(layout.offset(i, j), source_mask(bits, base, shift), shift),
-            Self::CoordSwizzled {
-                layout,
-                bits,
-                base,
-                col_major,
-            } => {
-                let mask = (1usize << bits) - 1;
-                if col_major {
-                    layout.offset(i ^ ((j & mask) << base), j)
-                } else {
-                    layout.offset(i, j ^ ((i & mask) << base))
-                }
-            }
-            Self::BaseTile {
-                col_major,
-                accumulator,
-            } => base_tile_offset(col_major, accumulator, i, j),
+            k += 1;
+        }
+        if fits && prefix % n == 0 {
+            break;
+        }
+        n -= 1;
+    }
+    let bits = layout.swizzle.bits();
+    if bits > 0 {
+        let kept = 1i64 << layout.swizzle.base();
+        while n > 1 && (n > kept || kept % n != 0) {
+            n -= 1;
         }
     }
+    n as usize
 }
 
-/// Lane holding element `(i, j)` of a row-major 16×16 base tile.
-#[inline(always)]
-pub(crate) const fn base_tile_lane(i: usize, j: usize) -> usize {
-    (i % 8) * 4 + (j % 8) / 2
-}
-
-/// Slot holding element `(i, j)` of a row-major 16×16 base tile.
-#[inline(always)]
-pub(crate) const fn base_tile_slot(i: usize, j: usize) -> usize {
-    j % 2 + 2 * (i / 8) + 4 * (j / 8)
-}
-
-/// Exact cosize of `(rows, cols):(row_stride, col_stride)`.
-pub(crate) const fn strided_cosize(
-    rows: usize,
-    cols: usize,
-    row_stride: usize,
-    col_stride: usize,
-) -> usize {
-    if rows == 0 || cols == 0 {
-        0
-    } else {
-        (rows - 1) * row_stride + (cols - 1) * col_stride + 1
+/// The number of leaves from `first` on whose shapes multiply to `prefix`
+/// (the leaves the contiguous prefix of a mode spans; coalesced by
+/// `max_common_vector`, they are consecutive).
+const fn prefix_leaves(l: &Layout, first: usize, prefix: i64) -> usize {
+    let mut covered = 1i64;
+    let mut k = first;
+    while covered < prefix && k < l.shape().leaf_count() {
+        covered *= match l.shape().leaf(k) {
+            Some(s) => s.value,
+            None => 1,
+        };
+        k += 1;
     }
+    k - first
 }
 
-/// Greatest common divisor; `gcd(0, b) = b`.
-pub(crate) const fn gcd(a: usize, b: usize) -> usize {
-    let (mut a, mut b) = (a, b);
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
-    }
-    a
+/// `(r, c):(rs, cs)` as a value of the algebra, unswizzled.
+pub(crate) const fn strided(r: usize, c: usize, rs: usize, cs: usize) -> Layout {
+    let shape = ok(
+        IntTuple::tuple(&[
+            IntTuple::int(Int::fixed(r as i64)),
+            IntTuple::int(Int::fixed(c as i64)),
+        ]),
+        "a strided GPU layout",
+    );
+    let stride = ok(
+        IntTuple::tuple(&[
+            IntTuple::int(Int::fixed(rs as i64)),
+            IntTuple::int(Int::fixed(cs as i64)),
+        ]),
+        "a strided GPU layout",
+    );
+    ok(Layout::new(shape, stride), "a strided GPU layout")
+}
+
+/// `layout` with no swizzle (CuTe's `Sw<0,4,3>`, the identity).
+pub(crate) const fn unswizzled(layout: Layout) -> ComposedLayout {
+    ComposedLayout::new(Swizzle::NONE, Int::fixed(0), layout)
 }
 
 // ---------------------------------------------------------------------------
@@ -384,35 +317,7 @@ impl<const R: usize, const C: usize, const RS: usize, const CS: usize> Shape2
 impl<const R: usize, const C: usize, const RS: usize, const CS: usize> Layout2
     for MatrixLayout<R, C, RS, CS>
 {
-    const COSIZE: usize = strided_cosize(R, C, RS, CS);
-    // A row is contiguous when CS = 1 (or it has one element); runs start at
-    // i·RS + j, aligned to n when n divides RS and j (and n divides C).
-    const ROW_RUN: usize = if C == 1 || CS != 1 {
-        1
-    } else if R == 1 {
-        C
-    } else {
-        gcd(C, RS)
-    };
-    const COL_RUN: usize = if R == 1 || RS != 1 {
-        1
-    } else if C == 1 {
-        R
-    } else {
-        gcd(R, CS)
-    };
-    const EXPR: LayoutExpr = LayoutExpr::Strided {
-        rows: R,
-        cols: C,
-        row_stride: RS,
-        col_stride: CS,
-    };
-
-    #[inline(always)]
-    fn offset(i: usize, j: usize) -> usize {
-        debug_assert!(i < R && j < C, "MatrixLayout: (i, j) out of range");
-        i * RS + j * CS
-    }
+    const LAYOUT: ComposedLayout = unswizzled(strided(R, C, RS, CS));
 }
 
 impl<const R: usize, const C: usize, const RS: usize, const CS: usize> MatrixLayout<R, C, RS, CS> {
@@ -460,22 +365,20 @@ impl<L: Layout2> LayoutValue<L> {
 mod tests {
     use super::*;
 
-    // `const_offset` and the expression evaluators are const-evaluable.
+    // `const_offset` is const-evaluable.
     const _: () = {
         assert!(const_offset::<RowMajor<3, 5>>(2, 3) == 13);
         assert!(const_offset::<ColMajor<3, 5>>(2, 3) == 11);
-        assert!(gcd(12, 18) == 6 && gcd(0, 7) == 7 && gcd(7, 0) == 7);
-        assert!(swizzle(0b10_0000_0000, source_mask(3, 3, 3), 3) == 0b10_0000_0000);
-        assert!(swizzle(0b01_0000_0000, source_mask(3, 3, 3), 3) == 0b01_0010_0000);
-        assert!(swizzle(0b0_0100_0000, source_mask(3, 3, 3), 3) == 0b0_0100_1000);
     };
 
     #[test]
     fn runs_of_strided_layouts() {
-        assert_eq!(RowMajor::<8, 32>::ROW_RUN, 32);
-        assert_eq!(RowMajor::<8, 32>::COL_RUN, 1);
-        assert_eq!(ColMajor::<8, 32>::COL_RUN, 8);
-        assert_eq!(MatrixLayout::<4, 8, 100, 1>::ROW_RUN, 4);
-        assert_eq!(RowMajor::<1, 6>::ROW_RUN, 6);
+        let run = |l: &ComposedLayout, m| vector_run(l, m);
+        assert_eq!(run(&RowMajor::<8, 32>::LAYOUT, 1), 32);
+        assert_eq!(run(&RowMajor::<8, 32>::LAYOUT, 0), 1);
+        assert_eq!(run(&ColMajor::<8, 32>::LAYOUT, 0), 8);
+        assert_eq!(run(&MatrixLayout::<4, 8, 100, 1>::LAYOUT, 1), 4);
+        assert_eq!(run(&RowMajor::<1, 6>::LAYOUT, 1), 6);
+        assert_eq!(run(&RowMajor::<3, 5>::LAYOUT, 1), 5);
     }
 }

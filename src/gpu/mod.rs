@@ -27,24 +27,34 @@
 //!
 //! # Concepts, in order
 //!
+//! Every layout here *is* a layout of the [algebra](crate::algebra): its
+//! [`Layout2::LAYOUT`] is the core's `Sw<B,M,S> o _0 o (shape):(stride)`,
+//! built by the core's `const fn`s, and `offset(i, j)` folds it to
+//! straight-line code as the [`cute!`](crate::cute!) types do. The GPU
+//! vocabulary (tiles, warps, lanes, copy plans) is a way of naming them.
+//!
 //! 1. **Matrix layout** ([`MatrixLayout<R, C, RS, CS>`](MatrixLayout),
-//!    [`RowMajor`], [`ColMajor`]): a function `(i, j) → i·RS + j·CS`. Every
-//!    layout implements [`Layout2`]: `ROWS`, `COLS`, `COSIZE` (the span of
-//!    offsets, CuTe's cosize) and `offset(i, j)`, `#[inline(always)]` with all
-//!    parameters known at compile time, so it folds. [`const_offset`] is the
-//!    same function as a `const fn`, through the layout's value-level twin
-//!    [`LayoutExpr`].
+//!    [`RowMajor`], [`ColMajor`]): CuTe's `(R,C):(RS,CS)`. Every layout
+//!    implements [`Layout2`]: `ROWS`, `COLS`, `LAYOUT`, `COSIZE` (the span
+//!    of offsets, CuTe's cosize) and `offset(i, j)`, `#[inline(always)]`
+//!    with all parameters known at compile time, so it folds.
+//!    [`const_offset`] is the same function as a `const fn`;
+//!    [`vector_run`] is a layout's contiguity, from the algebra's
+//!    `max_common_vector`.
 //! 2. **Block layout** ([`Blocked<Outer, Inner>`](Blocked),
-//!    [`BlockedRowMajor`], [`BlockedColMajor`]): an outer layout over blocks,
-//!    an inner layout inside each contiguous block. A block layout is a
-//!    layout, so blocks nest to any depth; a block that does not divide the
-//!    shape is a compile-time error.
+//!    [`BlockedRowMajor`], [`BlockedColMajor`]): CuTe's
+//!    `blocked_product(Inner, Outer)`, an outer layout over blocks, an inner
+//!    layout inside each contiguous block. A block layout is a layout, so
+//!    blocks nest to any depth; a block that does not divide the shape is a
+//!    compile-time error.
 //! 3. **Swizzle** ([`Swizzle<B, M, S>`](Swizzle),
-//!    [`Swizzled<L, Sw>`](Swizzled)): CuTe's XOR of bits `[M+S, M+S+B)` into
-//!    `[M, M+B)` (a negative `S` the other way round, as CuTe's
-//!    `Swizzle<2, 0, -2>`), alone or applied to a layout's offsets; rejected
-//!    at compile time when it is not an involution (`|S| < B`) or does not
-//!    fit the layout.
+//!    [`Swizzled<L, Sw>`](Swizzled)): the core's
+//!    [`algebra::Swizzle`](crate::algebra::Swizzle), CuTe's XOR of bits
+//!    `[M+S, M+S+B)` into `[M, M+B)` (a negative `S` the other way round, as
+//!    CuTe's `Swizzle<2, 0, -2>`), alone or composed with a layout
+//!    (`Sw<B,M,S> o _0 o L`); rejected at compile time, with the core's
+//!    message, when it is not an involution (`|S| < B`) or does not fit the
+//!    layout.
 //! 4. **Swizzled shared tiles** ([`SwizzledRowMajor`], [`SwizzledColMajor`]):
 //!    TileFusion's `SharedTile<T, RowMajor<R, C>, true, W>` for
 //!    `f16`/`bf16`/`f32` at 128- and 64-byte swizzles ([`Bytes128`],
@@ -69,8 +79,10 @@
 //! 8. **Register tiles** ([`BaseTileRowMajor`], [`BaseTileColMajor`],
 //!    [`AccTileRowMajor`], [`AccTileColMajor`], [`RegTile<D, B, L>`](RegTile)):
 //!    the 16×16 base tiles of `mma.m16n8k16` — operands (`A`, `B`) and
-//!    accumulators (`C`) as distinct types, their lane/slot maps in both
-//!    directions — and a thread's registers for a grid of base tiles.
+//!    accumulators (`C`) as distinct types, each a layout from `(i, j)` to
+//!    `lane·8 + slot` whose right inverse gives the element a lane holds —
+//!    and a thread's registers for a grid of base tiles ([`WARP_SIZE`]
+//!    lanes, [`FRAGMENT_SLOTS`] registers per lane and base tile).
 //! 9. **`ldmatrix`** ([`LdMatrix`], [`Operand`]): the shared-memory row each
 //!    lane hands `ldmatrix.x4` per operand base tile, TileFusion's
 //!    shared→register loader, with its bank-conflict degree.
@@ -112,12 +124,12 @@ pub use copy_endpoint::{CopyDest, CopyEndpoint, CopySource};
 pub use copy_plan::{copy, Axis, CopyPlan, Vector, CACHE_LINE_BYTES, VECTOR_BYTES};
 pub use ldmatrix::{LdMatrix, Operand};
 pub use matrix::{
-    const_offset, layout_of, ColMajor, Layout2, LayoutExpr, LayoutValue, MatrixLayout, RowMajor,
+    const_offset, layout_of, vector_run, ColMajor, Layout2, LayoutValue, MatrixLayout, RowMajor,
     Shape2, TileShape,
 };
 pub use reg_tile::{
-    AccTileColMajor, AccTileRowMajor, BaseTile, BaseTileColMajor, BaseTileRowMajor, RegTile, LANES,
-    SLOTS,
+    AccTileColMajor, AccTileRowMajor, BaseTile, BaseTileColMajor, BaseTileRowMajor, RegTile,
+    FRAGMENT_SLOTS, WARP_SIZE,
 };
 pub use sgemm::{mma, sgemm, sgemm_hand_indexed, BLOCK_K, BLOCK_M, BLOCK_N};
 pub use shared::{Bytes128, Bytes64, SwizzleAtom, SwizzledColMajor, SwizzledRowMajor};
@@ -127,8 +139,8 @@ pub use tile_iter::TileIterator;
 pub use warp_reuse::{ColReuseCont, Cont, RowReuseCont, WarpReuse};
 
 /// Sealing for the layout, swizzle and space traits: their implementations
-/// carry promises (a [`LayoutExpr`] twin, CuTe's swizzle) that outside types
-/// could not keep.
+/// carry promises (a layout of the algebra of the right shape, CuTe's
+/// swizzle) that outside types could not keep.
 mod sealed {
     /// The seal.
     pub trait Sealed {}

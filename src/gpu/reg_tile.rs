@@ -3,21 +3,27 @@
 //! thread's registers for a grid of base tiles.
 //!
 //! The lane/slot maps are documented on [`BaseTile`]. As a [`Layout2`] a base
-//! tile maps `(i, j)` to `lane·8 + slot` (a bijection onto `[0, 256)`), so
+//! tile maps `(i, j)` to `lane·8 + slot` (a bijection onto `[0, 256)`, a
+//! layout of the algebra from (m, n) to (thread, value)), so
 //! `Blocked<L, BaseTileRowMajor>` is the warp-wide register layout of a
 //! [`RegTile`] with outer layout `L`.
 
 use core::marker::PhantomData;
 
-use super::matrix::{base_tile_lane, base_tile_slot, Layout2, LayoutExpr, Shape2};
+use super::matrix::{Layout2, Shape2};
 use super::sealed::Sealed;
 use super::tile::{Storage, StorageMut};
+use crate::algebra::{right_inverse, ComposedLayout, Int, Layout, Swizzle};
+use crate::types::cute::{flat, flat_index, ok, Flat};
 
-/// Number of lanes (threads) in a warp.
-pub const LANES: usize = 32;
+/// Number of lanes (threads) in a warp (`gpu::WARP_SIZE`; not the 128 lanes
+/// of a TPU vector register, [`tpu::LANES`](crate::tpu::LANES)).
+pub const WARP_SIZE: usize = 32;
 
-/// Number of elements each lane holds of one 16×16 base tile.
-pub const SLOTS: usize = 8;
+/// Number of registers ("slots" of the fragment) each lane holds of one
+/// 16×16 base tile (not a layout's storage slots,
+/// [`Layout::SLOTS`](crate::Layout::SLOTS)).
+pub const FRAGMENT_SLOTS: usize = 8;
 
 /// A 16×16 register base tile: which lane and slot hold each element.
 ///
@@ -55,19 +61,45 @@ pub const SLOTS: usize = 8;
 ///
 /// Implemented by [`BaseTileRowMajor`], [`BaseTileColMajor`] (operands, see
 /// [`Operand`](super::Operand)) and [`AccTileRowMajor`], [`AccTileColMajor`]
-/// (accumulators). As a [`Layout2`] it maps `(i, j)` to `lane·8 + slot`.
+/// (accumulators). As a [`Layout2`] it maps `(i, j)` to `lane·8 + slot`:
+///
+/// | tile | layout (rows, columns) → `lane·8 + slot` |
+/// |------|------------------------------------------|
+/// | row-major operand and accumulator | `((8,2),(2,4,2)):((32,2),(1,8,4))` |
+/// | column-major operand | `((2,4,2),(8,2)):((1,8,4),(32,2))` |
+/// | column-major accumulator | `((2,4,2),(8,2)):((1,8,2),(32,4))` |
+///
+/// [`element`](Self::element) is the same layout's right inverse (CuTe's
+/// `right_inverse`), from `lane·8 + slot` back to `i + 16·j`.
 pub trait BaseTile: Layout2 {
     /// `true` for the column-major base tiles.
     const COL_MAJOR: bool;
     /// `true` for the accumulator base tiles.
     const ACCUMULATOR: bool;
 
+    /// The flattened right inverse of the layout (for
+    /// [`element`](Self::element)).
+    #[doc(hidden)] // reason: an implementation constant of the trait
+    const INVERSE: Flat = flat(&ok(
+        right_inverse(&Self::LAYOUT.layout),
+        "a base tile's inverse",
+    ));
+
     /// Returns `(lane, slot)` holding element `(i, j)`, `i, j < 16`.
-    fn lane_slot(i: usize, j: usize) -> (usize, usize);
+    #[inline(always)]
+    fn lane_slot(i: usize, j: usize) -> (usize, usize) {
+        let x = Self::offset(i, j);
+        (x / FRAGMENT_SLOTS, x % FRAGMENT_SLOTS)
+    }
 
     /// Returns the element `(i, j)` held by `lane` in `slot`, `lane < 32`,
     /// `slot < 8`.
-    fn element(lane: usize, slot: usize) -> (usize, usize);
+    #[inline(always)]
+    fn element(lane: usize, slot: usize) -> (usize, usize) {
+        debug_assert!(lane < WARP_SIZE && slot < FRAGMENT_SLOTS);
+        let x = flat_index(const { &Self::INVERSE }, lane * FRAGMENT_SLOTS + slot) as usize;
+        (x % 16, x / 16)
+    }
 }
 
 /// The row-major operand base tile (TileFusion's `BaseTileRowMajor`, the
@@ -130,52 +162,13 @@ impl Sealed for BaseTileColMajor {}
 impl Sealed for AccTileRowMajor {}
 impl Sealed for AccTileColMajor {}
 
-/// `(lane, slot)` of element `(i, j)` of a base tile, from the row-major
-/// map (`base_tile_lane`, `base_tile_slot`): column-major tiles transpose the
-/// coordinates, the column-major accumulator also exchanges slots 2–3 with
-/// 4–5 (the `+ 8` of the rows and of the column).
-#[inline(always)]
-const fn lane_slot_of(col_major: bool, accumulator: bool, i: usize, j: usize) -> (usize, usize) {
-    if !col_major {
-        return (base_tile_lane(i, j), base_tile_slot(i, j));
-    }
-    let slot = base_tile_slot(j, i);
-    let slot = if accumulator { swap_halves(slot) } else { slot };
-    (base_tile_lane(j, i), slot)
-}
-
-/// Exchanges slots 2–3 and 4–5 (an involution).
-#[inline(always)]
-const fn swap_halves(slot: usize) -> usize {
-    match slot / 2 {
-        1 | 2 => slot ^ 0b110,
-        _ => slot,
-    }
-}
-
-/// Element `(i, j)` of the row-major base tile held by `(lane, slot)`.
-#[inline(always)]
-const fn row_major_element(lane: usize, slot: usize) -> (usize, usize) {
-    (
-        lane / 4 + 8 * ((slot / 2) % 2),
-        2 * (lane % 4) + slot % 2 + 8 * (slot / 4),
+/// A base tile's layout from its text (the table on [`BaseTile`]).
+const fn base_tile(text: &str) -> ComposedLayout {
+    ComposedLayout::new(
+        Swizzle::NONE,
+        Int::fixed(0),
+        ok(Layout::parse(text), "a base tile"),
     )
-}
-
-/// Element held by `(lane, slot)`: the inverse of [`lane_slot_of`].
-#[inline(always)]
-const fn element_of(
-    col_major: bool,
-    accumulator: bool,
-    lane: usize,
-    slot: usize,
-) -> (usize, usize) {
-    if !col_major {
-        return row_major_element(lane, slot);
-    }
-    let slot = if accumulator { swap_halves(slot) } else { slot };
-    let (i, j) = row_major_element(lane, slot);
-    (j, i)
 }
 
 // Follows microsoft/TileFusion@ddc570d96e2fcda2bceb518dab6878d5ee5daba7: include/cell/copy/global_to_register.hpp (operand slots),
@@ -183,65 +176,47 @@ const fn element_of(
 // accumulator slots), include/cell/compute/gemm.hpp (mma register use); and
 // NVIDIA/cutlass@7107b05535f8977f5ecb9d01ee203205b1fd9bc4: include/cute/atom/mma_traits_sm80.hpp (SM80_16x8x16 A/B/CLayout).
 macro_rules! impl_base_tile {
-    ($ty:ident, $col_major:literal, $acc:literal) => {
+    ($ty:ident, $col_major:literal, $acc:literal, $layout:literal) => {
         impl Shape2 for $ty {
             const ROWS: usize = 16;
             const COLS: usize = 16;
         }
 
         impl Layout2 for $ty {
-            const COSIZE: usize = 256;
-            // slots 2k, 2k+1 are two consecutive elements of a row
-            // (row-major) or of a column (column-major)
-            const ROW_RUN: usize = if $col_major { 1 } else { 2 };
-            const COL_RUN: usize = if $col_major { 2 } else { 1 };
-            const EXPR: LayoutExpr = LayoutExpr::BaseTile {
-                col_major: $col_major,
-                accumulator: $acc,
-            };
-
-            #[inline(always)]
-            fn offset(i: usize, j: usize) -> usize {
-                debug_assert!(i < 16 && j < 16, "base tile: (i, j) out of range");
-                let (lane, slot) = lane_slot_of($col_major, $acc, i, j);
-                lane * SLOTS + slot
-            }
+            const LAYOUT: ComposedLayout = base_tile($layout);
         }
 
         impl BaseTile for $ty {
             const COL_MAJOR: bool = $col_major;
             const ACCUMULATOR: bool = $acc;
-
-            #[inline(always)]
-            fn lane_slot(i: usize, j: usize) -> (usize, usize) {
-                lane_slot_of($col_major, $acc, i, j)
-            }
-
-            #[inline(always)]
-            fn element(lane: usize, slot: usize) -> (usize, usize) {
-                debug_assert!(lane < LANES && slot < SLOTS);
-                element_of($col_major, $acc, lane, slot)
-            }
         }
     };
 }
 
-impl_base_tile!(BaseTileRowMajor, false, false);
-impl_base_tile!(BaseTileColMajor, true, false);
-impl_base_tile!(AccTileRowMajor, false, true);
-impl_base_tile!(AccTileColMajor, true, true);
-
-/// The base tile's offset as a `const fn` (the twin of [`Layout2::offset`]
-/// for [`LayoutExpr::BaseTile`]).
-pub(crate) const fn base_tile_offset(
-    col_major: bool,
-    accumulator: bool,
-    i: usize,
-    j: usize,
-) -> usize {
-    let (lane, slot) = lane_slot_of(col_major, accumulator, i, j);
-    lane * SLOTS + slot
-}
+impl_base_tile!(
+    BaseTileRowMajor,
+    false,
+    false,
+    "((_8,_2),(_2,_4,_2)):((_32,_2),(_1,_8,_4))"
+);
+impl_base_tile!(
+    BaseTileColMajor,
+    true,
+    false,
+    "((_2,_4,_2),(_8,_2)):((_1,_8,_4),(_32,_2))"
+);
+impl_base_tile!(
+    AccTileRowMajor,
+    false,
+    true,
+    "((_8,_2),(_2,_4,_2)):((_32,_2),(_1,_8,_4))"
+);
+impl_base_tile!(
+    AccTileColMajor,
+    true,
+    true,
+    "((_2,_4,_2),(_8,_2)):((_1,_8,_2),(_32,_4))"
+);
 
 /// One thread's registers for a grid of 16×16 base tiles `B` laid out by `L`
 /// (TileFusion's `RegTile<BaseTile, RowMajor<a, b>>`).
@@ -300,7 +275,7 @@ impl<D: core::fmt::Debug, B: BaseTile, L: Layout2> core::fmt::Debug for RegTile<
         f.debug_struct("RegTile")
             .field("col_major", &B::COL_MAJOR)
             .field("accumulator", &B::ACCUMULATOR)
-            .field("layout", &L::EXPR)
+            .field("layout", &format_args!("{}", L::LAYOUT))
             .field("regs", &self.regs)
             .finish()
     }
@@ -312,14 +287,14 @@ impl<D, B: BaseTile, L: Layout2> RegTile<D, B, L> {
     /// Columns of the warp's tile, `16·L::COLS`.
     pub const COLS: usize = 16 * L::COLS;
     /// Registers per thread, `8·L::COSIZE`.
-    pub const REGS: usize = SLOTS * L::COSIZE;
+    pub const REGS: usize = FRAGMENT_SLOTS * L::COSIZE;
 
     /// Returns the register index of `slot` of base tile `(bi, bj)`.
     #[inline(always)]
     #[must_use]
     pub fn reg(bi: usize, bj: usize, slot: usize) -> usize {
-        debug_assert!(slot < SLOTS, "RegTile: slot out of range");
-        L::offset(bi, bj) * SLOTS + slot
+        debug_assert!(slot < FRAGMENT_SLOTS, "RegTile: slot out of range");
+        L::offset(bi, bj) * FRAGMENT_SLOTS + slot
     }
 
     /// Returns `(lane, register)` holding element `(i, j)` of the warp's
@@ -396,7 +371,7 @@ impl<D: StorageMut, B: BaseTile, L: Layout2> RegTile<D, B, L> {
 
 impl<T: Copy, const N: usize, B: BaseTile, L: Layout2> RegTile<[T; N], B, L> {
     const EXACT: () = assert!(
-        N == SLOTS * L::COSIZE,
+        N == FRAGMENT_SLOTS * L::COSIZE,
         "RegTile<[T; N], B, L> requires N == 8 * L::COSIZE registers (8 per base tile)"
     );
 

@@ -19,7 +19,8 @@
 use super::copy_plan::copy;
 use super::matrix::{Layout2, RowMajor, Shape2};
 use super::reg_tile::{
-    AccTileRowMajor, BaseTile, BaseTileColMajor, BaseTileRowMajor, RegTile, LANES, SLOTS,
+    AccTileRowMajor, BaseTile, BaseTileColMajor, BaseTileRowMajor, RegTile, FRAGMENT_SLOTS,
+    WARP_SIZE,
 };
 use super::shared::{Bytes128, SwizzledRowMajor};
 use super::tile::{GlobalTile, SharedTile, Storage, StorageMut};
@@ -78,11 +79,11 @@ type SharedB = SwizzledRowMajor<f32, Bytes128, BLOCK_K, BLOCK_N>;
 #[allow(clippy::too_many_arguments)] // reason: three (registers, base tile) pairs, as in mma(d, a, b, c)
 #[inline(always)]
 pub fn mma<DC, BC, LC, DA, BA, LA, DB, BB, LB>(
-    c: &mut [RegTile<DC, BC, LC>; LANES],
+    c: &mut [RegTile<DC, BC, LC>; WARP_SIZE],
     (ci, cj): (usize, usize),
-    a: &[RegTile<DA, BA, LA>; LANES],
+    a: &[RegTile<DA, BA, LA>; WARP_SIZE],
     (ai, ak): (usize, usize),
-    b: &[RegTile<DB, BB, LB>; LANES],
+    b: &[RegTile<DB, BB, LB>; WARP_SIZE],
     (bk, bj): (usize, usize),
 ) where
     DC: StorageMut<Elem = f32>,
@@ -98,8 +99,8 @@ pub fn mma<DC, BC, LC, DA, BA, LA, DB, BB, LB>(
     let mut da = [[0.0f32; 16]; 16];
     let mut db = [[0.0f32; 16]; 16];
     let mut dc = [[0.0f32; 16]; 16];
-    for lane in 0..LANES {
-        for slot in 0..SLOTS {
+    for lane in 0..WARP_SIZE {
+        for slot in 0..FRAGMENT_SLOTS {
             let (i, j) = BA::element(lane, slot);
             da[i][j] = a[lane].get(ai, ak, slot);
             let (i, j) = BB::element(lane, slot);
@@ -110,7 +111,7 @@ pub fn mma<DC, BC, LC, DA, BA, LA, DB, BB, LB>(
     }
     dense_mma(&mut dc, &da, &db);
     for (lane, regs) in c.iter_mut().enumerate() {
-        for slot in 0..SLOTS {
+        for slot in 0..FRAGMENT_SLOTS {
             let (i, j) = BC::element(lane, slot);
             regs.set(ci, cj, slot, dc[i][j]);
         }
@@ -168,9 +169,9 @@ pub fn sgemm<const M: usize, const N: usize, const K: usize>(a: &[f32], b: &[f32
     let mut sb_buf = [0.0f32; BLOCK_K * BLOCK_N];
     // registers: A per warp row, B per warp column (shared by the warps of a
     // row/column, as TileFusion's warp reuse does), C per warp
-    let mut ra = [[RegA::filled(0.0); LANES]; 2];
-    let mut rb = [[RegB::filled(0.0); LANES]; 2];
-    let mut rc = [[RegC::filled(0.0); LANES]; 4];
+    let mut ra = [[RegA::filled(0.0); WARP_SIZE]; 2];
+    let mut rb = [[RegB::filled(0.0); WARP_SIZE]; 2];
+    let mut rc = [[RegC::filled(0.0); WARP_SIZE]; 4];
     type Warps = RowMajor<2, 2>;
 
     for bi in 0..a.rows() {
@@ -237,18 +238,18 @@ fn owner_col(i: usize, j: usize) -> (usize, usize) {
 /// [`mma`] for raw registers, by hand.
 #[inline(always)]
 fn mma_hand(
-    c: &mut [[f32; 32]; LANES],
+    c: &mut [[f32; 32]; WARP_SIZE],
     (ci, cj): (usize, usize),
-    a: &[[f32; 32]; LANES],
+    a: &[[f32; 32]; WARP_SIZE],
     (ai, ak): (usize, usize),
-    b: &[[f32; 32]; LANES],
+    b: &[[f32; 32]; WARP_SIZE],
     (bk, bj): (usize, usize),
 ) {
     let mut da = [[0.0f32; 16]; 16];
     let mut db = [[0.0f32; 16]; 16];
     let mut dc = [[0.0f32; 16]; 16];
-    for lane in 0..LANES {
-        for slot in 0..SLOTS {
+    for lane in 0..WARP_SIZE {
+        for slot in 0..FRAGMENT_SLOTS {
             let i = lane / 4 + 8 * ((slot / 2) % 2);
             let j = 2 * (lane % 4) + slot % 2 + 8 * (slot / 4);
             da[i][j] = a[lane][(ai * 2 + ak) * 8 + slot];
@@ -258,7 +259,7 @@ fn mma_hand(
     }
     dense_mma(&mut dc, &da, &db);
     for (lane, regs) in c.iter_mut().enumerate() {
-        for slot in 0..SLOTS {
+        for slot in 0..FRAGMENT_SLOTS {
             let i = lane / 4 + 8 * ((slot / 2) % 2);
             let j = 2 * (lane % 4) + slot % 2 + 8 * (slot / 4);
             regs[(ci * 2 + cj) * 8 + slot] = dc[i][j];
@@ -285,9 +286,9 @@ pub fn sgemm_hand_indexed<const M: usize, const N: usize, const K: usize>(
     assert!(a.len() >= M * K && b.len() >= K * N && c.len() >= M * N);
     let mut sa = [0.0f32; 64 * 32];
     let mut sb = [0.0f32; 32 * 64];
-    let mut ra = [[[0.0f32; 32]; LANES]; 2];
-    let mut rb = [[[0.0f32; 32]; LANES]; 2];
-    let mut rc = [[[0.0f32; 32]; LANES]; 4];
+    let mut ra = [[[0.0f32; 32]; WARP_SIZE]; 2];
+    let mut rb = [[[0.0f32; 32]; WARP_SIZE]; 2];
+    let mut rc = [[[0.0f32; 32]; WARP_SIZE]; 4];
 
     for bi in 0..M / 64 {
         for bj in 0..N / 64 {

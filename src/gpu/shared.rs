@@ -7,9 +7,11 @@ use core::marker::PhantomData;
 
 use half::{bf16, f16};
 
-use super::matrix::{gcd, ColMajor, Layout2, LayoutExpr, RowMajor, Shape2};
+use super::matrix::{strided, ColMajor, Layout2, RowMajor, Shape2};
 use super::sealed::Sealed;
 use super::swizzle::{Swizzle, SwizzleFn};
+use crate::algebra::{ComposedLayout, Int, Layout};
+use crate::types::cute::swizzle_or_stop;
 
 /// Marker: swizzle blocks whose rows are 128 bytes (eight 16-byte chunks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -103,12 +105,12 @@ impl SwizzleAtom<Bytes64> for f32 {
 /// ```
 ///
 /// i.e. the 16-byte chunk `j >> M` of row `i` moves to chunk
-/// `(j >> M) ^ (i mod 2^B)` of the same row. As a composition this is the
-/// strided layout `RowMajor<R, C, RS>` after a swizzle of the coordinates;
-/// when `RS` is a power of two it equals CuTe's
-/// `composition(Swizzle<B, M, log2(RS) − M>, (R, C):(RS, 1))` (the swizzle
+/// `(j >> M) ^ (i mod 2^B)` of the same row. As a layout of the algebra
+/// ([`Layout2::LAYOUT`]) it is CuTe's
+/// `composition(Swizzle<B, M, log2(RS) − M>, (R, C):(RS, 1))`, the swizzle
 /// applied to the strided offsets, the row's low `B` bits sitting at bit
-/// `log2 RS`), which is how TileFusion's `SharedTile::fetch_physical_offset`
+/// `log2 RS` (so `RS` must be a power of two), which is how TileFusion's
+/// `SharedTile::fetch_physical_offset`
 /// comes out: its `TileLayout` places the `2^B × 2^(M+B)` swizzle blocks at
 /// row stride `RS·2^B` and column stride `2^(M+B)`, its `NonSwizzled`
 /// in-block layout keeps the row stride `RS` ([`TILES`](Self::TILES),
@@ -120,7 +122,7 @@ impl SwizzleAtom<Bytes64> for f32 {
 /// composition.
 ///
 /// `COSIZE` is the strided layout's; a row run is `2^M` elements (one
-/// 16-byte vector), a column run 1.
+/// 16-byte vector), a column run 1 ([`vector_run`](super::vector_run)).
 ///
 /// # Examples
 ///
@@ -129,6 +131,7 @@ impl SwizzleAtom<Bytes64> for f32 {
 /// type L = SwizzledRowMajor<f32, Bytes128, 64, 64>;
 /// // row 9 (9 mod 8 = 1), columns 36..40 (chunk 9) → chunk 9 ^ 1 = 8
 /// assert_eq!(L::offset(9, 37), 9 * 64 + 8 * 4 + 1);
+/// assert_eq!(L::LAYOUT.to_string(), "Sw<3,2,4> o _0 o (_64,_64):(_64,_1)");
 /// // CuTe: composition(Swizzle<3, 2, 6 − 2>, RowMajor<64, 64>)
 /// type Cute = Swizzled<RowMajor<64, 64>, Swizzle<3, 2, 4>>;
 /// assert!((0..64).all(|i| (0..64).all(|j| L::offset(i, j) == Cute::offset(i, j))));
@@ -150,6 +153,13 @@ impl SwizzleAtom<Bytes64> for f32 {
 /// ```compile_fail,E0080
 /// use tilelayout::gpu::{Bytes128, Layout2, SwizzledRowMajor};
 /// let _ = SwizzledRowMajor::<f32, Bytes128, 8, 64, 32>::offset(0, 0);
+/// ```
+///
+/// and be a power of two (the swizzle reads the row's bits at `log2 RS`):
+///
+/// ```compile_fail,E0080
+/// use tilelayout::gpu::{Bytes128, Layout2, SwizzledRowMajor};
+/// let _ = SwizzledRowMajor::<f32, Bytes128, 8, 64, 96>::offset(0, 0);
 /// ```
 pub struct SwizzledRowMajor<T, W, const R: usize, const C: usize, const RS: usize = C>(
     PhantomData<fn() -> (T, W)>,
@@ -189,6 +199,10 @@ const fn check_tile(lines: usize, width: usize, stride: usize, b: u32, m: u32) {
     assert!(
         stride >= width,
         "a swizzled shared tile needs its stride (RS of a row-major tile) to hold a whole line (RS >= C)"
+    );
+    assert!(
+        stride.is_power_of_two(),
+        "a swizzled shared tile needs a power-of-two stride (RS of a row-major tile): its swizzle reads the row's bits at log2(RS)"
     );
 }
 
@@ -240,63 +254,33 @@ macro_rules! impl_swizzled_tile {
             const CHECK: () = check_tile($rows, $cols, $stride, Self::BITS, Self::BASE);
 
             /// The strided layout before the swizzle.
-            const STRIDED: LayoutExpr = if $col_major {
-                LayoutExpr::Strided {
-                    rows: R,
-                    cols: C,
-                    row_stride: 1,
-                    col_stride: $stride,
-                }
+            const STRIDED: Layout = if $col_major {
+                strided(R, C, 1, $stride)
             } else {
-                LayoutExpr::Strided {
-                    rows: R,
-                    cols: C,
-                    row_stride: $stride,
-                    col_stride: 1,
-                }
+                strided(R, C, $stride, 1)
             };
 
             /// TileFusion's `TileLayout`: where each swizzle block starts
             /// (a grid of `R / block rows × C / block cols` blocks).
-            pub const TILES: LayoutExpr = {
+            pub const TILES: Layout = {
                 let () = Self::CHECK;
                 let (bl, bw) = (1usize << Self::BITS, 1usize << (Self::BASE + Self::BITS));
                 if $col_major {
-                    LayoutExpr::Strided {
-                        rows: R / bw,
-                        cols: C / bl,
-                        row_stride: bw,
-                        col_stride: $stride * bl,
-                    }
+                    strided(R / bw, C / bl, bw, $stride * bl)
                 } else {
-                    LayoutExpr::Strided {
-                        rows: R / bl,
-                        cols: C / bw,
-                        row_stride: $stride * bl,
-                        col_stride: bw,
-                    }
+                    strided(R / bl, C / bw, $stride * bl, bw)
                 }
             };
 
             /// TileFusion's `NonSwizzled` in-block layout: one swizzle block
             /// with the tile's stride, before its swizzle.
-            pub const IN_TILE: LayoutExpr = {
+            pub const IN_TILE: Layout = {
                 let () = Self::CHECK;
                 let (bl, bw) = (1usize << Self::BITS, 1usize << (Self::BASE + Self::BITS));
                 if $col_major {
-                    LayoutExpr::Strided {
-                        rows: bw,
-                        cols: bl,
-                        row_stride: 1,
-                        col_stride: $stride,
-                    }
+                    strided(bw, bl, 1, $stride)
                 } else {
-                    LayoutExpr::Strided {
-                        rows: bl,
-                        cols: bw,
-                        row_stride: $stride,
-                        col_stride: 1,
-                    }
+                    strided(bl, bw, $stride, 1)
                 }
             };
         }
@@ -304,38 +288,16 @@ macro_rules! impl_swizzled_tile {
         impl<T: SwizzleAtom<W>, W, const R: usize, const C: usize, const $stride: usize> Layout2
             for $ty<T, W, R, C, $stride>
         {
-            const COSIZE: usize = {
+            // CuTe's composition(Swizzle<B, M, log2(stride) - M>, strided)
+            const LAYOUT: ComposedLayout = {
                 let () = Self::CHECK;
-                Self::STRIDED.cosize()
+                let shift = $stride.trailing_zeros() as i32 - Self::BASE as i32;
+                ComposedLayout::new(
+                    swizzle_or_stop(Self::BITS as i32, Self::BASE as i32, shift),
+                    Int::fixed(0),
+                    Self::STRIDED,
+                )
             };
-            const ROW_RUN: usize = if $col_major {
-                1
-            } else {
-                gcd(C, 1 << Self::BASE)
-            };
-            const COL_RUN: usize = if $col_major {
-                gcd(R, 1 << Self::BASE)
-            } else {
-                1
-            };
-            const EXPR: LayoutExpr = LayoutExpr::CoordSwizzled {
-                layout: &Self::STRIDED,
-                bits: Self::BITS,
-                base: Self::BASE,
-                col_major: $col_major,
-            };
-
-            #[inline(always)]
-            fn offset(i: usize, j: usize) -> usize {
-                let () = Self::CHECK;
-                debug_assert!(i < R && j < C, "swizzled shared tile: (i, j) out of range");
-                let mask = (1usize << Self::BITS) - 1;
-                if $col_major {
-                    (i ^ ((j & mask) << Self::BASE)) + j * $stride
-                } else {
-                    i * $stride + (j ^ ((i & mask) << Self::BASE))
-                }
-            }
         }
     };
 }

@@ -2,12 +2,16 @@
 //!
 //! A swizzle permutes offsets by XORing one group of bits into another, so
 //! that the rows of a shared-memory tile start in different banks; it is the
-//! function CuTe defines in `cute/swizzle.hpp`.
+//! function CuTe defines in `cute/swizzle.hpp`. The function itself is the
+//! core's [`algebra::Swizzle`](crate::algebra::Swizzle): these types name
+//! it and compose it with a layout.
 
 use core::marker::PhantomData;
 
-use super::matrix::{gcd, Layout2, LayoutExpr, Shape2};
+use super::matrix::{Layout2, Shape2};
 use super::sealed::Sealed;
+use crate::algebra::{ComposedLayout, Int};
+use crate::types::cute::swizzle_or_stop;
 
 /// CuTe's swizzle: XOR the `B` bits at `[M+S, M+S+B)` into the `B` bits at
 /// `[M, M+B)`, keeping the low `M` bits; with a negative shift the other way
@@ -60,7 +64,8 @@ use super::sealed::Sealed;
 ///
 /// # Compile-time errors
 ///
-/// `|S| < B` would not be an involution:
+/// `|S| < B` would not be an involution (the core's message, naming
+/// `Sw<3,3,2>`):
 ///
 /// ```compile_fail,E0080
 /// use tilelayout::gpu::Swizzle;
@@ -72,7 +77,7 @@ use super::sealed::Sealed;
 /// let _ = Swizzle::<3, 3, -2>::apply(5);
 /// ```
 ///
-/// The bits must fit in `usize`:
+/// The bits must fit in 62 bits:
 ///
 /// ```compile_fail,E0080
 /// use tilelayout::gpu::Swizzle;
@@ -90,73 +95,40 @@ impl<const B: u32, const M: u32, const S: i32> Swizzle<B, M, S> {
     /// `SShift`); negative when the source bits are below the targets.
     pub const SHIFT: i32 = S;
 
-    const CHECK: () = check_swizzle(B, M, S);
+    /// The swizzle as the core's value (checked there: one compile error
+    /// naming `Sw<B,M,S>` when it is not a swizzle).
+    pub const SWIZZLE: crate::algebra::Swizzle = swizzle_or_stop(bits(B), bits(M), S);
 
     /// The source bits, `[M+S, M+S+B)` for `S ≥ 0`, `[M, M+B)` for `S < 0`
     /// (CuTe's `yyy_msk`).
-    pub const SOURCE_MASK: usize = {
-        let () = Self::CHECK;
-        source_mask(B, M, S)
-    };
+    pub const SOURCE_MASK: usize = Self::SWIZZLE.yyy_mask() as usize;
 
     /// The target bits, `[M, M+B)` for `S ≥ 0`, `[M+|S|, M+|S|+B)` for
     /// `S < 0` (CuTe's `zzz_msk`).
-    pub const TARGET_MASK: usize = {
-        let () = Self::CHECK;
-        target_mask(B, M, S)
-    };
+    pub const TARGET_MASK: usize = Self::SWIZZLE.zzz_mask() as usize;
 
     /// The size of the aligned blocks the swizzle permutes, `2^(M+|S|+B)`.
     pub const SPAN: usize = {
-        let () = Self::CHECK;
-        1usize << (M + S.unsigned_abs() + B)
+        let sw = Self::SWIZZLE;
+        1usize << (sw.base() as u32 + sw.shift().unsigned_abs() + sw.bits() as u32)
     };
 
     /// Returns `x ^ shift_right(x & SOURCE_MASK, S)` (a left shift by `|S|`
-    /// when `S < 0`).
+    /// when `S < 0`): the core's [`Swizzle::apply`](crate::algebra::Swizzle::apply).
     #[inline(always)]
     #[must_use]
     pub const fn apply(x: usize) -> usize {
-        swizzle(x, Self::SOURCE_MASK, S)
+        Self::SWIZZLE.apply(x as i64) as usize
     }
 }
 
-// Follows NVIDIA/cutlass@7107b05535f8977f5ecb9d01ee203205b1fd9bc4: include/cute/swizzle.hpp (yyy_msk, zzz_msk,
-// shiftr by a signed amount, the |S| >= B static_assert).
-/// The compile-time checks of `Swizzle<B, M, S>`: `|S| ≥ B` (an involution)
-/// and `M + |S| + B < usize::BITS` (the bits fit in an offset).
-pub(crate) const fn check_swizzle(b: u32, m: u32, s: i32) {
-    assert!(
-        s.unsigned_abs() >= b,
-        "Swizzle<B, M, S> requires |S| >= B (otherwise it is not an involution): raise |S| or lower B"
-    );
-    assert!(
-        (m as u64) + (s.unsigned_abs() as u64) + (b as u64) < usize::BITS as u64,
-        "Swizzle<B, M, S> requires M + |S| + B < usize::BITS: the swizzled bits must fit in an offset"
-    );
-}
-
-/// CuTe's `yyy_msk`: `B` bits at `M + max(0, S)`.
-pub(crate) const fn source_mask(b: u32, m: u32, s: i32) -> usize {
-    let lift = if s > 0 { s.unsigned_abs() } else { 0 };
-    ((1usize << b) - 1) << (m + lift)
-}
-
-/// CuTe's `zzz_msk`: `B` bits at `M − min(0, S)`.
-pub(crate) const fn target_mask(b: u32, m: u32, s: i32) -> usize {
-    let lift = if s < 0 { s.unsigned_abs() } else { 0 };
-    ((1usize << b) - 1) << (m + lift)
-}
-
-/// CuTe's swizzle given its source mask: `x ^ shiftr(x & source, s)`, where
-/// `shiftr` by a negative amount shifts left.
-#[inline(always)]
-pub(crate) const fn swizzle(x: usize, source: usize, s: i32) -> usize {
-    let y = x & source;
-    if s >= 0 {
-        x ^ (y >> s.unsigned_abs())
+/// A `u32` parameter as the core's `i32` (values past `i32::MAX` become
+/// `-1`, which the core rejects).
+const fn bits(x: u32) -> i32 {
+    if x > i32::MAX as u32 {
+        -1
     } else {
-        x ^ (y << s.unsigned_abs())
+        x as i32
     }
 }
 
@@ -165,6 +137,8 @@ pub(crate) const fn swizzle(x: usize, source: usize, s: i32) -> usize {
 /// Sealed: [`Swizzled`] relies on `apply` being CuTe's swizzle with these
 /// parameters (and on its [`LayoutExpr`] twin saying so).
 pub trait SwizzleFn: Sealed {
+    /// The core's value of the swizzle.
+    const SWIZZLE: crate::algebra::Swizzle;
     /// `B`.
     const BITS: u32;
     /// `M`.
@@ -178,6 +152,7 @@ pub trait SwizzleFn: Sealed {
 impl<const B: u32, const M: u32, const S: i32> Sealed for Swizzle<B, M, S> {}
 
 impl<const B: u32, const M: u32, const S: i32> SwizzleFn for Swizzle<B, M, S> {
+    const SWIZZLE: crate::algebra::Swizzle = Swizzle::<B, M, S>::SWIZZLE;
     const BITS: u32 = B;
     const BASE: u32 = M;
     const SHIFT: i32 = S;
@@ -190,11 +165,13 @@ impl<const B: u32, const M: u32, const S: i32> SwizzleFn for Swizzle<B, M, S> {
 
 /// The layout `L` with `Sw` applied to its offsets: `(i, j) → Sw(L(i, j))`.
 ///
-/// CuTe's `composition(Swizzle, Layout)`. Shape, `COSIZE` and the buffer it
-/// needs are `L`'s; a row (column) run survives when it fits in the `2^M`
-/// elements the swizzle keeps together (whatever the sign of the shift, the
-/// XORed value depends on bits at or above `M` only and the low `M` bits
-/// stay), so `ROW_RUN = gcd(L::ROW_RUN, 2^M)`.
+/// CuTe's `composition(Swizzle, Layout)`, the composed layout
+/// `Sw<B,M,S> o _0 o L` ([`Layout2::LAYOUT`]). Shape, `COSIZE` and the
+/// buffer it needs are `L`'s; a row (column) run survives when it fits in
+/// the `2^M` elements the swizzle keeps together (whatever the sign of the
+/// shift, the XORed value depends on bits at or above `M` only and the low
+/// `M` bits stay). `L` itself must not be swizzled (a swizzle of a swizzle
+/// is not a composed layout).
 ///
 /// # The fit rule (ours)
 ///
@@ -208,12 +185,13 @@ impl<const B: u32, const M: u32, const S: i32> SwizzleFn for Swizzle<B, M, S> {
 /// # Examples
 ///
 /// ```
-/// use tilelayout::gpu::{Layout2, RowMajor, Swizzle, Swizzled};
+/// use tilelayout::gpu::{vector_run, Layout2, RowMajor, Swizzle, Swizzled};
 /// type L = Swizzled<RowMajor<8, 32>, Swizzle<3, 2, 3>>;
 /// // row 3, columns 4..8 (chunk 1) move to chunk 1 ^ 3 = 2
 /// assert_eq!(L::offset(3, 5), 3 * 32 + 2 * 4 + 1);
 /// assert_eq!(L::COSIZE, 256);
-/// assert_eq!(L::ROW_RUN, 4); // 16-byte vectors of f32 stay contiguous
+/// assert_eq!(L::LAYOUT.to_string(), "Sw<3,2,3> o _0 o (_8,_32):(_32,_1)");
+/// assert_eq!(vector_run(&L::LAYOUT, 1), 4); // 16-byte vectors of f32 stay contiguous
 /// ```
 ///
 /// # Compile-time errors
@@ -244,11 +222,15 @@ pub struct Swizzled<L, Sw>(PhantomData<(L, Sw)>);
 
 impl<L: Layout2, Sw: SwizzleFn> Swizzled<L, Sw> {
     const CHECK: () = {
-        check_swizzle(Sw::BITS, Sw::BASE, Sw::SHIFT);
-        let span = 1usize << (Sw::BASE + Sw::SHIFT.unsigned_abs() + Sw::BITS);
+        let sw = Sw::SWIZZLE;
+        let span = 1usize << (sw.base() as u32 + sw.shift().unsigned_abs() + sw.bits() as u32);
         assert!(
             L::COSIZE != 0 && L::COSIZE % span == 0,
             "Swizzled<L, Swizzle<B, M, S>> requires L::COSIZE to be a non-zero multiple of 2^(M+|S|+B): use a larger tile or a smaller swizzle"
+        );
+        assert!(
+            L::LAYOUT.swizzle.bits() == 0,
+            "Swizzled<L, Sw> requires an unswizzled L (a swizzle of a swizzle is not a composed layout)"
         );
     };
 }
@@ -261,24 +243,14 @@ impl<L: Layout2, Sw: SwizzleFn> Shape2 for Swizzled<L, Sw> {
 }
 
 impl<L: Layout2, Sw: SwizzleFn> Layout2 for Swizzled<L, Sw> {
+    const LAYOUT: ComposedLayout = {
+        let () = Self::CHECK;
+        ComposedLayout::new(Sw::SWIZZLE, Int::fixed(0), L::LAYOUT.layout)
+    };
     const COSIZE: usize = {
         let () = Self::CHECK;
         L::COSIZE
     };
-    const ROW_RUN: usize = gcd(L::ROW_RUN, 1 << Sw::BASE);
-    const COL_RUN: usize = gcd(L::COL_RUN, 1 << Sw::BASE);
-    const EXPR: LayoutExpr = LayoutExpr::Swizzled {
-        layout: &L::EXPR,
-        bits: Sw::BITS,
-        base: Sw::BASE,
-        shift: Sw::SHIFT,
-    };
-
-    #[inline(always)]
-    fn offset(i: usize, j: usize) -> usize {
-        let () = Self::CHECK;
-        Sw::apply(L::offset(i, j))
-    }
 }
 
 #[cfg(test)]

@@ -7,9 +7,8 @@
 
 use core::marker::PhantomData;
 
-use super::matrix::{Layout2, Shape2, TileShape};
+use super::matrix::{Layout2, Shape2};
 use super::sealed::Sealed;
-use super::tile_iter::TileIterator;
 
 // ---------------------------------------------------------------------------
 // Storage
@@ -159,7 +158,7 @@ type Phantom<T> = PhantomData<fn() -> T>;
 /// Element `(i, j)` of the view, `i < V::ROWS`, `j < V::COLS`, is element
 /// `(row0 + i, col0 + j)` of the layout, at storage offset
 /// `L::offset(row0 + i, col0 + j)`. A whole tile has origin `(0, 0)` and
-/// `V = L`; the sub-tiles of a [`TileIterator`] keep the parent's `L` (its
+/// `V = L`; the sub-tiles of a [`TileIterator`](super::TileIterator) keep the parent's `L` (its
 /// strides, blocks and swizzle) and get `V = TileShape<r, c>` and an origin.
 ///
 /// # Invariants
@@ -168,7 +167,7 @@ type Phantom<T> = PhantomData<fn() -> T>;
 ///   [`new`](Self::new)), so every offset of the layout is in bounds;
 /// - the window lies inside the layout: `row0 + V::ROWS <= L::ROWS`,
 ///   `col0 + V::COLS <= L::COLS`, and the origin is a multiple of the window
-///   shape (sub-tiles are only made by [`TileIterator`]).
+///   shape (sub-tiles are only made by [`TileIterator`](super::TileIterator)).
 ///
 /// Use the aliases [`GlobalTile`] and [`SharedTile`].
 ///
@@ -219,7 +218,7 @@ impl<Sp: Space, D, L: Layout2, V: Shape2> core::fmt::Debug for Tile<Sp, D, L, V>
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Tile")
             .field("space", &Sp::NAME)
-            .field("layout", &L::EXPR)
+            .field("layout", &format_args!("{}", L::LAYOUT))
             .field("rows", &V::ROWS)
             .field("cols", &V::COLS)
             .field("origin", &(self.row0, self.col0))
@@ -263,7 +262,7 @@ impl<Sp: Space, D, L: Layout2, V: Shape2> Tile<Sp, D, L, V> {
     pub const COLS: usize = V::COLS;
 
     /// Returns a view on the same storage (sub-tile constructor for
-    /// [`TileIterator`]; the caller keeps the invariants).
+    /// [`TileIterator`](super::TileIterator); the caller keeps the invariants).
     pub(crate) fn window<W: Shape2>(data: D, row0: usize, col0: usize) -> Tile<Sp, D, L, W> {
         debug_assert!(row0 + W::ROWS <= L::ROWS && col0 + W::COLS <= L::COLS);
         Tile {
@@ -334,12 +333,6 @@ impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> Tile<Sp, D, L, V> {
             col0: self.col0,
             _marker: PhantomData,
         }
-    }
-
-    /// Partitions this tile into sub-tiles of `R × C` (TileFusion's
-    /// `TileIterator<Tile, TileShape<R, C>>`); see [`TileIterator`].
-    pub fn tiles<const R: usize, const C: usize>(self) -> TileIterator<Self, TileShape<R, C>> {
-        TileIterator::new(self)
     }
 }
 

@@ -201,3 +201,11 @@ where
         Tile::<Sp, &mut [D::Elem], L, V>::window(self.tile.storage_mut(), r0, c0)
     }
 }
+
+impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> Tile<Sp, D, L, V> {
+    /// Partitions this tile into sub-tiles of `R × C` (TileFusion's
+    /// `TileIterator<Tile, TileShape<R, C>>`); see [`TileIterator`].
+    pub fn tiles<const R: usize, const C: usize>(self) -> TileIterator<Self, TileShape<R, C>> {
+        TileIterator::new(self)
+    }
+}

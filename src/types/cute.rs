@@ -24,7 +24,9 @@
 
 use core::marker::PhantomData;
 
-use crate::algebra::{AlgebraError, Int, IntTuple, Layout as Value, MAX_NODES, MAX_TEXT};
+use crate::algebra::{
+    AlgebraError, ComposedLayout, Int, IntTuple, Layout as Value, Swizzle, MAX_NODES, MAX_TEXT,
+};
 use crate::value::{lower, LowerError, Lowered, TextBuf};
 
 /// One integer mode `shape:stride` of a layout type, with CuTe's binding
@@ -156,7 +158,7 @@ impl<L: crate::Layout> AlgebraLayout for FromXla<L> {
 
 /// Unwraps an algebra result in a const: the error becomes a compile error
 /// naming `what` and the core's message.
-const fn ok<T: Copy>(r: Result<T, AlgebraError>, what: &str) -> T {
+pub(crate) const fn ok<T: Copy>(r: Result<T, AlgebraError>, what: &str) -> T {
     match r {
         Ok(v) => v,
         Err(e) => {
@@ -183,7 +185,8 @@ pub struct Flat {
     rank: usize,
 }
 
-const fn flat(l: &Value) -> Flat {
+/// Returns the flattened modes of `l` (what the index functions fold).
+pub(crate) const fn flat(l: &Value) -> Flat {
     let mut f = Flat {
         n: l.shape().leaf_count(),
         shape: [1; MAX_NODES],
@@ -268,22 +271,7 @@ pub trait AlgebraLayout: 'static + Sized {
     /// (colexicographic, the first mode fastest).
     #[inline(always)]
     fn index(i: usize) -> isize {
-        let f = const { &Self::FLAT };
-        // unsigned: coordinates and shapes are not negative, and unsigned
-        // division by a constant needs no rounding fix-up
-        let i = i as u64;
-        let mut acc = 0i64;
-        let mut k = 0;
-        while k < f.n {
-            let c = if k + 1 == f.n {
-                i / f.below[k] as u64
-            } else {
-                (i / f.below[k] as u64) % f.shape[k] as u64
-            };
-            acc = acc.wrapping_add((c as i64).wrapping_mul(f.stride[k]));
-            k += 1;
-        }
-        acc as isize
+        flat_index(const { &Self::FLAT }, i) as isize
     }
 
     /// CuTe's `layout(c0, c1, …)`: one integer coordinate per mode, each
@@ -291,26 +279,7 @@ pub trait AlgebraLayout: 'static + Sized {
     #[inline(always)]
     fn offset<const N: usize>(coord: [usize; N]) -> isize {
         const { check_rank(Self::RANK, N) };
-        let f = const { &Self::FLAT };
-        let mut acc = 0i64;
-        let mut m = 0;
-        while m < N {
-            let x = coord[m] as u64;
-            let (a, b) = (f.mode_start[m], f.mode_start[m + 1]);
-            let mut k = a;
-            while k < b {
-                let below = (f.below[k] / f.below[a]) as u64;
-                let c = if k + 1 == b {
-                    x / below
-                } else {
-                    (x / below) % f.shape[k] as u64
-                };
-                acc = acc.wrapping_add((c as i64).wrapping_mul(f.stride[k]));
-                k += 1;
-            }
-            m += 1;
-        }
-        acc as isize
+        flat_offset(const { &Self::FLAT }, &coord) as isize
     }
 
     /// CuTe's `idx2crd(i, shape)` at the top level: one coordinate per
@@ -341,7 +310,56 @@ pub trait AlgebraLayout: 'static + Sized {
     }
 }
 
-const fn check_rank(rank: usize, n: usize) {
+/// The offset of the 1-D coordinate `i` under the flattened modes `f`
+/// (CuTe's `layout(i)`): one division and remainder by a constant per
+/// integer mode, which fold to straight-line code when `f` is a constant.
+#[inline(always)]
+pub(crate) const fn flat_index(f: &Flat, i: usize) -> i64 {
+    // unsigned: coordinates and shapes are not negative, and unsigned
+    // division by a constant needs no rounding fix-up
+    let i = i as u64;
+    let mut acc = 0i64;
+    let mut k = 0;
+    while k < f.n {
+        let c = if k + 1 == f.n {
+            i / f.below[k] as u64
+        } else {
+            (i / f.below[k] as u64) % f.shape[k] as u64
+        };
+        acc = acc.wrapping_add((c as i64).wrapping_mul(f.stride[k]));
+        k += 1;
+    }
+    acc
+}
+
+/// The offset of `coord`, one integer per top-level mode, each split
+/// colexicographically within its mode (CuTe's `layout(c0, c1, …)`); the
+/// same folding as [`flat_index`]. `coord` has at most the layout's rank
+/// modes (checked by the callers).
+#[inline(always)]
+pub(crate) const fn flat_offset(f: &Flat, coord: &[usize]) -> i64 {
+    let mut acc = 0i64;
+    let mut m = 0;
+    while m < coord.len() {
+        let x = coord[m] as u64;
+        let (a, b) = (f.mode_start[m], f.mode_start[m + 1]);
+        let mut k = a;
+        while k < b {
+            let below = (f.below[k] / f.below[a]) as u64;
+            let c = if k + 1 == b {
+                x / below
+            } else {
+                (x / below) % f.shape[k] as u64
+            };
+            acc = acc.wrapping_add((c as i64).wrapping_mul(f.stride[k]));
+            k += 1;
+        }
+        m += 1;
+    }
+    acc
+}
+
+pub(crate) const fn check_rank(rank: usize, n: usize) {
     if rank != n {
         let mut t = TextBuf::<96>::new();
         t.push_str("coordinate has ");
@@ -349,5 +367,117 @@ const fn check_rank(rank: usize, n: usize) {
         t.push_str(" modes but the layout has rank ");
         t.push_u64(rank as u64);
         panic!("{}", t.as_str());
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Swizzled (composed) layouts
+// ---------------------------------------------------------------------------
+
+/// Returns CuTe's `Swizzle<B, M, S>`, or stops the build with one message
+/// naming it as the user wrote it (`Sw<3,3,2>: swizzle Sw<B,M,S> needs …`).
+///
+/// Every swizzle type of the crate ([`CuteComposed`],
+/// [`gpu::Swizzle`](crate::gpu::Swizzle)) is checked here, by the core's
+/// [`Swizzle::new`].
+pub(crate) const fn swizzle_or_stop(b: i32, m: i32, s: i32) -> Swizzle {
+    match Swizzle::new(b, m, s) {
+        Ok(sw) => sw,
+        Err(e) => {
+            let mut t = TextBuf::<320>::new();
+            t.push_str("Sw<");
+            t.push_i64(b as i64);
+            t.push_str(",");
+            t.push_i64(m as i64);
+            t.push_str(",");
+            t.push_i64(s as i64);
+            t.push_str(">: ");
+            t.push_str(e.describe().as_str());
+            panic!("{}", t.as_str())
+        }
+    }
+}
+
+/// A swizzled CuTe layout as a type, CuTe's
+/// `ComposedLayout<Swizzle<B,M,S>, Offset, Layout>`: `i ↦ Sw(O + L(i))`.
+/// Written by [`cute!`](crate::cute!) from `Sw<B,M,S> o O o layout`.
+///
+/// ```
+/// use tilelayout::{cute, ComposedAlgebraLayout};
+/// type A = cute!(Sw<3,4,3> o _0 o (8,64):(64,1));
+/// assert_eq!(A::TEXT, "Sw<3,4,3> o _0 o (8,64):(64,1)");
+/// // row 2: bit 7 (in the YYY bits) flips bit 4
+/// assert_eq!(A::offset([2, 0]), 128 ^ 16);
+/// assert_eq!(A::index(2), 128 ^ 16);
+/// ```
+///
+/// # Compile-time errors
+///
+/// `|S| < B` is not a swizzle (CuTe's `static_assert`): written with
+/// `cute!` it is a compile error at the swizzle's tokens; written as a type
+/// it is an error when the type is used:
+///
+/// ```compile_fail,E0080
+/// use tilelayout::{ComposedAlgebraLayout, CuteComposed, Cute, Leaf};
+/// type A = CuteComposed<3, 3, 2, 0, Cute<Leaf<512, 1>>>;
+/// let _ = A::offset([5]);
+/// ```
+pub struct CuteComposed<const B: i32, const M: i32, const S: i32, const O: i64, L>(PhantomData<L>);
+
+impl<const B: i32, const M: i32, const S: i32, const O: i64, L: AlgebraLayout> ComposedAlgebraLayout
+    for CuteComposed<B, M, S, O, L>
+{
+    const LAYOUT: ComposedLayout =
+        ComposedLayout::new(swizzle_or_stop(B, M, S), Int::fixed(O), L::LAYOUT);
+}
+
+/// Holder for a composed layout type's text.
+struct ComposedText<L>(PhantomData<L>);
+
+impl<L: ComposedAlgebraLayout> ComposedText<L> {
+    const BUF: TextBuf<MAX_TEXT> = L::LAYOUT.to_text();
+}
+
+/// The twin of [`AlgebraLayout`] for CuTe's swizzled layouts
+/// (`Sw<B,M,S> o offset o layout`): constants computed by the core, and
+/// index functions that fold to the inner layout's straight-line code plus
+/// one application of the core's [`Swizzle::apply`].
+///
+/// Implemented by [`CuteComposed`] (what [`cute!`](crate::cute!) writes);
+/// the GPU's swizzled shared tiles
+/// ([`SwizzledRowMajor`](crate::gpu::SwizzledRowMajor)) fold the same way.
+pub trait ComposedAlgebraLayout: 'static + Sized {
+    /// The layout value.
+    const LAYOUT: ComposedLayout;
+    /// CuTe's `size` (the inner layout's).
+    const SIZE: usize = ok(Self::LAYOUT.size(), "size").value as usize;
+    /// CuTe's `rank` (the inner layout's).
+    const RANK: usize = Self::LAYOUT.rank();
+    /// CuTe's text of the layout.
+    const TEXT: &'static str = {
+        let buf: &'static TextBuf<MAX_TEXT> = &ComposedText::<Self>::BUF;
+        buf.as_str()
+    };
+    /// The flattened modes of the inner layout.
+    #[doc(hidden)]
+    const FLAT: Flat = flat(&Self::LAYOUT.layout);
+    /// Evaluating this checks the layout (its swizzle and size).
+    const VALID: () = {
+        let _ = Self::SIZE;
+    };
+
+    /// CuTe's `layout(i)` for a 1-D coordinate: `Sw(O + L(i))`.
+    #[inline(always)]
+    fn index(i: usize) -> isize {
+        let (sw, o) = const { (Self::LAYOUT.swizzle, Self::LAYOUT.offset.value) };
+        sw.apply(o.wrapping_add(flat_index(const { &Self::FLAT }, i))) as isize
+    }
+
+    /// CuTe's `layout(c0, c1, …)`: one integer coordinate per mode.
+    #[inline(always)]
+    fn offset<const N: usize>(coord: [usize; N]) -> isize {
+        const { check_rank(Self::RANK, N) };
+        let (sw, o) = const { (Self::LAYOUT.swizzle, Self::LAYOUT.offset.value) };
+        sw.apply(o.wrapping_add(flat_offset(const { &Self::FLAT }, &coord))) as isize
     }
 }

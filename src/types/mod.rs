@@ -52,7 +52,10 @@ pub mod element;
 pub mod layout;
 pub mod params;
 
-pub use cute::{AlgebraLayout, Append, Cute, Flatten, FromXla, Get, Leaf, Modes};
+pub use cute::{
+    AlgebraLayout, Append, ComposedAlgebraLayout, Cute, CuteComposed, Flatten, FromXla, Get, Leaf,
+    Modes,
+};
 pub use cute_ops::{
     BlockedProduct, ByMode, Coalesce, CoalesceBy, Complement, ComplementTo, Composition, Downcast,
     Filter, FlatDivide, LeftInverse, LogicalDivide, LogicalProduct, MaxCommonLayout,

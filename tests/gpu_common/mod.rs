@@ -5,16 +5,38 @@
 
 pub mod vectors;
 
-use tilelayout::gpu::{const_offset, Layout2, Shape2};
+use tilelayout::algebra::{Int, IntTuple};
+use tilelayout::gpu::{const_offset, vector_run, Layout2, Shape2};
 
-/// Checks invariants 1–4 of `Layout2` for every coordinate of `L`, and that
-/// the value-level twin agrees with the type.
+/// The core's own evaluation of `L::LAYOUT` at `(i, j)` (its `crd2idx`,
+/// not the folded code of `offset`).
+pub fn core_offset<L: Layout2>(i: usize, j: usize) -> usize {
+    let c = IntTuple::tuple(&[
+        IntTuple::int(Int::dynamic(i as i64)),
+        IntTuple::int(Int::dynamic(j as i64)),
+    ])
+    .unwrap();
+    L::LAYOUT.crd2idx(&c).unwrap() as usize
+}
+
+/// Checks invariants 1–3 of `Layout2` for every coordinate of `L` (the
+/// core evaluates `L::LAYOUT` itself), and its contiguous runs.
 #[track_caller]
 pub fn check_layout<L: Layout2>() {
     let (rows, cols) = (L::ROWS, L::COLS);
-    assert_eq!(L::EXPR.rows(), rows, "EXPR rows");
-    assert_eq!(L::EXPR.cols(), cols, "EXPR cols");
-    assert_eq!(L::EXPR.cosize(), L::COSIZE, "EXPR cosize");
+    let l = &L::LAYOUT.layout;
+    assert_eq!(l.rank(), 2, "LAYOUT rank");
+    assert_eq!(
+        l.mode(0).unwrap().size().unwrap().value,
+        rows as i64,
+        "LAYOUT rows"
+    );
+    assert_eq!(
+        l.mode(1).unwrap().size().unwrap().value,
+        cols as i64,
+        "LAYOUT cols"
+    );
+    assert_eq!(l.cosize().unwrap().value, L::COSIZE as i64, "LAYOUT cosize");
     for i in 0..rows {
         for j in 0..cols {
             let o = L::offset(i, j);
@@ -23,18 +45,18 @@ pub fn check_layout<L: Layout2>() {
                 "offset({i}, {j}) = {o} >= COSIZE {}",
                 L::COSIZE
             );
-            assert_eq!(L::EXPR.offset(i, j), o, "EXPR.offset({i}, {j})");
+            assert_eq!(core_offset::<L>(i, j), o, "LAYOUT({i}, {j})");
             assert_eq!(const_offset::<L>(i, j), o, "const_offset({i}, {j})");
         }
     }
     check_runs::<L>();
 }
 
-/// Checks invariants 3 and 4: aligned runs of `ROW_RUN` (`COL_RUN`)
-/// elements are contiguous and start at a multiple of the run.
+/// Checks the contiguity `vector_run` claims: aligned runs of its row
+/// (column) run are contiguous and start at a multiple of the run.
 #[track_caller]
 pub fn check_runs<L: Layout2>() {
-    let n = L::ROW_RUN;
+    let n = vector_run(&L::LAYOUT, 1);
     assert!(
         n >= 1 && L::COLS % n == 0,
         "ROW_RUN {n} must divide COLS {}",
@@ -49,7 +71,7 @@ pub fn check_runs<L: Layout2>() {
             }
         }
     }
-    let n = L::COL_RUN;
+    let n = vector_run(&L::LAYOUT, 0);
     assert!(
         n >= 1 && L::ROWS % n == 0,
         "COL_RUN {n} must divide ROWS {}",

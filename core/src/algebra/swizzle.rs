@@ -91,11 +91,13 @@ impl Swizzle {
     }
 
     /// The mask of `B` ones.
+    #[inline]
     const fn bit_msk(&self) -> i64 {
         (1i64 << self.bits) - 1
     }
 
     /// CuTe's `yyy_msk`: the bits read, `bit_msk << (M + max(0,S))`.
+    #[inline]
     pub const fn yyy_mask(&self) -> i64 {
         let s = if self.shift > 0 { self.shift } else { 0 };
         self.bit_msk() << (self.base + s)
@@ -108,6 +110,10 @@ impl Swizzle {
     }
 
     /// CuTe's `Swizzle::apply`: `offset ^ shiftr(offset & yyy, S)`.
+    ///
+    /// `#[inline]`: the layout types apply a constant swizzle in their
+    /// index functions, which must fold across the crate boundary.
+    #[inline]
     pub const fn apply(&self, offset: i64) -> i64 {
         let y = offset & self.yyy_mask();
         let moved = if self.shift >= 0 {
