@@ -54,6 +54,63 @@ pub(crate) const fn phase_degree(addrs: &[usize; PHASE_LANES]) -> usize {
     worst
 }
 
+/// Bytes shared memory serves per wavefront.
+const WAVEFRONT_BYTES: usize = 128;
+
+/// Banks of shared memory (4 bytes each).
+const BANKS: usize = 32;
+
+/// The conflict degree of a warp's 32 accesses of `bytes` each (4, 8 or
+/// 16) at the byte addresses `addrs`: the lanes are served `128 / bytes`
+/// at a time, and a group's degree is the most distinct 4-byte words any
+/// bank receives (the same word is a broadcast). For 16-byte accesses it is
+/// [`phase_degree`] per 8 lanes.
+pub(crate) const fn warp_degree(addrs: &[usize; 32], bytes: usize) -> usize {
+    let per = WAVEFRONT_BYTES / bytes;
+    let words = bytes / 4;
+    let mut worst = 0;
+    let mut first = 0;
+    while first < 32 {
+        let mut bank = 0;
+        while bank < BANKS {
+            // distinct words in `bank` among lanes first .. first + per
+            let mut count = 0;
+            let mut k = first;
+            while k < first + per {
+                let mut w = 0;
+                while w < words {
+                    let word = addrs[k] / 4 + w;
+                    if word % BANKS == bank {
+                        let mut seen = false;
+                        let mut p = first;
+                        while p < k {
+                            let mut v = 0;
+                            while v < words {
+                                if addrs[p] / 4 + v == word {
+                                    seen = true;
+                                }
+                                v += 1;
+                            }
+                            p += 1;
+                        }
+                        if !seen {
+                            count += 1;
+                        }
+                    }
+                    w += 1;
+                }
+                k += 1;
+            }
+            if count > worst {
+                worst = count;
+            }
+            bank += 1;
+        }
+        first += per;
+    }
+    worst
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +127,33 @@ mod tests {
         assert_eq!(phase_degree(&[0, 16, 32, 48, 128, 144, 160, 176]), 2);
         // rows 64 bytes apart, column of 8: groups 0 and 4, 4 each
         assert_eq!(phase_degree(&[0, 64, 128, 192, 256, 320, 384, 448]), 4);
+    }
+
+    #[test]
+    fn warp_degree_of_16_byte_accesses_is_the_phase_degree() {
+        // every 8-lane group of a few patterns, against phase_degree
+        for stride in [16, 32, 64, 128, 144, 256] {
+            let addrs: [usize; 32] = core::array::from_fn(|l| l * stride);
+            let mut want = 0;
+            for q in 0..4 {
+                let p: [usize; 8] = core::array::from_fn(|k| addrs[8 * q + k]);
+                want = want.max(phase_degree(&p));
+            }
+            assert_eq!(warp_degree(&addrs, 16), want, "stride {stride}");
+        }
+    }
+
+    #[test]
+    fn warp_degrees_of_small_accesses() {
+        // 32 consecutive words: one wavefront, conflict-free
+        assert_eq!(warp_degree(&core::array::from_fn(|l| 4 * l), 4), 1);
+        // a column of a 128-byte-row tile: 32 words in bank 0
+        assert_eq!(warp_degree(&core::array::from_fn(|l| 128 * l), 4), 32);
+        // the same word for every lane: a broadcast
+        assert_eq!(warp_degree(&[40; 32], 4), 1);
+        // 8-byte pieces, 16 lanes per wavefront over two 64-byte row halves
+        // 256 bytes apart: banks 0..16 twice
+        let rows: [usize; 32] = core::array::from_fn(|l| (l / 8) * 256 + (l % 8) * 8);
+        assert_eq!(warp_degree(&rows, 8), 2);
     }
 }

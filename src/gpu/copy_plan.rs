@@ -16,6 +16,7 @@ use super::banks::{phase_degree, PHASE_LANES};
 use super::copy_endpoint::{CopyDest, CopyEndpoint, CopySource};
 use super::matrix::{const_offset, Layout2};
 use super::reg_tile::WARP_SIZE;
+use super::warp_region::{region_extent, region_origin, warp_coords};
 use super::warp_reuse::{Cont, WarpReuse};
 use crate::algebra::ComposedLayout;
 use crate::types::cute::{flat, flat_offset};
@@ -366,21 +367,13 @@ where
     /// of a column share them ([`ColReuseCont`](super::ColReuseCont)).
     pub const REGION_ROWS: usize = {
         let () = Self::CHECK;
-        if R::SPLIT_ROWS {
-            Self::ROWS / W::ROWS
-        } else {
-            Self::ROWS
-        }
+        region_extent(Self::ROWS, W::ROWS, R::SPLIT_ROWS)
     };
     /// Columns of a warp's region: `COLS / W::COLS`, or `COLS` when the
     /// warps of a row share them ([`RowReuseCont`](super::RowReuseCont)).
     pub const REGION_COLS: usize = {
         let () = Self::CHECK;
-        if R::SPLIT_COLS {
-            Self::COLS / W::COLS
-        } else {
-            Self::COLS
-        }
+        region_extent(Self::COLS, W::COLS, R::SPLIT_COLS)
     };
 
     /// The direction of the vectors: rows if both tiles allow it, else
@@ -503,16 +496,11 @@ where
         while wr < W::ROWS {
             let mut wc = 0;
             while wc < W::COLS {
-                let r0 = if R::SPLIT_ROWS {
-                    wr * Self::REGION_ROWS
-                } else {
-                    0
-                };
-                let c0 = if R::SPLIT_COLS {
-                    wc * Self::REGION_COLS
-                } else {
-                    0
-                };
+                let (r0, c0) = region_origin(
+                    (wr, wc),
+                    (Self::REGION_ROWS, Self::REGION_COLS),
+                    (R::SPLIT_ROWS, R::SPLIT_COLS),
+                );
                 let mut step = 0;
                 while step < Self::STEPS {
                     let (i, j) = match Self::AXIS {
@@ -556,31 +544,20 @@ where
     #[must_use]
     pub fn warp_coords(warp: usize) -> (usize, usize) {
         let () = Self::CHECK;
-        for wr in 0..W::ROWS {
-            for wc in 0..W::COLS {
-                if W::offset(wr, wc) == warp {
-                    return (wr, wc);
-                }
-            }
+        match warp_coords::<W>(warp) {
+            Some(c) => c,
+            None => panic!("CopyPlan: warp {warp} is not a warp of the warp layout"),
         }
-        panic!("CopyPlan: warp out of range")
     }
 
     /// Returns the first row and column of the region of warp `(wr, wc)`.
     #[inline(always)]
     #[must_use]
     pub fn region_origin(wr: usize, wc: usize) -> (usize, usize) {
-        (
-            if R::SPLIT_ROWS {
-                wr * Self::REGION_ROWS
-            } else {
-                0
-            },
-            if R::SPLIT_COLS {
-                wc * Self::REGION_COLS
-            } else {
-                0
-            },
+        region_origin(
+            (wr, wc),
+            (Self::REGION_ROWS, Self::REGION_COLS),
+            (R::SPLIT_ROWS, R::SPLIT_COLS),
         )
     }
 

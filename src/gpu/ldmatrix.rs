@@ -12,8 +12,12 @@
 use core::marker::PhantomData;
 
 use super::banks::{phase_degree, PHASE_LANES};
+use super::ldmatrix_sim::{ldmatrix, LdMatrixError};
 use super::matrix::{const_offset, Layout2};
+use super::reg_tile::RegTile;
 use super::reg_tile::{BaseTile, BaseTileColMajor, BaseTileRowMajor, WARP_SIZE};
+use super::tile::StorageMut;
+use super::warp_region::{region_extent, region_origin, warp_coords};
 use super::warp_reuse::{Cont, WarpReuse};
 
 /// Bytes of an `ldmatrix` element (`.b16`).
@@ -116,17 +120,9 @@ impl<S, B, L, W, R> core::fmt::Debug for LdMatrix<S, B, L, W, R> {
 
 impl<S: Layout2, B: Operand, L: Layout2, W: Layout2, R: WarpReuse> LdMatrix<S, B, L, W, R> {
     /// Rows of a warp's region.
-    pub const REGION_ROWS: usize = if R::SPLIT_ROWS {
-        S::ROWS / W::ROWS
-    } else {
-        S::ROWS
-    };
+    pub const REGION_ROWS: usize = region_extent(S::ROWS, W::ROWS, R::SPLIT_ROWS);
     /// Columns of a warp's region.
-    pub const REGION_COLS: usize = if R::SPLIT_COLS {
-        S::COLS / W::COLS
-    } else {
-        S::COLS
-    };
+    pub const REGION_COLS: usize = region_extent(S::COLS, W::COLS, R::SPLIT_COLS);
 
     const CHECK: () = {
         assert!(
@@ -162,17 +158,10 @@ impl<S: Layout2, B: Operand, L: Layout2, W: Layout2, R: WarpReuse> LdMatrix<S, B
     #[inline(always)]
     #[must_use]
     pub fn region_origin(wr: usize, wc: usize) -> (usize, usize) {
-        (
-            if R::SPLIT_ROWS {
-                wr * Self::REGION_ROWS
-            } else {
-                0
-            },
-            if R::SPLIT_COLS {
-                wc * Self::REGION_COLS
-            } else {
-                0
-            },
+        region_origin(
+            (wr, wc),
+            (Self::REGION_ROWS, Self::REGION_COLS),
+            (R::SPLIT_ROWS, R::SPLIT_COLS),
         )
     }
 
@@ -196,9 +185,44 @@ impl<S: Layout2, B: Operand, L: Layout2, W: Layout2, R: WarpReuse> LdMatrix<S, B
     #[track_caller]
     #[must_use]
     pub fn address(warp: usize, lane: usize, i: usize, j: usize) -> usize {
-        let (wr, wc) = warp_coords::<W>(warp);
+        let Some((wr, wc)) = warp_coords::<W>(warp) else {
+            panic!("LdMatrix: warp {warp} is not a warp of the warp layout")
+        };
         let (r, c) = Self::row_at(wr, wc, lane, i, j);
         S::offset(r, c)
+    }
+
+    /// Runs warp `(wr, wc)`'s loads on the CPU as the hardware would: for
+    /// each base tile, in [`issue`](Self::issue) order, every lane gives
+    /// [`ldmatrix`] its row's offset in `shared` and receives four
+    /// registers of two elements, which become slots `2q, 2q + 1` of that
+    /// base tile in its [`RegTile`].
+    ///
+    /// # Errors
+    ///
+    /// A row outside `shared` (shorter than the layout) or not 16-byte
+    /// aligned, as [`ldmatrix`] reports it.
+    pub fn run<T: Copy, D: StorageMut<Elem = T>>(
+        (wr, wc): (usize, usize),
+        shared: &[T],
+        regs: &mut [RegTile<D, B, L>; WARP_SIZE],
+    ) -> Result<(), LdMatrixError> {
+        let () = Self::CHECK;
+        for k in 0..Self::ISSUES {
+            let (i, j) = Self::issue(k);
+            let rows: [usize; WARP_SIZE] = core::array::from_fn(|lane| {
+                let (r, c) = Self::row_at(wr, wc, lane, i, j);
+                S::offset(r, c)
+            });
+            let got = ldmatrix::<T, 4>(shared, &rows, false)?;
+            for (lane, r) in regs.iter_mut().enumerate() {
+                for (q, pair) in got[lane].iter().enumerate() {
+                    r.set(i, j, 2 * q, pair[0]);
+                    r.set(i, j, 2 * q + 1, pair[1]);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The bank conflict degree of the loads: the most wavefronts one of the
@@ -211,16 +235,11 @@ impl<S: Layout2, B: Operand, L: Layout2, W: Layout2, R: WarpReuse> LdMatrix<S, B
         while wr < W::ROWS {
             let mut wc = 0;
             while wc < W::COLS {
-                let r0 = if R::SPLIT_ROWS {
-                    wr * Self::REGION_ROWS
-                } else {
-                    0
-                };
-                let c0 = if R::SPLIT_COLS {
-                    wc * Self::REGION_COLS
-                } else {
-                    0
-                };
+                let (r0, c0) = region_origin(
+                    (wr, wc),
+                    (Self::REGION_ROWS, Self::REGION_COLS),
+                    (R::SPLIT_ROWS, R::SPLIT_COLS),
+                );
                 let mut i = 0;
                 while i < L::ROWS {
                     let mut j = 0;
@@ -252,17 +271,4 @@ impl<S: Layout2, B: Operand, L: Layout2, W: Layout2, R: WarpReuse> LdMatrix<S, B
         }
         worst
     };
-}
-
-/// The coordinates of `warp` in the warp layout `W`.
-#[track_caller]
-fn warp_coords<W: Layout2>(warp: usize) -> (usize, usize) {
-    for wr in 0..W::ROWS {
-        for wc in 0..W::COLS {
-            if W::offset(wr, wc) == warp {
-                return (wr, wc);
-            }
-        }
-    }
-    panic!("LdMatrix: warp {warp} is not a warp of the warp layout")
 }

@@ -83,9 +83,15 @@
 //!    `lane·8 + slot` whose right inverse gives the element a lane holds —
 //!    and a thread's registers for a grid of base tiles ([`WARP_SIZE`]
 //!    lanes, [`FRAGMENT_SLOTS`] registers per lane and base tile).
-//! 9. **`ldmatrix`** ([`LdMatrix`], [`Operand`]): the shared-memory row each
-//!    lane hands `ldmatrix.x4` per operand base tile, TileFusion's
-//!    shared→register loader, with its bank-conflict degree.
+//! 9. **`ldmatrix`** ([`LdMatrix`], [`Operand`], [`ldmatrix`]): the
+//!    shared-memory row each lane hands `ldmatrix.x4` per operand base tile,
+//!    TileFusion's shared→register loader, with its bank-conflict degree;
+//!    and `ldmatrix` itself simulated on the CPU (`.x1/.x2/.x4`, `.trans`),
+//!    each lane receiving what the PTX ISA says, so a plan runs as the
+//!    hardware would run it ([`LdMatrix::run`]).
+//! 10. **Accumulator stores** ([`StorePlan`]): which lane writes which 4- or
+//!    8-byte pieces of an accumulator register tile where in shared memory
+//!    (TileFusion's register→shared storer), with its bank-conflict degree.
 //!
 //! The maps are TileFusion's (microsoft/TileFusion), offset by offset, lane
 //! by lane and slot by slot, checked against what its own code computes; the
@@ -110,19 +116,23 @@ mod block;
 mod copy_endpoint;
 mod copy_plan;
 mod ldmatrix;
+mod ldmatrix_sim;
 mod matrix;
 mod reg_tile;
 mod sgemm;
 mod shared;
+mod store_plan;
 mod swizzle;
 mod tile;
 mod tile_iter;
+mod warp_region;
 mod warp_reuse;
 
 pub use block::{Blocked, BlockedColMajor, BlockedRowMajor};
 pub use copy_endpoint::{CopyDest, CopyEndpoint, CopySource};
 pub use copy_plan::{copy, Axis, CopyPlan, Vector, CACHE_LINE_BYTES, VECTOR_BYTES};
 pub use ldmatrix::{LdMatrix, Operand};
+pub use ldmatrix_sim::{ldmatrix, LdMatrixError, LDMATRIX_ROW};
 pub use matrix::{
     const_offset, layout_of, vector_run, ColMajor, Layout2, LayoutValue, MatrixLayout, RowMajor,
     Shape2, TileShape,
@@ -133,6 +143,7 @@ pub use reg_tile::{
 };
 pub use sgemm::{mma, sgemm, sgemm_hand_indexed, BLOCK_K, BLOCK_M, BLOCK_N};
 pub use shared::{Bytes128, Bytes64, SwizzleAtom, SwizzledColMajor, SwizzledRowMajor};
+pub use store_plan::{Accumulator, StorePlan, PIECES};
 pub use swizzle::{Swizzle, SwizzleFn, Swizzled};
 pub use tile::{Global, GlobalTile, Shared, SharedTile, Space, Storage, StorageMut, Tile};
 pub use tile_iter::TileIterator;
