@@ -1,5 +1,5 @@
-//! Shared-memory bank conflicts of a warp's 128-bit accesses, counted at
-//! compile time.
+//! Shared-memory bank conflicts of a warp's accesses (4, 8 or 16 bytes per
+//! lane), counted at compile time.
 //!
 //! Shared memory has 32 banks of 4 bytes; a 16-byte access occupies 4 banks,
 //! so the banks form 8 groups and a 16-byte address `a` falls in group
@@ -9,50 +9,12 @@
 //! address (a broadcast), take one wavefront. The **conflict degree** of 8
 //! lanes is the most distinct addresses any group receives — the number of
 //! wavefronts they need — and the degree of an access pattern is the largest
-//! over its groups of 8 lanes: 1 means conflict-free.
+//! over its groups of 8 lanes: 1 means conflict-free. Narrower accesses are
+//! served `128 / bytes` lanes at a time, and the degree counts the distinct
+//! 4-byte words each bank receives ([`warp_degree`]).
 
-/// Bytes of one shared-memory access of a lane here (128 bits).
-const ACCESS_BYTES: usize = 16;
-
-/// Groups of banks a 16-byte access can fall in (32 banks of 4 bytes).
-const GROUPS: usize = 8;
-
-/// Lanes served together.
-pub(crate) const PHASE_LANES: usize = 8;
-
-/// The conflict degree of 8 lanes accessing 16 bytes at the byte addresses
-/// `addrs`: the most distinct addresses that fall in one group of banks.
-pub(crate) const fn phase_degree(addrs: &[usize; PHASE_LANES]) -> usize {
-    let mut worst = 0;
-    let mut g = 0;
-    while g < GROUPS {
-        // distinct addresses in group g
-        let mut count = 0;
-        let mut k = 0;
-        while k < PHASE_LANES {
-            let a = addrs[k] / ACCESS_BYTES;
-            if a % GROUPS == g {
-                let mut seen = false;
-                let mut p = 0;
-                while p < k {
-                    if addrs[p] / ACCESS_BYTES == a {
-                        seen = true;
-                    }
-                    p += 1;
-                }
-                if !seen {
-                    count += 1;
-                }
-            }
-            k += 1;
-        }
-        if count > worst {
-            worst = count;
-        }
-        g += 1;
-    }
-    worst
-}
+use crate::algebra::ComposedLayout;
+use crate::types::cute::{flat_offset, Flat};
 
 /// Bytes shared memory serves per wavefront.
 const WAVEFRONT_BYTES: usize = 128;
@@ -64,7 +26,7 @@ const BANKS: usize = 32;
 /// 16) at the byte addresses `addrs`: the lanes are served `128 / bytes`
 /// at a time, and a group's degree is the most distinct 4-byte words any
 /// bank receives (the same word is a broadcast). For 16-byte accesses it is
-/// [`phase_degree`] per 8 lanes.
+/// the 16-byte rule of the module doc per 8 lanes.
 pub(crate) const fn warp_degree(addrs: &[usize; 32], bytes: usize) -> usize {
     let per = WAVEFRONT_BYTES / bytes;
     let words = bytes / 4;
@@ -111,9 +73,75 @@ pub(crate) const fn warp_degree(addrs: &[usize; 32], bytes: usize) -> usize {
     worst
 }
 
+/// The conflict degree of a warp's accesses of `access_bytes` each, lane
+/// `l` at element `at[l]` of `layout` (elements of `elem_bytes`): the
+/// addresses the layout gives, then [`warp_degree`]. Every plan's conflict
+/// count (copy, `ldmatrix`, accumulator store) is this, per step.
+pub(crate) const fn access_degree(
+    layout: &ComposedLayout,
+    f: &Flat,
+    at: &[(usize, usize); 32],
+    elem_bytes: usize,
+    access_bytes: usize,
+) -> usize {
+    let mut addrs = [0usize; 32];
+    let mut l = 0;
+    while l < 32 {
+        let (r, c) = at[l];
+        addrs[l] = layout.swizzle.apply(flat_offset(f, &[r, c])) as usize * elem_bytes;
+        l += 1;
+    }
+    warp_degree(&addrs, access_bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // The 16-byte rule of the module doc, written out: an independent
+    // oracle for `warp_degree` of 16-byte accesses.
+    /// Bytes of one shared-memory access of a lane here (128 bits).
+    const ACCESS_BYTES: usize = 16;
+
+    /// Groups of banks a 16-byte access can fall in (32 banks of 4 bytes).
+    const GROUPS: usize = 8;
+
+    /// Lanes served together.
+    const PHASE_LANES: usize = 8;
+
+    /// The conflict degree of 8 lanes accessing 16 bytes at the byte addresses
+    /// `addrs`: the most distinct addresses that fall in one group of banks.
+    fn phase_degree(addrs: &[usize; PHASE_LANES]) -> usize {
+        let mut worst = 0;
+        let mut g = 0;
+        while g < GROUPS {
+            // distinct addresses in group g
+            let mut count = 0;
+            let mut k = 0;
+            while k < PHASE_LANES {
+                let a = addrs[k] / ACCESS_BYTES;
+                if a % GROUPS == g {
+                    let mut seen = false;
+                    let mut p = 0;
+                    while p < k {
+                        if addrs[p] / ACCESS_BYTES == a {
+                            seen = true;
+                        }
+                        p += 1;
+                    }
+                    if !seen {
+                        count += 1;
+                    }
+                }
+                k += 1;
+            }
+            if count > worst {
+                worst = count;
+            }
+            g += 1;
+        }
+        worst
+    }
 
     #[test]
     fn degrees_of_simple_patterns() {

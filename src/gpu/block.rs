@@ -305,7 +305,7 @@ mod tests {
         let outer = Layout::parse("(_3,_4):(_1,_3)").unwrap();
         assert_eq!(L::LAYOUT.layout, blocked_product(&inner, &outer).unwrap());
         assert_eq!(
-            L::LAYOUT.layout.to_string(),
+            L::LAYOUT.layout.to_text().as_str(),
             "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))"
         );
     }

@@ -12,14 +12,14 @@
 use core::marker::PhantomData;
 use core::mem::size_of;
 
-use super::banks::{phase_degree, PHASE_LANES};
+use super::banks::access_degree;
 use super::copy_endpoint::{CopyDest, CopyEndpoint, CopySource};
 use super::matrix::{const_offset, Layout2};
 use super::reg_tile::WARP_SIZE;
-use super::warp_region::{region_extent, region_origin, warp_coords};
+use super::warp_region::{origins, region_extent, region_origin, warp_coords};
 use super::warp_reuse::{Cont, WarpReuse};
 use crate::algebra::ComposedLayout;
-use crate::types::cute::{flat, flat_offset};
+use crate::types::cute::flat;
 
 /// Bytes moved by one thread in one vector instruction (128 bits).
 pub const VECTOR_BYTES: usize = 16;
@@ -489,48 +489,37 @@ where
         let Some(layout) = layout else {
             return None;
         };
-        let (f, sw) = (flat(&layout.layout), layout.swizzle);
+        let f = flat(&layout.layout);
+        let starts = origins(
+            (W::ROWS, W::COLS),
+            (Self::REGION_ROWS, Self::REGION_COLS),
+            (R::SPLIT_ROWS, R::SPLIT_COLS),
+        );
         let size = size_of::<Src::Elem>();
         let mut worst = 0;
-        let mut wr = 0;
-        while wr < W::ROWS {
-            let mut wc = 0;
-            while wc < W::COLS {
-                let (r0, c0) = region_origin(
-                    (wr, wc),
-                    (Self::REGION_ROWS, Self::REGION_COLS),
-                    (R::SPLIT_ROWS, R::SPLIT_COLS),
-                );
-                let mut step = 0;
-                while step < Self::STEPS {
-                    let (i, j) = match Self::AXIS {
-                        Axis::Row => (step / Self::COL_EXEC, step % Self::COL_EXEC),
-                        Axis::Col => (step % Self::ROW_EXEC, step / Self::ROW_EXEC),
-                    };
-                    let mut q = 0;
-                    while q < WARP_SIZE / PHASE_LANES {
-                        let mut addrs = [0usize; PHASE_LANES];
-                        let mut k = 0;
-                        while k < PHASE_LANES {
-                            let lane = q * PHASE_LANES + k;
-                            let (r, c) =
-                                Self::lane_at(lane / Self::LANE_MINOR, lane % Self::LANE_MINOR);
-                            let row = r0 + i * Self::BASE_ROWS + r;
-                            let col = c0 + j * Self::BASE_COLS + c;
-                            addrs[k] = sw.apply(flat_offset(&f, &[row, col])) as usize * size;
-                            k += 1;
-                        }
-                        let d = phase_degree(&addrs);
-                        if d > worst {
-                            worst = d;
-                        }
-                        q += 1;
-                    }
-                    step += 1;
+        let mut w = 0;
+        while w < W::ROWS * W::COLS {
+            let (r0, c0) = starts[w];
+            let mut step = 0;
+            while step < Self::STEPS {
+                let (i, j) = match Self::AXIS {
+                    Axis::Row => (step / Self::COL_EXEC, step % Self::COL_EXEC),
+                    Axis::Col => (step % Self::ROW_EXEC, step / Self::ROW_EXEC),
+                };
+                let mut at = [(0, 0); WARP_SIZE];
+                let mut lane = 0;
+                while lane < WARP_SIZE {
+                    let (r, c) = Self::lane_at(lane / Self::LANE_MINOR, lane % Self::LANE_MINOR);
+                    at[lane] = (r0 + i * Self::BASE_ROWS + r, c0 + j * Self::BASE_COLS + c);
+                    lane += 1;
                 }
-                wc += 1;
+                let d = access_degree(layout, &f, &at, size, VECTOR_BYTES);
+                if d > worst {
+                    worst = d;
+                }
+                step += 1;
             }
-            wr += 1;
+            w += 1;
         }
         Some(worst)
     }
@@ -546,7 +535,9 @@ where
         let () = Self::CHECK;
         match warp_coords::<W>(warp) {
             Some(c) => c,
-            None => panic!("CopyPlan: warp {warp} is not a warp of the warp layout"),
+            None => {
+                panic!("CopyPlan: warp out of range (warp {warp} is not a warp of the warp layout)")
+            }
         }
     }
 

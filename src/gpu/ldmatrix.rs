@@ -11,14 +11,15 @@
 
 use core::marker::PhantomData;
 
-use super::banks::{phase_degree, PHASE_LANES};
+use super::banks::access_degree;
 use super::ldmatrix_sim::{ldmatrix, LdMatrixError};
-use super::matrix::{const_offset, Layout2};
+use super::matrix::Layout2;
 use super::reg_tile::RegTile;
 use super::reg_tile::{BaseTile, BaseTileColMajor, BaseTileRowMajor, WARP_SIZE};
 use super::tile::StorageMut;
-use super::warp_region::{region_extent, region_origin, warp_coords};
+use super::warp_region::{origins, region_extent, region_origin, warp_coords, MAX_WARPS};
 use super::warp_reuse::{Cont, WarpReuse};
+use crate::types::cute::flat;
 
 /// Bytes of an `ldmatrix` element (`.b16`).
 const B16: usize = 2;
@@ -230,44 +231,38 @@ impl<S: Layout2, B: Operand, L: Layout2, W: Layout2, R: WarpReuse> LdMatrix<S, B
     /// warp and base tile, for 16-bit elements.
     pub const CONFLICTS: usize = {
         let () = Self::CHECK;
+        assert!(
+            W::ROWS * W::COLS <= MAX_WARPS,
+            "LdMatrix supports at most 64 warps"
+        );
+        let starts = origins(
+            (W::ROWS, W::COLS),
+            (Self::REGION_ROWS, Self::REGION_COLS),
+            (R::SPLIT_ROWS, R::SPLIT_COLS),
+        );
+        let f = flat(&S::LAYOUT.layout);
         let mut worst = 0;
-        let mut wr = 0;
-        while wr < W::ROWS {
-            let mut wc = 0;
-            while wc < W::COLS {
-                let (r0, c0) = region_origin(
-                    (wr, wc),
-                    (Self::REGION_ROWS, Self::REGION_COLS),
-                    (R::SPLIT_ROWS, R::SPLIT_COLS),
-                );
-                let mut i = 0;
-                while i < L::ROWS {
-                    let mut j = 0;
-                    while j < L::COLS {
-                        let mut q = 0;
-                        while q < WARP_SIZE / PHASE_LANES {
-                            let mut addrs = [0usize; PHASE_LANES];
-                            let mut k = 0;
-                            while k < PHASE_LANES {
-                                let lane = q * PHASE_LANES + k;
-                                let (r, c) = ldmatrix_row_of(B::COL_MAJOR, lane);
-                                addrs[k] =
-                                    const_offset::<S>(r0 + 16 * i + r, c0 + 16 * j + c) * B16;
-                                k += 1;
-                            }
-                            let d = phase_degree(&addrs);
-                            if d > worst {
-                                worst = d;
-                            }
-                            q += 1;
-                        }
-                        j += 1;
-                    }
-                    i += 1;
+        let mut w = 0;
+        while w < W::ROWS * W::COLS {
+            let (r0, c0) = starts[w];
+            let mut t = 0;
+            while t < L::ROWS * L::COLS {
+                let (i, j) = (t / L::COLS, t % L::COLS);
+                let mut at = [(0, 0); WARP_SIZE];
+                let mut lane = 0;
+                while lane < WARP_SIZE {
+                    let (r, c) = ldmatrix_row_of(B::COL_MAJOR, lane);
+                    at[lane] = (r0 + 16 * i + r, c0 + 16 * j + c);
+                    lane += 1;
                 }
-                wc += 1;
+                // each 8×8 matrix: 8 lanes' 16-byte rows of .b16
+                let d = access_degree(&S::LAYOUT, &f, &at, B16, 16);
+                if d > worst {
+                    worst = d;
+                }
+                t += 1;
             }
-            wr += 1;
+            w += 1;
         }
         worst
     };

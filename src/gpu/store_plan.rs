@@ -10,13 +10,13 @@
 use core::marker::PhantomData;
 use core::mem::size_of;
 
-use super::banks::warp_degree;
-use super::matrix::{const_offset, vector_run, Layout2};
+use super::banks::access_degree;
+use super::matrix::{vector_run, Layout2};
 use super::reg_tile::{BaseTile, RegTile, FRAGMENT_SLOTS, WARP_SIZE};
 use super::tile::Storage;
-use super::warp_region::{region_extent, region_origin, warp_coords};
+use super::warp_region::{origins, region_extent, warp_coords, MAX_WARPS};
 use super::warp_reuse::{Cont, WarpReuse};
-use crate::types::cute::flat_index;
+use crate::types::cute::{flat, flat_index};
 
 /// Pieces a lane stores per base tile: slots `2k, 2k + 1` for `k < 4`.
 pub const PIECES: usize = FRAGMENT_SLOTS / 2;
@@ -26,8 +26,8 @@ pub const PIECES: usize = FRAGMENT_SLOTS / 2;
 /// sharing it as `R` says (TileFusion's `RegToSharedStorer`).
 ///
 /// Warp `(wr, wc)` writes its region of the shared tile (`16·L::ROWS ×
-/// 16·L::COLS` at [`region_origin`](Self::region_origin), as its
-/// [`CopyPlan`](super::CopyPlan) would). For base tile `(i, j)` lane `l`
+/// 16·L::COLS`, split among the warps as its [`CopyPlan`](super::CopyPlan)
+/// splits it). For base tile `(i, j)` lane `l`
 /// writes [`PIECES`] pieces: piece `k` is slots `2k, 2k + 1`, two elements
 /// adjacent along a row (row-major accumulator) or a column (column-major),
 /// which must be contiguous in `S` (checked at compile time).
@@ -92,6 +92,14 @@ where
     /// Columns of a warp's region.
     pub const REGION_COLS: usize = region_extent(S::COLS, W::COLS, R::SPLIT_COLS);
 
+    /// The origin of each warp's region, warp `(wr, wc)` at `wr·W::COLS + wc`
+    /// (at most 64 warps).
+    const ORIGINS: [(usize, usize); MAX_WARPS] = origins(
+        (W::ROWS, W::COLS),
+        (Self::REGION_ROWS, Self::REGION_COLS),
+        (R::SPLIT_ROWS, R::SPLIT_COLS),
+    );
+
     /// Bytes of one piece (two elements).
     pub const PIECE_BYTES: usize = 2 * size_of::<T>();
 
@@ -99,6 +107,10 @@ where
         assert!(
             S::ROWS.is_multiple_of(W::ROWS) && S::COLS.is_multiple_of(W::COLS),
             "StorePlan requires the warp layout W to divide the shared tile"
+        );
+        assert!(
+            W::ROWS * W::COLS <= MAX_WARPS,
+            "StorePlan supports at most 64 warps"
         );
         assert!(
             Self::REGION_ROWS == 16 * L::ROWS && Self::REGION_COLS == 16 * L::COLS,
@@ -115,17 +127,6 @@ where
         );
     };
 
-    /// Returns the first row and column of warp `(wr, wc)`'s region.
-    #[inline(always)]
-    #[must_use]
-    pub fn region_origin(wr: usize, wc: usize) -> (usize, usize) {
-        region_origin(
-            (wr, wc),
-            (Self::REGION_ROWS, Self::REGION_COLS),
-            (R::SPLIT_ROWS, R::SPLIT_COLS),
-        )
-    }
-
     /// Returns the shared-tile coordinates of the first element of piece
     /// `k` that `lane` of warp `(wr, wc)` stores for base tile `(i, j)`.
     #[inline(always)]
@@ -139,7 +140,7 @@ where
         k: usize,
     ) -> (usize, usize) {
         let () = Self::CHECK;
-        let (r0, c0) = Self::region_origin(wr, wc);
+        let (r0, c0) = Self::ORIGINS[wr * W::COLS + wc];
         let (r, c) = B::element(lane, 2 * k);
         (r0 + 16 * i + r, c0 + 16 * j + c)
     }
@@ -157,36 +158,28 @@ where
     /// The bank-conflict degree of the stores (1: conflict-free).
     pub const CONFLICTS: usize = {
         let () = Self::CHECK;
+        let f = flat(&S::LAYOUT.layout);
         let mut worst = 0;
-        let mut wr = 0;
-        while wr < W::ROWS {
-            let mut wc = 0;
-            while wc < W::COLS {
-                let (r0, c0) = region_origin(
-                    (wr, wc),
-                    (Self::REGION_ROWS, Self::REGION_COLS),
-                    (R::SPLIT_ROWS, R::SPLIT_COLS),
-                );
-                let mut t = 0;
-                while t < L::ROWS * L::COLS * PIECES {
-                    let (i, j, k) = (t / PIECES / L::COLS, t / PIECES % L::COLS, t % PIECES);
-                    let mut addrs = [0usize; WARP_SIZE];
-                    let mut lane = 0;
-                    while lane < WARP_SIZE {
-                        let (r, c) = element_of::<B>(lane, 2 * k);
-                        addrs[lane] =
-                            const_offset::<S>(r0 + 16 * i + r, c0 + 16 * j + c) * size_of::<T>();
-                        lane += 1;
-                    }
-                    let d = warp_degree(&addrs, Self::PIECE_BYTES);
-                    if d > worst {
-                        worst = d;
-                    }
-                    t += 1;
+        let mut w = 0;
+        while w < W::ROWS * W::COLS {
+            let (r0, c0) = Self::ORIGINS[w];
+            let mut t = 0;
+            while t < L::ROWS * L::COLS * PIECES {
+                let (i, j, k) = (t / PIECES / L::COLS, t / PIECES % L::COLS, t % PIECES);
+                let mut at = [(0, 0); WARP_SIZE];
+                let mut lane = 0;
+                while lane < WARP_SIZE {
+                    let (r, c) = element_of::<B>(lane, 2 * k);
+                    at[lane] = (r0 + 16 * i + r, c0 + 16 * j + c);
+                    lane += 1;
                 }
-                wc += 1;
+                let d = access_degree(&S::LAYOUT, &f, &at, size_of::<T>(), Self::PIECE_BYTES);
+                if d > worst {
+                    worst = d;
+                }
+                t += 1;
             }
-            wr += 1;
+            w += 1;
         }
         worst
     };

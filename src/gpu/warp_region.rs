@@ -33,6 +33,25 @@ pub(crate) const fn region_origin(
     )
 }
 
+/// Most warps a plan's compile-time walk covers.
+pub(crate) const MAX_WARPS: usize = 64;
+
+/// The origin of every warp's region, warp `(wr, wc)` at `wr·cols + wc`
+/// of a `rows × cols` warp grid (at most [`MAX_WARPS`]; the plans check).
+pub(crate) const fn origins(
+    (rows, cols): (usize, usize),
+    extent: (usize, usize),
+    split: (bool, bool),
+) -> [(usize, usize); MAX_WARPS] {
+    let mut o = [(0, 0); MAX_WARPS];
+    let mut w = 0;
+    while w < rows * cols && w < MAX_WARPS {
+        o[w] = region_origin((w / cols, w % cols), extent, split);
+        w += 1;
+    }
+    o
+}
+
 /// The coordinates of `warp` in the warp layout `W`, or `None` if `W`
 /// numbers no warp so.
 #[must_use]
