@@ -2,10 +2,10 @@
 //! for the thread block) and register tiles (one per warp), and how each
 //! reads and writes a 128-bit vector.
 
-use super::copy_plan::{Vector, VECTOR_BYTES};
 use super::matrix::{vector_run, Layout2, Shape2};
 use super::reg_tile::{BaseTile, RegTile, WARP_SIZE};
 use super::tile::{Space, Storage, StorageMut, Tile};
+use super::vector::{Vector, VECTOR_BYTES};
 use crate::algebra::ComposedLayout;
 
 /// A side of a copy: a memory tile (one tile for the thread block) or

@@ -4,8 +4,8 @@
 //! warp layout, and infer how the threads of a thread block share the copy.
 //! Here that inference is a type, [`CopyPlan`], computed lazily per
 //! `(warp, lane, step)` with no allocation, and an executor that runs it on
-//! the CPU lane by lane. The endpoints are in `copy_endpoint.rs`, the warp
-//! reuse modes in `warp_reuse.rs`.
+//! the CPU lane by lane. The endpoints are in `copy_endpoint.rs`, the vectors
+//! in `vector.rs`, the warp reuse modes in `warp_reuse.rs`.
 //!
 //! The rule a plan follows is documented on [`CopyPlan`].
 
@@ -16,53 +16,11 @@ use super::banks::access_degree;
 use super::copy_endpoint::{CopyDest, CopyEndpoint, CopySource};
 use super::matrix::{const_offset, Layout2};
 use super::reg_tile::WARP_SIZE;
+use super::vector::{Axis, Vector, CACHE_LINE_BYTES, VECTOR_BYTES};
 use super::warp_region::{origins, region_extent, region_origin, warp_coords};
 use super::warp_reuse::{Cont, WarpReuse};
 use crate::algebra::ComposedLayout;
 use crate::types::cute::flat;
-
-/// Bytes moved by one thread in one vector instruction (128 bits).
-pub const VECTOR_BYTES: usize = 16;
-
-/// Bytes of a cache line (and of a shared-memory transaction): the most a
-/// warp's line of vectors covers in a copy plan.
-pub const CACHE_LINE_BYTES: usize = 128;
-
-/// The direction of a vector in the tile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Axis {
-    /// Consecutive columns of one row.
-    Row,
-    /// Consecutive rows of one column.
-    Col,
-}
-
-/// One 128-bit vector of a plan: `len` elements from `(row, col)` along
-/// `axis`, in tile coordinates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Vector {
-    /// Row of the first element.
-    pub row: usize,
-    /// Column of the first element.
-    pub col: usize,
-    /// Number of elements.
-    pub len: usize,
-    /// Direction.
-    pub axis: Axis,
-}
-
-impl Vector {
-    /// Returns the coordinates of element `t` of the vector, `t < len`.
-    #[inline(always)]
-    #[must_use]
-    pub fn element(&self, t: usize) -> (usize, usize) {
-        debug_assert!(t < self.len);
-        match self.axis {
-            Axis::Row => (self.row, self.col + t),
-            Axis::Col => (self.row + t, self.col),
-        }
-    }
-}
 
 // ---------------------------------------------------------------------------
 // The plan

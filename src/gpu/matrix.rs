@@ -270,9 +270,10 @@ pub(crate) const fn unswizzled(layout: Layout) -> ComposedLayout {
 
 /// The strided layout `(R, C):(RS, CS)`: `(i, j) → i·RS + j·CS`.
 ///
-/// TileFusion's `MatrixLayout<Rows, Cols, RowStride, ColStride>`. Any strides
-/// are admitted (0 broadcasts; overlapping strides alias elements): the type
-/// has no invariants of its own. [`RowMajor`] and [`ColMajor`] are the two
+/// TileFusion's `MatrixLayout<Rows, Cols, RowStride, ColStride>`, CuTe's
+/// `(R,C):(RS,CS)` ([`Layout2::LAYOUT`]). Any strides are admitted (0
+/// broadcasts; overlapping strides alias elements); `R` and `C` must be
+/// positive, as the algebra's shapes are (a compile-time error otherwise). [`RowMajor`] and [`ColMajor`] are the two
 /// common cases; a row stride larger than `C` is a row-major view into a
 /// wider matrix (TileFusion's `RowMajor<kTM, kK, kK>`).
 ///

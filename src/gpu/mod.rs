@@ -90,8 +90,8 @@
 //!    each lane receiving what the PTX ISA says, so a plan runs as the
 //!    hardware would run it ([`LdMatrix::run`]).
 //! 10. **Accumulator stores** ([`StorePlan`]): which lane writes which 4- or
-//!    8-byte pieces of an accumulator register tile where in shared memory
-//!    (TileFusion's register→shared storer), with its bank-conflict degree.
+//!     8-byte pieces of an accumulator register tile where in shared memory
+//!     (TileFusion's register→shared storer), with its bank-conflict degree.
 //!
 //! The maps are TileFusion's (microsoft/TileFusion), offset by offset, lane
 //! by lane and slot by slot, checked against what its own code computes; the
@@ -125,12 +125,13 @@ mod store_plan;
 mod swizzle;
 mod tile;
 mod tile_iter;
+mod vector;
 mod warp_region;
 mod warp_reuse;
 
 pub use block::{Blocked, BlockedColMajor, BlockedRowMajor};
 pub use copy_endpoint::{CopyDest, CopyEndpoint, CopySource};
-pub use copy_plan::{copy, Axis, CopyPlan, Vector, CACHE_LINE_BYTES, VECTOR_BYTES};
+pub use copy_plan::{copy, CopyPlan};
 pub use ldmatrix::{LdMatrix, Operand};
 pub use ldmatrix_sim::{ldmatrix, LdMatrixError, LDMATRIX_ROW};
 pub use matrix::{
@@ -147,6 +148,7 @@ pub use store_plan::{Accumulator, StorePlan, PIECES};
 pub use swizzle::{Swizzle, SwizzleFn, Swizzled};
 pub use tile::{Global, GlobalTile, Shared, SharedTile, Space, Storage, StorageMut, Tile};
 pub use tile_iter::TileIterator;
+pub use vector::{Axis, Vector, CACHE_LINE_BYTES, VECTOR_BYTES};
 pub use warp_reuse::{ColReuseCont, Cont, RowReuseCont, WarpReuse};
 
 /// Sealing for the layout, swizzle and space traits: their implementations

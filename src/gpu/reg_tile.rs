@@ -13,8 +13,8 @@ use core::marker::PhantomData;
 use super::matrix::{Layout2, Shape2};
 use super::sealed::Sealed;
 use super::tile::{Storage, StorageMut};
-use crate::algebra::{right_inverse, ComposedLayout, Int, Layout, Swizzle};
-use crate::types::cute::{flat, flat_index, ok, Flat};
+use crate::algebra::{composition, right_inverse, ComposedLayout, Int, Layout, Swizzle};
+use crate::types::cute::{flat, flat_offset, ok, Flat};
 
 /// Number of lanes (threads) in a warp (`gpu::WARP_SIZE`; not the 128 lanes
 /// of a TPU vector register, [`tpu::LANES`](crate::tpu::LANES)).
@@ -70,20 +70,22 @@ pub const FRAGMENT_SLOTS: usize = 8;
 /// | column-major accumulator | `((2,4,2),(8,2)):((1,8,2),(32,4))` |
 ///
 /// [`element`](Self::element) is the same layout's right inverse (CuTe's
-/// `right_inverse`), from `lane·8 + slot` back to `i + 16·j`.
+/// `right_inverse`), from `lane·8 + slot` back to `i + 16·j`, seen as a
+/// layout over `(slot, lane)` and split into the row part and the column
+/// part of its strides (they never carry into each other: the tile is a
+/// bijection of bit fields, checked at compile time), so that it folds to
+/// the shifts and masks one would write by hand.
 pub trait BaseTile: Layout2 {
     /// `true` for the column-major base tiles.
     const COL_MAJOR: bool;
     /// `true` for the accumulator base tiles.
     const ACCUMULATOR: bool;
 
-    /// The flattened right inverse of the layout (for
+    /// The right inverse of the layout over `(slot, lane)`: the row and
+    /// the column of the element held there (for
     /// [`element`](Self::element)).
     #[doc(hidden)] // reason: an implementation constant of the trait
-    const INVERSE: Flat = flat(&ok(
-        right_inverse(&Self::LAYOUT.layout),
-        "a base tile's inverse",
-    ));
+    const ELEMENT_OF: (Flat, Flat) = element_layouts(&Self::LAYOUT.layout);
 
     /// Returns `(lane, slot)` holding element `(i, j)`, `i, j < 16`.
     #[inline(always)]
@@ -97,8 +99,7 @@ pub trait BaseTile: Layout2 {
     #[inline(always)]
     fn element(lane: usize, slot: usize) -> (usize, usize) {
         debug_assert!(lane < WARP_SIZE && slot < FRAGMENT_SLOTS);
-        let x = flat_index(const { &Self::INVERSE }, lane * FRAGMENT_SLOTS + slot) as usize;
-        (x % 16, x / 16)
+        base_tile_element(const { &Self::ELEMENT_OF }, lane, slot)
     }
 }
 
@@ -161,6 +162,63 @@ impl Sealed for BaseTileRowMajor {}
 impl Sealed for BaseTileColMajor {}
 impl Sealed for AccTileRowMajor {}
 impl Sealed for AccTileColMajor {}
+
+/// The element `(i, j)` that `lane` holds in `slot`, from
+/// [`BaseTile::ELEMENT_OF`] (also in `const` contexts).
+#[inline(always)]
+pub(crate) const fn base_tile_element(
+    of: &(Flat, Flat),
+    lane: usize,
+    slot: usize,
+) -> (usize, usize) {
+    (
+        flat_offset(&of.0, &[slot, lane]) as usize,
+        flat_offset(&of.1, &[slot, lane]) as usize,
+    )
+}
+
+/// `right_inverse(l)` over `(slot, lane)`, split into the layout of the
+/// row (`idx mod 16`: the strides below 16) and of the column (`idx / 16`:
+/// the strides from 16 on, divided by 16); checked on all 256 points.
+const fn element_layouts(l: &Layout) -> (Flat, Flat) {
+    let inv = ok(right_inverse(l), "a base tile's inverse");
+    let by_lane = ok(Layout::parse("(_8,_32):(_1,_8)"), "a base tile's inverse");
+    let two = ok(composition(&inv, &by_lane), "a base tile's inverse");
+    let (mut rows, mut cols) = (*two.stride(), *two.stride());
+    let mut k = 0;
+    while k < two.stride().leaf_count() {
+        if let Some(d) = two.stride().leaf(k) {
+            let (r, c) = if d.value < 16 {
+                (d.value, 0)
+            } else {
+                (0, d.value / 16)
+            };
+            rows = rows.with_leaf(k, Int::fixed(r));
+            cols = cols.with_leaf(k, Int::fixed(c));
+        }
+        k += 1;
+    }
+    let whole = flat(&two);
+    let rows = flat(&ok(
+        Layout::new(*two.shape(), rows),
+        "a base tile's inverse",
+    ));
+    let cols = flat(&ok(
+        Layout::new(*two.shape(), cols),
+        "a base tile's inverse",
+    ));
+    let mut x = 0;
+    while x < 256 {
+        let at = [x % 8, x / 8];
+        let (i, j) = (flat_offset(&rows, &at), flat_offset(&cols, &at));
+        assert!(
+            i < 16 && j < 16 && i + 16 * j == flat_offset(&whole, &at),
+            "a base tile's inverse must split into a row part and a column part"
+        );
+        x += 1;
+    }
+    (rows, cols)
+}
 
 /// A base tile's layout from its text (the table on [`BaseTile`]).
 const fn base_tile(text: &str) -> ComposedLayout {

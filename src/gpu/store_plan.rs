@@ -12,11 +12,11 @@ use core::mem::size_of;
 
 use super::banks::access_degree;
 use super::matrix::{vector_run, Layout2};
-use super::reg_tile::{BaseTile, RegTile, FRAGMENT_SLOTS, WARP_SIZE};
+use super::reg_tile::{base_tile_element, BaseTile, RegTile, FRAGMENT_SLOTS, WARP_SIZE};
 use super::tile::Storage;
 use super::warp_region::{origins, region_extent, warp_coords, MAX_WARPS};
 use super::warp_reuse::{Cont, WarpReuse};
-use crate::types::cute::{flat, flat_index};
+use crate::types::cute::flat;
 
 /// Pieces a lane stores per base tile: slots `2k, 2k + 1` for `k < 4`.
 pub const PIECES: usize = FRAGMENT_SLOTS / 2;
@@ -63,7 +63,10 @@ pub const PIECES: usize = FRAGMENT_SLOTS / 2;
 /// type P = StorePlan<RowMajor<16, 16>, BaseTileRowMajor, RowMajor<1, 1>, RowMajor<1, 1>, f32>;
 /// let _ = P::CONFLICTS;
 /// ```
-pub struct StorePlan<S, B, L, W, T, R = Cont>(PhantomData<fn() -> (S, B, L, W, T, R)>);
+pub struct StorePlan<S, B, L, W, T, R = Cont>(Phantom<(S, B, L, W, T, R)>);
+
+/// A marker that owns nothing and is `Send + Sync` whatever `T` is.
+type Phantom<T> = PhantomData<fn() -> T>;
 
 impl<S, B, L, W, T, R> core::fmt::Debug for StorePlan<S, B, L, W, T, R> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -221,6 +224,5 @@ where
 /// [`BaseTile::element`] in a `const` context: the same fold of the
 /// layout's right inverse.
 const fn element_of<B: BaseTile>(lane: usize, slot: usize) -> (usize, usize) {
-    let x = flat_index(&B::INVERSE, lane * FRAGMENT_SLOTS + slot) as usize;
-    (x % 16, x / 16)
+    base_tile_element(&B::ELEMENT_OF, lane, slot)
 }
