@@ -54,15 +54,14 @@ fn check_atom(x: usize, trans: bool, dst: &str, shared: &[u16], rows: &[usize; 3
         2 => run::<2>(shared, rows, trans),
         _ => run::<4>(shared, rows, trans),
     };
-    for t in 0..WARP_SIZE {
-        for q in 0..x {
-            for h in 0..2 {
+    assert_eq!(got.len(), WARP_SIZE);
+    for (t, regs) in got.iter().enumerate() {
+        assert_eq!(regs.len(), x);
+        for (q, reg) in regs.iter().enumerate() {
+            for (h, &value) in reg.iter().enumerate() {
                 let bit = dst.call((t + 32 * (16 * h + 32 * q)) as i64).unwrap() as usize;
                 let want = shared[rows[bit / 128] + (bit % 128) / 16];
-                assert_eq!(
-                    got[t][q][h], want,
-                    "x{x} trans {trans}: lane {t} reg {q}.{h}"
-                );
+                assert_eq!(value, want, "x{x} trans {trans}: lane {t} reg {q}.{h}");
             }
         }
     }

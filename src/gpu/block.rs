@@ -54,8 +54,9 @@ pub(crate) const fn blocked(outer: &ComposedLayout, inner: &ComposedLayout) -> C
 }
 
 /// The block product of a padded `inner` of cosize `cosize`: `outer`'s
-/// strides scaled by `cosize`, zipped with `inner`'s modes.
-const fn padded_product(o: &Layout, i: &Layout, cosize: i64) -> Layout {
+/// strides scaled by `cosize`, zipped with `inner`'s modes (`cosize` 0:
+/// the blocks' position ignored, as for a register tile's lane).
+pub(crate) const fn padded_product(o: &Layout, i: &Layout, cosize: i64) -> Layout {
     let mut stride = *o.stride();
     let mut k = 0;
     while k < stride.leaf_count() {

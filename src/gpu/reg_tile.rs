@@ -10,6 +10,7 @@
 
 use core::marker::PhantomData;
 
+use super::block::padded_product;
 use super::matrix::{Layout2, Shape2};
 use super::sealed::Sealed;
 use super::tile::{Storage, StorageMut};
@@ -220,6 +221,46 @@ const fn element_layouts(l: &Layout) -> (Flat, Flat) {
     (rows, cols)
 }
 
+/// `(i, j) → lane` and `(i, j) → register` of a grid `outer` of base
+/// tiles `base` (see [`RegTile::owner`]); the split of `base` into lane and
+/// slot is checked on all 256 points.
+const fn owner_layouts(base: &Layout, outer: &Layout) -> (Flat, Flat) {
+    let (mut lanes, mut slots) = (*base.stride(), *base.stride());
+    let mut k = 0;
+    while k < base.stride().leaf_count() {
+        if let Some(d) = base.stride().leaf(k) {
+            let per = FRAGMENT_SLOTS as i64;
+            let (l, s) = if d.value < per {
+                (0, d.value)
+            } else {
+                (d.value / per, 0)
+            };
+            lanes = lanes.with_leaf(k, Int::fixed(l));
+            slots = slots.with_leaf(k, Int::fixed(s));
+        }
+        k += 1;
+    }
+    let lanes = ok(Layout::new(*base.shape(), lanes), "a register tile");
+    let slots = ok(Layout::new(*base.shape(), slots), "a register tile");
+    let (fb, fl, fs) = (flat(base), flat(&lanes), flat(&slots));
+    let mut x = 0;
+    while x < 256 {
+        let at = [x % 16, x / 16];
+        let (l, s) = (flat_offset(&fl, &at), flat_offset(&fs, &at));
+        assert!(
+            l < WARP_SIZE as i64
+                && s < FRAGMENT_SLOTS as i64
+                && l * FRAGMENT_SLOTS as i64 + s == flat_offset(&fb, &at),
+            "a base tile must split into a lane part and a slot part"
+        );
+        x += 1;
+    }
+    (
+        flat(&padded_product(outer, &lanes, 0)),
+        flat(&padded_product(outer, &slots, FRAGMENT_SLOTS as i64)),
+    )
+}
+
 /// A base tile's layout from its text (the table on [`BaseTile`]).
 const fn base_tile(text: &str) -> ComposedLayout {
     ComposedLayout::new(
@@ -347,6 +388,13 @@ impl<D, B: BaseTile, L: Layout2> RegTile<D, B, L> {
     /// Registers per thread, `8·L::COSIZE`.
     pub const REGS: usize = FRAGMENT_SLOTS * L::COSIZE;
 
+    /// The warp tile's `(i, j) → lane` and `(i, j) → register` layouts (for
+    /// [`owner`](Self::owner)): the base tile's layout split into its lane
+    /// part (`offset / 8`) and slot part (`offset mod 8`), each blocked over
+    /// `L` — the lane ignoring the base tile, the register `8·L(bi, bj)`
+    /// further on.
+    const OWNER: (Flat, Flat) = owner_layouts(&B::LAYOUT.layout, &L::LAYOUT.layout);
+
     /// Returns the register index of `slot` of base tile `(bi, bj)`.
     #[inline(always)]
     #[must_use]
@@ -364,8 +412,11 @@ impl<D, B: BaseTile, L: Layout2> RegTile<D, B, L> {
             i < Self::ROWS && j < Self::COLS,
             "RegTile: (i, j) out of range"
         );
-        let (lane, slot) = B::lane_slot(i % 16, j % 16);
-        (lane, Self::reg(i / 16, j / 16, slot))
+        let owner = const { &Self::OWNER };
+        (
+            flat_offset(&owner.0, &[i, j]) as usize,
+            flat_offset(&owner.1, &[i, j]) as usize,
+        )
     }
 
     /// Returns the element of the warp's tile that `lane` holds in `slot` of
