@@ -135,7 +135,7 @@ const fn bits(x: u32) -> i32 {
 /// A swizzle function on offsets, implemented by [`Swizzle`].
 ///
 /// Sealed: [`Swizzled`] relies on `apply` being CuTe's swizzle with these
-/// parameters (and on its [`LayoutExpr`] twin saying so).
+/// parameters (and on its `SWIZZLE` being the core's value of them).
 pub trait SwizzleFn: Sealed {
     /// The core's value of the swizzle.
     const SWIZZLE: crate::algebra::Swizzle;
