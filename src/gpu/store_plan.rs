@@ -48,7 +48,7 @@ pub const PIECES: usize = FRAGMENT_SLOTS / 2;
 /// // warp 3 = (1, 1) writes rows 32.., columns 32..; lane 5 (group 1,
 /// // thread 1) writes piece 0 of base tile (0, 1) at row 33, columns 50, 51
 /// assert_eq!(P::piece_at(1, 1, 5, 0, 1, 0), (33, 50));
-/// assert_eq!(P::address(3, 5, 0, 1, 0), 33 * 64 + 50);
+/// assert_eq!(P::address(3, 5, 0, 1, 0), Some(33 * 64 + 50));
 /// // rows are 256 bytes apart: a half-warp's 8-byte pieces are 4 rows of
 /// // 32 bytes in the same 8 banks
 /// assert_eq!(P::CONFLICTS, 4);
