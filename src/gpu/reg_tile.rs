@@ -88,11 +88,22 @@ pub trait BaseTile: Layout2 {
     #[doc(hidden)] // reason: an implementation constant of the trait
     const ELEMENT_OF: (Flat, Flat) = element_layouts(&Self::LAYOUT.layout);
 
+    /// The layout split into its lane part (`offset / 8`) and its slot
+    /// part (`offset mod 8`) (for [`lane_slot`](Self::lane_slot)).
+    #[doc(hidden)] // reason: an implementation constant of the trait
+    const LANE_SLOT_OF: (Flat, Flat) = owner_layouts(
+        &Self::LAYOUT.layout,
+        &ok(Layout::parse("(_1,_1):(_0,_0)"), "a base tile"),
+    );
+
     /// Returns `(lane, slot)` holding element `(i, j)`, `i, j < 16`.
     #[inline(always)]
     fn lane_slot(i: usize, j: usize) -> (usize, usize) {
-        let x = Self::offset(i, j);
-        (x / FRAGMENT_SLOTS, x % FRAGMENT_SLOTS)
+        let of = const { &Self::LANE_SLOT_OF };
+        (
+            flat_offset(&of.0, &[i, j]) as usize,
+            flat_offset(&of.1, &[i, j]) as usize,
+        )
     }
 
     /// Returns the element `(i, j)` held by `lane` in `slot`, `lane < 32`,
