@@ -84,6 +84,7 @@ mod caches;
 mod choose;
 mod fixed;
 mod kernels;
+mod nest;
 mod nibbles;
 mod plan;
 mod relayout;
@@ -100,6 +101,7 @@ pub use view::{TiledView, TiledViewMut};
 #[cfg(feature = "alloc")]
 pub use array::TiledArray;
 pub use caches::Caches;
+pub use nest::Kernel;
 pub use plan::{ArrayLayout, Strided};
-pub use relayout::{Kernel, PlanStats, RelayoutPlan};
+pub use relayout::{PlanStats, RelayoutPlan};
 pub use simd::Simd;

@@ -17,6 +17,7 @@
 
 use super::error::StorageError;
 use super::fixed::Fixed;
+use super::nest::{sort_loops, Loop, Loops, Order, Sizes, FREE};
 use crate::value::{bits_to_bytes, PrimitiveType, Shape, TileDim, Tiling, MAX_RANK, MAX_TILE_RANK};
 
 /// An array in plain strided storage: element `c` at slot
@@ -301,18 +302,9 @@ impl Digit {
     };
 }
 
-/// Most digits of a side, loops of a nest, and dims (logical and pseudo)
-/// a plan handles; a layout needing more takes the element-wise path.
+/// Most digits of a side a plan handles; a layout needing more takes the
+/// element-wise path.
 pub(crate) const DIGITS: usize = 64;
-/// See [`DIGITS`].
-pub(crate) const LOOPS: usize = 64;
-/// See [`DIGITS`].
-pub(crate) const DIMS: usize = 48;
-
-/// The loops of a nest (in place: planning needs no allocator).
-pub(crate) type Loops = Fixed<Loop, LOOPS>;
-/// The size of each constrained dim of a nest.
-pub(crate) type Sizes = Fixed<u64, DIMS>;
 
 /// A side's digits; dims `rank..` are size-1 dims the tiling padded in.
 pub(crate) struct Digits {
@@ -477,31 +469,6 @@ pub(crate) const fn digits(
             })
         }
     }
-}
-
-/// No dim constraint: every value of the loop is in bounds.
-pub(crate) const FREE: u32 = u32::MAX;
-
-/// One loop of the nest: `n` steps of `src`/`dst` slots; it is digit `w`
-/// of dim `dim` (or [`FREE`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Loop {
-    pub(crate) n: u64,
-    pub(crate) src: u64,
-    pub(crate) dst: u64,
-    pub(crate) dim: u32,
-    pub(crate) w: u64,
-}
-
-impl Loop {
-    /// A loop of one step, no dim: the neutral loop.
-    pub(crate) const ONE: Loop = Loop {
-        n: 1,
-        src: 0,
-        dst: 0,
-        dim: FREE,
-        w: 1,
-    };
 }
 
 /// The loops of the common refinement of two digit lists, and the size of
@@ -681,51 +648,6 @@ const fn sort_u64(s: &mut [u64]) {
         let x = s[i];
         let mut j = i;
         while j > 0 && s[j - 1] > x {
-            s[j] = s[j - 1];
-            j -= 1;
-        }
-        s[j] = x;
-        i += 1;
-    }
-}
-
-/// The orders the planner sorts loops in, outermost first.
-#[derive(Clone, Copy)]
-pub(crate) enum Order {
-    /// Destination stride descending, then source stride descending.
-    Dst,
-    /// Source stride descending, then destination stride descending.
-    Src,
-    /// The smaller of the two strides descending, then destination stride
-    /// descending (cache blocking).
-    Block,
-}
-
-/// Whether `x` goes before `y` in `order`.
-const fn before(order: Order, x: &Loop, y: &Loop) -> bool {
-    const fn min(a: u64, b: u64) -> u64 {
-        if a < b {
-            a
-        } else {
-            b
-        }
-    }
-    let (k1x, k1y, k2x, k2y) = match order {
-        Order::Dst => (x.dst, y.dst, x.src, y.src),
-        Order::Src => (x.src, y.src, x.dst, y.dst),
-        Order::Block => (min(x.src, x.dst), min(y.src, y.dst), x.dst, y.dst),
-    };
-    // descending on both keys
-    k1x > k1y || (k1x == k1y && k2x > k2y)
-}
-
-/// Sorts loops stably in `order` (insertion sort: short lists, `const`).
-pub(crate) const fn sort_loops(s: &mut [Loop], order: Order) {
-    let mut i = 1;
-    while i < s.len() {
-        let x = s[i];
-        let mut j = i;
-        while j > 0 && before(order, &x, &s[j - 1]) {
             s[j] = s[j - 1];
             j -= 1;
         }

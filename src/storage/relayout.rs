@@ -4,40 +4,18 @@
 use core::mem::size_of;
 
 use super::caches::Caches;
-use super::choose::{choose, Nest};
+use super::choose::choose;
 use super::element::Unit;
 use super::error::StorageError;
 use super::kernels::{self, Mover};
-use super::plan::{coalesce, dense, digits, refine, ArrayLayout, Loop, Side, DIMS};
+use super::nest::{Kernel, Loop, Nest, DIMS};
+use super::plan::{coalesce, dense, digits, refine, ArrayLayout, Side};
 use super::simd::{Isa, Simd};
 use super::walk::Walk;
 use crate::value::{bits_to_bytes, MAX_RANK};
 
 #[cfg(feature = "parallel")]
 mod parallel;
-
-/// The inner kernel a plan runs on each block (two innermost loops).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Kernel {
-    /// Runs contiguous on both sides, copied whole (`copy_from_slice`, or
-    /// non-temporal stores for large destinations).
-    Runs,
-    /// `k` source rows zipped into one contiguous destination block
-    /// (`(8,128)(2,1)`-style packing).
-    Interleave(u8),
-    /// One contiguous source block split into `k` destination rows.
-    Deinterleave(u8),
-    /// A small 2-D block with arbitrary strides.
-    Block,
-    /// Transposes of tiles: dense destination chunks (up to 1024 slots
-    /// each) gathered into a staging block from whole source rows (8 × 8
-    /// register transposes for 4-byte slots), then copied out.
-    Gather,
-    /// No loop structure was found (combined dims, or tiles that split a
-    /// dim unevenly): one element at a time by the element-wise offsets.
-    Elementwise,
-}
 
 /// What a plan does, for reports and tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

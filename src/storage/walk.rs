@@ -8,9 +8,8 @@
 //! So `valid` is exact at the innermost level and prunes only subtrees with
 //! no element; in inline-fill mode those subtrees are padding.
 
-use super::choose::Nest;
-use super::kernels::{classify, Mover};
-use super::plan::{Loop, DIMS, FREE};
+use super::kernels::Mover;
+use super::nest::{classify, Loop, Nest, DIMS, FREE};
 
 /// How many values of `l` have an in-bounds completion.
 pub(crate) fn valid(l: &Loop, e: &[u64], sizes: &[u64]) -> u64 {

@@ -4,10 +4,9 @@
 //! pool, no dependency).
 
 use super::{Mode, Part, RelayoutPlan};
-use crate::storage::choose::Nest;
 use crate::storage::element::Unit;
 use crate::storage::error::StorageError;
-use crate::storage::plan::Loop;
+use crate::storage::nest::{Loop, Nest};
 use crate::storage::walk::valid;
 
 impl RelayoutPlan {
