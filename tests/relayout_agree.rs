@@ -197,8 +197,19 @@ fn kernels_are_the_expected_ones() {
         ),
         Kernel::Runs
     );
+    // a `*` group whose cut meets again in memory is affine: rows (5a + b,
+    // padded to 16); one cut with a digit of another dim between its
+    // parts is not
     assert_eq!(
         k(rows(&[3, 5], 32), t("f32", &[3, 5], &[1, 0], "T(*,2)"), 32),
+        Kernel::Runs
+    );
+    assert_eq!(
+        k(
+            rows(&[2, 3, 5], 32),
+            t("f32", &[2, 3, 5], &[2, 1, 0], "T(2,*,4)"),
+            32
+        ),
         Kernel::Elementwise
     );
 }

@@ -20,8 +20,9 @@
 //!
 //! # The relayout engine
 //! [`RelayoutPlan::new`](crate::storage::RelayoutPlan::new) describes both
-//! sides as *digits* of each logical coordinate (tile splits are mixed
-//! radices), takes their common refinement and gets one loop nest in which
+//! sides as *digits* of each logical coordinate (the leaves of the layout
+//! the core lowers a tiling to, [`padded_grid`](crate::value::padded_grid):
+//! tile splits are mixed radices), takes their common refinement and gets one loop nest in which
 //! both offsets are affine: `(count, source stride, destination stride)`
 //! per loop. Neighbouring loops that stay affine on both sides merge (a
 //! 128-element row of `T(8,128)` is one run in row-major and tiled
@@ -44,9 +45,10 @@
 //! constant: [`TypedViewMut::copy_from_row_major`](crate::storage::TypedViewMut::copy_from_row_major)
 //! costs only the copy.
 //! Without `alloc` the tile transposes, which stage blocks in an allocated
-//! buffer, run as 2-D blocks instead. Layouts the digits cannot describe (combined dims
-//! `*`, a later tile that splits a tile dim unevenly) fall back to one
-//! element at a time by [`Tiling::offset`](crate::value::Tiling::offset),
+//! buffer, run as 2-D blocks instead. Layouts whose tiling is not affine (a later tile, or
+//! a combined-dim `*` group, cut so that the parts do not meet again in
+//! memory: see [`lower`](crate::value::lower)) fall back to one element at a
+//! time by [`Tiling::offset`](crate::value::Tiling::offset),
 //! the definition the fast paths are tested against.
 //!
 //! `unsafe` is confined to `kernels.rs` and `simd/`: non-temporal stores

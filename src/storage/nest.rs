@@ -25,8 +25,10 @@ pub enum Kernel {
     /// each) gathered into a staging block from whole source rows (8 × 8
     /// register transposes for 4-byte slots), then copied out.
     Gather,
-    /// No loop structure was found (combined dims, or tiles that split a
-    /// dim unevenly): one element at a time by the element-wise offsets.
+    /// No loop structure was found (a tiling that is not affine: a later
+    /// tile cutting an earlier tile's dim, or a `*` group, so that the
+    /// parts do not meet again in memory): one element at a time by the
+    /// element-wise offsets.
     Elementwise,
 }
 

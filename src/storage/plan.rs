@@ -1,11 +1,14 @@
 //! Relayout planning: both sides as digits of the logical coordinates, their
 //! common refinement, and the loop nest that copies along it.
 //!
-//! A side without combined dims (`*`) whose tile splits are clean (a split
-//! of anything but the most major part of a dim divides it) maps logical
-//! coordinate `e_d` of dim `d` to `Σ_k ((e_d / w_k) mod n_k) · s_k`: a list
-//! of *digits* (weight `w`, count `n`, stride `s`) per dim, the weights a
-//! chain (`w_{k+1} = w_k · n_k`). Strided arrays are one digit per dim.
+//! A side whose tiling is affine (its lowering into the layout algebra is
+//! a layout: [`lower`](crate::value::lower)) maps logical coordinate `e_d`
+//! of dim `d` to `Σ_k ((e_d / w_k) mod n_k) · s_k`: a list of *digits*
+//! (weight `w`, count `n`, stride `s`) per dim, the weights a chain
+//! (`w_{k+1} = w_k · n_k`), read off the lowered layout's leaves
+//! ([`padded_grid`]); combined dims (`*`) included. Strided arrays are one
+//! digit per dim. A side that is not affine takes the element-wise path
+//! ([`Tiling::offset`] of every coordinate), as before the lowering.
 //!
 //! Pre: both sides have the same dims and storage width.
 //! Post (asserted by `tests/relayout_*.rs`):
@@ -18,7 +21,7 @@
 use super::error::StorageError;
 use super::fixed::Fixed;
 use super::nest::{sort_loops, Loop, Loops, Order, Sizes, FREE};
-use crate::value::{bits_to_bytes, PrimitiveType, Shape, TileDim, Tiling, MAX_RANK, MAX_TILE_RANK};
+use crate::value::{bits_to_bytes, padded_grid, PrimitiveType, Shape, Tiling, MAX_RANK};
 
 /// An array in plain strided storage: element `c` at slot
 /// `Σ c[d] · strides[d]`, each slot `bits` bits wide (sub-byte slots are
@@ -312,30 +315,20 @@ pub(crate) struct Digits {
     pub(crate) pseudo: u32,
 }
 
-/// A dim part while a side's tiles are applied: dim `dim` from weight `w`,
-/// `size` values; `top`: the most major part of its dim (only it may be
-/// padded).
-#[derive(Clone, Copy)]
-struct Entry {
-    dim: u32,
-    w: u64,
-    size: u64,
-    top: bool,
-}
-
-const NO_ENTRY: Entry = Entry {
-    dim: 0,
-    w: 0,
-    size: 0,
-    top: false,
-};
-
-/// The digits of a side, or `None` if it is not a clean mixed radix
-/// (combined dims, or a split that does not divide an inner part), or has
-/// more than [`DIGITS`] parts.
+/// The digits of a side, or `None` if its tiling is not affine (a later
+/// tile that cuts an earlier tile's dim unevenly, a `*` group cut across
+/// its dims: see [`lower`](crate::value::lower)) or has more than
+/// [`DIGITS`] parts.
+///
+/// A tiled side's digits are the leaves of its lowered layout
+/// ([`padded_grid`]): the core is the one place tiles are applied. A
+/// leaf's padding (the positions of its extent past its size, the units no
+/// coordinate reaches) is kept, so that loops over the digits cover the
+/// destination densely and padding can be written inline; the leaves of
+/// no dim make one pseudo dim of size 1 (`first_pseudo`).
 pub(crate) const fn digits(
     side: &Side,
-    shape_tiles: Option<&Shape>,
+    shape: Option<&Shape>,
     first_pseudo: u32,
 ) -> Option<Digits> {
     let mut out = Fixed::empty(Digit::ZERO);
@@ -360,105 +353,47 @@ pub(crate) const fn digits(
                 pseudo: 0,
             })
         }
-        Side::Tiled { tiling, .. } => {
-            let Some(shape) = shape_tiles else {
+        Side::Tiled { .. } => {
+            let Some(shape) = shape else {
+                return None;
+            };
+            // laid out at its bound, as `Side::new` plans it
+            let Ok(shape) = shape.at_bound() else {
+                return None;
+            };
+            let Ok(Some(grid)) = padded_grid(&shape) else {
                 return None;
             };
             let mut pseudo = 0u32;
-            let mut entries: Fixed<Entry, DIGITS> = Fixed::empty(NO_ENTRY);
-            let p = tiling.physical_dims();
-            let p = p.as_slice();
+            let mut pad_w = 1u64;
+            let leaves = grid.leaves();
             let mut i = 0;
-            while i < p.len() {
-                let e = Entry {
-                    dim: tiling.physical_to_logical(i) as u32,
-                    w: 1,
-                    size: p[i],
-                    top: true,
+            while i < leaves.len() {
+                let l = leaves[i];
+                let digit = match l.dim {
+                    Some(d) => Digit {
+                        dim: d as u32,
+                        w: l.below,
+                        n: l.extent,
+                        s: l.stride,
+                    },
+                    None => {
+                        // one mixed radix over the padding units
+                        pseudo = 1;
+                        let w = pad_w;
+                        let Some(next) = pad_w.checked_mul(l.extent) else {
+                            return None;
+                        };
+                        pad_w = next;
+                        Digit {
+                            dim: first_pseudo,
+                            w,
+                            n: l.extent,
+                            s: l.stride,
+                        }
+                    }
                 };
-                if !entries.push(e) {
-                    return None;
-                }
-                i += 1;
-            }
-            let tiles = shape.layout().tiles();
-            let mut t = 0;
-            while t < tiles.len() {
-                let tile = &tiles[t];
-                let k = tile.rank();
-                while entries.as_slice().len() < k {
-                    let e = Entry {
-                        dim: first_pseudo + pseudo,
-                        w: 1,
-                        size: 1,
-                        top: true,
-                    };
-                    if !entries.insert(0, e) {
-                        return None;
-                    }
-                    pseudo += 1;
-                }
-                let base = entries.as_slice().len() - k;
-                let mut outer: Fixed<Entry, MAX_TILE_RANK> = Fixed::empty(NO_ENTRY);
-                let mut inner: Fixed<Entry, MAX_TILE_RANK> = Fixed::empty(NO_ENTRY);
-                let mut j = 0;
-                while j < k {
-                    let size = match tile.dim(j) {
-                        TileDim::Size(size) => size,
-                        TileDim::Combine => return None,
-                    };
-                    let e = entries.as_slice()[base + j];
-                    if !e.top && !e.size.is_multiple_of(size) {
-                        return None;
-                    }
-                    // A tile dim far above the dim it tiles (`T(2^63-1)`)
-                    // overflows the weight: plan element-wise instead.
-                    let Some(w) = e.w.checked_mul(size) else {
-                        return None;
-                    };
-                    let o = Entry {
-                        dim: e.dim,
-                        w,
-                        size: e.size.div_ceil(size),
-                        top: e.top,
-                    };
-                    let n = Entry {
-                        dim: e.dim,
-                        w: e.w,
-                        size,
-                        top: false,
-                    };
-                    if !outer.push(o) || !inner.push(n) {
-                        return None;
-                    }
-                    j += 1;
-                }
-                entries.truncate(base);
-                if !entries.extend_from_slice(outer.as_slice())
-                    || !entries.extend_from_slice(inner.as_slice())
-                {
-                    return None;
-                }
-                t += 1;
-            }
-            let dims = tiling.expanded_dims();
-            let strides = tiling.expanded_strides();
-            if dims.len() != entries.as_slice().len() {
-                return None;
-            }
-            let mut i = 0;
-            while i < dims.len() {
-                let e = entries.as_slice()[i];
-                if e.size != dims[i] {
-                    return None;
-                }
-                let digit = Digit {
-                    dim: e.dim,
-                    w: e.w,
-                    n: e.size,
-                    s: strides[i],
-                };
-                if e.size > 1 && !out.push(digit) {
+                if !out.push(digit) {
                     return None;
                 }
                 i += 1;
