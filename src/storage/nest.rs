@@ -141,3 +141,165 @@ pub(crate) const fn classify(a: &Loop, b: &Loop) -> Kernel {
         Kernel::Block
     }
 }
+
+/// Most outer loops, gather loops and constrained dims a plan keeps (a
+/// nest needing more takes the element-wise path): a plan is a
+/// compile-time constant of each layout type the typed copies use, so
+/// what it keeps is sized for real nests, not for planning.
+pub(crate) const KEPT_OUTER: usize = 16;
+/// See [`KEPT_OUTER`] (a gather chunk is at most 1024 slots: at most 10
+/// loops, and the one that repeats it).
+pub(crate) const KEPT_GATHER: usize = 12;
+/// See [`KEPT_OUTER`] (the logical dims and one pseudo dim a side).
+pub(crate) const KEPT_DIMS: usize = crate::value::MAX_RANK + 2;
+
+/// A [`Loop`] as a plan keeps it: its fields in `usize`, which holds every
+/// count, stride and weight of a plan that can run (a plan's storage fits
+/// `usize`), and halves a plan on 32-bit targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Packed {
+    n: usize,
+    src: usize,
+    dst: usize,
+    w: usize,
+    dim: u32,
+}
+
+impl Packed {
+    const ONE: Packed = Packed {
+        n: 1,
+        src: 0,
+        dst: 0,
+        w: 1,
+        dim: FREE,
+    };
+
+    /// `l` packed; `None` if a field does not fit `usize`.
+    const fn pack(l: &Loop) -> Option<Packed> {
+        let max = usize::MAX as u64;
+        if l.n > max || l.src > max || l.dst > max || l.w > max {
+            return None;
+        }
+        Some(Packed {
+            n: l.n as usize,
+            src: l.src as usize,
+            dst: l.dst as usize,
+            w: l.w as usize,
+            dim: l.dim,
+        })
+    }
+
+    /// The loop.
+    pub(crate) const fn unpack(&self) -> Loop {
+        Loop {
+            n: self.n as u64,
+            src: self.src as u64,
+            dst: self.dst as u64,
+            dim: self.dim,
+            w: self.w as u64,
+        }
+    }
+}
+
+/// A [`Nest`] as a plan keeps it: the same loops, packed, in lists sized
+/// by [`KEPT_OUTER`], [`KEPT_GATHER`] and [`KEPT_DIMS`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Kept {
+    outer: Fixed<Packed, KEPT_OUTER>,
+    a: Packed,
+    b: Packed,
+    pub(crate) kernel: Kernel,
+    gather: Fixed<Packed, KEPT_GATHER>,
+    sizes: Fixed<usize, KEPT_DIMS>,
+}
+
+impl Kept {
+    /// `nest` kept; `None` if it does not fit.
+    pub(crate) const fn keep(nest: &Nest) -> Option<Kept> {
+        let (Some(a), Some(b)) = (Packed::pack(&nest.a), Packed::pack(&nest.b)) else {
+            return None;
+        };
+        let mut k = Kept {
+            outer: Fixed::empty(Packed::ONE),
+            a,
+            b,
+            kernel: nest.kernel,
+            gather: Fixed::empty(Packed::ONE),
+            sizes: Fixed::empty(0),
+        };
+        let mut i = 0;
+        while i < nest.outer.as_slice().len() {
+            match Packed::pack(&nest.outer.as_slice()[i]) {
+                Some(p) if k.outer.push(p) => {}
+                _ => return None,
+            }
+            i += 1;
+        }
+        let mut i = 0;
+        while i < nest.gather.as_slice().len() {
+            match Packed::pack(&nest.gather.as_slice()[i]) {
+                Some(p) if k.gather.push(p) => {}
+                _ => return None,
+            }
+            i += 1;
+        }
+        let mut i = 0;
+        while i < nest.sizes.as_slice().len() {
+            let s = nest.sizes.as_slice()[i];
+            if s > usize::MAX as u64 || !k.sizes.push(s as usize) {
+                return None;
+            }
+            i += 1;
+        }
+        Some(k)
+    }
+
+    /// How many outer loops.
+    pub(crate) fn outer_len(&self) -> usize {
+        self.outer.len()
+    }
+
+    /// Outer loop `i` (outermost first).
+    #[inline]
+    pub(crate) fn outer(&self, i: usize) -> Option<Loop> {
+        self.outer.get(i).map(Packed::unpack)
+    }
+
+    /// The kernel block's outer loop.
+    pub(crate) fn a(&self) -> Loop {
+        self.a.unpack()
+    }
+
+    /// The kernel block's inner loop.
+    pub(crate) fn b(&self) -> Loop {
+        self.b.unpack()
+    }
+
+    /// The gather loops, unpacked.
+    pub(crate) fn gather(&self) -> Fixed<Loop, KEPT_GATHER> {
+        let mut g = Fixed::empty(Loop::ONE);
+        for p in self.gather.iter() {
+            let _ = g.push(p.unpack());
+        }
+        g
+    }
+
+    /// The size of each constrained dim, and how many there are.
+    pub(crate) fn sizes(&self) -> ([u64; KEPT_DIMS], usize) {
+        let mut s = [0u64; KEPT_DIMS];
+        for (x, &y) in s.iter_mut().zip(self.sizes.iter()) {
+            *x = y as u64;
+        }
+        (s, self.sizes.len())
+    }
+
+    /// The same nest with outer loop `i` moved outermost.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn with_outermost(&self, i: usize) -> Kept {
+        let mut k = *self;
+        let l = k.outer.remove(i);
+        // (room: one was removed)
+        let _ = k.outer.insert(0, l);
+        k
+    }
+}
