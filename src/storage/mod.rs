@@ -49,7 +49,9 @@
 //! Without `alloc` the tile transposes, which stage blocks in an allocated
 //! buffer, run as 2-D blocks instead. Layouts whose tiling is not affine (a later tile, or
 //! a combined-dim `*` group, cut so that the parts do not meet again in
-//! memory: see [`lower`](crate::value::lower)) fall back to one element at a
+//! memory: see [`lower`](crate::value::lower)), unless the cut `*` group is
+//! affine in its combined coordinate on both sides (row-major storage of a
+//! `{2,1,0:T(2,*,128)}` array is), fall back to one element at a
 //! time by [`Tiling::offset`](crate::value::Tiling::offset),
 //! the definition the fast paths are tested against.
 //!

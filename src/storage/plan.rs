@@ -7,7 +7,10 @@
 //! (weight `w`, count `n`, stride `s`) per dim, the weights a chain
 //! (`w_{k+1} = w_k · n_k`), read off the lowered layout's leaves
 //! ([`padded_grid`]); combined dims (`*`) included. Strided arrays are one
-//! digit per dim. A side that is not affine takes the element-wise path
+//! digit per dim. A side that is not affine in its dims because a `*`
+//! group is cut may be affine in the combined coordinate: when the other
+//! side's offsets are functions of it too, both sides are planned over the
+//! merged dims ([`merge`]). Otherwise the plan takes the element-wise path
 //! ([`Tiling::offset`] of every coordinate), as before the lowering.
 //!
 //! Pre: both sides have the same dims and storage width.
@@ -22,6 +25,9 @@ use super::error::StorageError;
 use super::fixed::Fixed;
 use super::nest::{sort_loops, Loop, Loops, Order, Sizes, FREE};
 use crate::value::{bits_to_bytes, padded_grid, PrimitiveType, Shape, Tiling, MAX_RANK};
+
+mod merge;
+pub(crate) use merge::merge;
 
 /// An array in plain strided storage: element `c` at slot
 /// `Σ c[d] · strides[d]`, each slot `bits` bits wide (sub-byte slots are

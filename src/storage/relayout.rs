@@ -6,7 +6,7 @@ use super::element::Unit;
 use super::error::StorageError;
 use super::kernels::Mover;
 use super::nest::{Kept, Kernel};
-use super::plan::{coalesce, dense, digits, refine, ArrayLayout, Side};
+use super::plan::{coalesce, dense, digits, merge, refine, ArrayLayout, Side};
 use super::simd::Simd;
 use crate::value::MAX_RANK;
 
@@ -230,10 +230,23 @@ impl RelayoutPlan {
             }
         }
         let (ss, ds) = (shape_of(sa), shape_of(da));
-        let loops = match (digits(&src, ss, rank as u32), digits(&dst, ds, rank as u32)) {
+        let mut loops = match (digits(&src, ss, rank as u32), digits(&dst, ds, rank as u32)) {
             (Some(s), Some(d)) => refine(rank, dims.split_at(rank).0, &s, &d),
             _ => None,
         };
+        // not affine in the dims: maybe in the dims a `*` combines
+        if loops.is_none() {
+            if let Some(m) = merge(sa, da, &dims, rank) {
+                if let (Ok(ms), Ok(md)) = (Side::new(&m.src), Side::new(&m.dst)) {
+                    let (mss, mds) = (shape_of(&m.src), shape_of(&m.dst));
+                    let r = m.rank as u32;
+                    loops = match (digits(&ms, mss, r), digits(&md, mds, r)) {
+                        (Some(s), Some(d)) => refine(m.rank, m.dims.split_at(m.rank).0, &s, &d),
+                        _ => None,
+                    };
+                }
+            }
+        }
         let fill = if dst.has_padding() {
             Fill::Prefill
         } else {
