@@ -13,6 +13,7 @@ use crate::value::MAX_RANK;
 mod exec;
 #[cfg(feature = "parallel")]
 mod parallel;
+mod wide;
 
 pub(crate) use exec::{Exec, Fill};
 
@@ -355,7 +356,9 @@ impl RelayoutPlan {
     /// Copies `src` into `dst`; destination padding becomes zero bits.
     ///
     /// `U` is any unit of the storage width (`f32`, `u32`, `i32` for 32
-    /// bits; `u8` for packed sub-byte storage).
+    /// bits; `u8` for packed sub-byte storage), or `u8` for any width: the
+    /// bytes of each slot (as `pred` in `E(32)` is stored), at any
+    /// alignment; padding slots then get the padding byte and zeros.
     ///
     /// # Errors
     /// [`StorageError::ElementSize`] if `U` does not match the storage

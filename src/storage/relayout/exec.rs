@@ -14,6 +14,8 @@ use crate::storage::simd::{Isa, Simd};
 use crate::storage::walk::Walk;
 use crate::value::bits_to_bytes;
 
+use super::wide::WideBytes;
+
 /// How destination padding is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Fill {
@@ -118,7 +120,9 @@ impl Exec {
     pub(crate) fn check<U: Unit>(&self, src: &[U], dst: &[U]) -> Result<(), StorageError> {
         let ub = size_of::<U>();
         let packed = self.bits < 8;
-        if (packed && ub != 1) || (!packed && 8 * ub as u32 != self.bits) {
+        // bytes of wider slots: `pred` in `E(16)`..`E(128)` ([`WideBytes`])
+        let wide_bytes = ub == 1 && self.bits > 8;
+        if (packed && ub != 1) || (!packed && !wide_bytes && 8 * ub as u32 != self.bits) {
             return Err(StorageError::ElementSize {
                 bits: self.bits as u64,
             });
@@ -158,6 +162,26 @@ impl Exec {
             }
             _ => &[],
         };
+        if size_of::<U>() == 1 && self.bits > 8 {
+            let (s, d): (&[u8], &mut [u8]) =
+                (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+            let width = self.bits as usize / 8;
+            let slots = (d.len() / width) as u64;
+            let pad = bytemuck::bytes_of(&pad)[0];
+            self.run(
+                &mut WideBytes {
+                    src: s,
+                    dst: d,
+                    width,
+                    pad,
+                    gather,
+                },
+                part,
+                slots,
+                sides,
+            );
+            return;
+        }
         if self.bits < 8 {
             let (s, d): (&[u8], &mut [u8]) =
                 (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
