@@ -165,7 +165,7 @@ const fn merged_side(
 ) -> Option<ArrayLayout> {
     match a {
         ArrayLayout::Strided(s) => {
-            let st = &s.strides;
+            let st = s.strides();
             let mut md = [0u64; MAX_RANK];
             let mut ms = [0u64; MAX_RANK];
             let mut n = 0;
@@ -197,7 +197,7 @@ const fn merged_side(
                 }
                 d += 1;
             }
-            match Strided::new(md.split_at(n).0, ms.split_at(n).0, s.bits) {
+            match Strided::new(md.split_at(n).0, ms.split_at(n).0, s.bits()) {
                 Ok(s) => Some(ArrayLayout::Strided(s)),
                 Err(_) => None,
             }
