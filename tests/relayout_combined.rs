@@ -171,7 +171,8 @@ fn combined_case() -> impl Strategy<Value = (Vec<u64>, usize, String, usize)> {
                     rank..=rank,
                 ),
                 0..WIDTHS.len(),
-                combined_tile(rank),
+                // tiles as long as the shape, or one longer (left padding)
+                prop_oneof![combined_tile(rank), combined_tile(rank + 1)],
                 0..6usize,
             )
         })

@@ -43,7 +43,7 @@
 //! a plan keeps at most 16 outer loops, 12 gather loops and 18 dims, in
 //! `usize` fields; a layout needing more takes the element-wise path). So
 //! relayout works in `no_std` firmware, and for layout types the plan is a
-//! compile-time constant of what running it needs (720 bytes on
+//! compile-time constant of what running it needs (800 bytes on
 //! thumbv7em): [`TypedViewMut::copy_from_row_major`](crate::storage::TypedViewMut::copy_from_row_major)
 //! costs only the copy.
 //! Without `alloc` the tile transposes, which stage blocks in an allocated

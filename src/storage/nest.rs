@@ -158,11 +158,11 @@ pub(crate) const KEPT_DIMS: usize = crate::value::MAX_RANK + 2;
 /// `usize`), and halves a plan on 32-bit targets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Packed {
-    n: usize,
-    src: usize,
-    dst: usize,
-    w: usize,
-    dim: u32,
+    pub(crate) n: usize,
+    pub(crate) src: usize,
+    pub(crate) dst: usize,
+    pub(crate) w: usize,
+    pub(crate) dim: u32,
 }
 
 impl Packed {
@@ -210,7 +210,9 @@ pub(crate) struct Kept {
     b: Packed,
     pub(crate) kernel: Kernel,
     gather: Fixed<Packed, KEPT_GATHER>,
-    sizes: Fixed<usize, KEPT_DIMS>,
+    /// (`u64`, as the walker reads them: borrowed, not converted, on every
+    /// run)
+    sizes: Fixed<u64, KEPT_DIMS>,
 }
 
 impl Kept {
@@ -245,8 +247,7 @@ impl Kept {
         }
         let mut i = 0;
         while i < nest.sizes.as_slice().len() {
-            let s = nest.sizes.as_slice()[i];
-            if s > usize::MAX as u64 || !k.sizes.push(s as usize) {
+            if !k.sizes.push(nest.sizes.as_slice()[i]) {
                 return None;
             }
             i += 1;
@@ -263,6 +264,12 @@ impl Kept {
     #[inline]
     pub(crate) fn outer(&self, i: usize) -> Option<Loop> {
         self.outer.get(i).map(Packed::unpack)
+    }
+
+    /// The outer loops as kept.
+    #[inline]
+    pub(crate) fn outer_packed(&self) -> &[Packed] {
+        &self.outer
     }
 
     /// The kernel block's outer loop.
@@ -284,13 +291,10 @@ impl Kept {
         g
     }
 
-    /// The size of each constrained dim, and how many there are.
-    pub(crate) fn sizes(&self) -> ([u64; KEPT_DIMS], usize) {
-        let mut s = [0u64; KEPT_DIMS];
-        for (x, &y) in s.iter_mut().zip(self.sizes.iter()) {
-            *x = y as u64;
-        }
-        (s, self.sizes.len())
+    /// The size of each constrained dim.
+    #[inline]
+    pub(crate) fn sizes(&self) -> &[u64] {
+        &self.sizes
     }
 
     /// The same nest with outer loop `i` moved outermost.

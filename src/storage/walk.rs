@@ -9,7 +9,7 @@
 //! no element; in inline-fill mode those subtrees are padding.
 
 use super::kernels::Mover;
-use super::nest::{classify, Kept, Loop, DIMS, FREE, KEPT_DIMS};
+use super::nest::{classify, Kept, Loop, DIMS, FREE};
 
 /// How many values of `l` have an in-bounds completion.
 pub(crate) fn valid(l: &Loop, e: &[u64], sizes: &[u64]) -> u64 {
@@ -31,28 +31,24 @@ pub(crate) struct Walk<'p> {
     nest: &'p Kept,
     a: Loop,
     b: Loop,
-    sizes: [u64; KEPT_DIMS],
-    dims: usize,
     /// Write padding slots (the loops cover the destination densely).
     pub(crate) fill: bool,
 }
 
 impl<'p> Walk<'p> {
     pub(crate) fn new(nest: &'p Kept, fill: bool) -> Self {
-        let (sizes, dims) = nest.sizes();
         Walk {
             nest,
             a: nest.a(),
             b: nest.b(),
-            sizes,
-            dims,
             fill,
         }
     }
 
     /// The size of each constrained dim.
+    #[inline]
     pub(crate) fn sizes(&self) -> &[u64] {
-        &self.sizes[..self.dims]
+        self.nest.sizes()
     }
 
     /// How many of the first values of `l` (the loop at `level`, `e` the
@@ -61,8 +57,12 @@ impl<'p> Walk<'p> {
         let n = self.nest;
         // how far the loops below and the kernel's advance each dim at most
         let mut reach = [0u64; DIMS];
-        let below = (level + 1..n.outer_len()).filter_map(|i| n.outer(i));
-        for x in below.chain([self.a, self.b]) {
+        for x in n.outer_packed().get(level + 1..).unwrap_or(&[]) {
+            if x.dim != FREE {
+                reach[x.dim as usize] += ((x.n - 1) * x.w) as u64;
+            }
+        }
+        for x in [&self.a, &self.b] {
             if x.dim != FREE {
                 reach[x.dim as usize] += (x.n - 1) * x.w;
             }

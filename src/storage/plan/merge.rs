@@ -55,7 +55,11 @@ const fn joins(a: &ArrayLayout) -> Option<[u8; MAX_RANK]> {
                 // tile dim i sits on physical dim rank - k + i (a `*` on
                 // the left padding combines a dim of size 1: nothing)
                 if i + rank >= k {
-                    let p = rank - k + i;
+                    let p = rank + i - k;
+                    // (valid: a `*` is never the most minor tile dim)
+                    if p + 1 >= rank {
+                        return None;
+                    }
                     j[t.physical_to_logical(p)] = t.physical_to_logical(p + 1) as u8;
                 }
             }

@@ -300,7 +300,7 @@ mod tests {
         // What a typed copy keeps per layout type and direction (the
         // constant is a `Result<Option<Exec>, StorageError>`). On
         // thumbv7em (32-bit `usize`, not testable here) `nm --size-sort`
-        // on nostd-example's release build shows 720 bytes a constant;
+        // on nostd-example's release build shows 800 bytes a constant;
         // on 64-bit targets the loops' `usize` fields double.
         if cfg!(target_pointer_width = "64") {
             assert_eq!(size_of::<Result<Option<Exec>, StorageError>>(), 1408);

@@ -161,8 +161,8 @@ impl RelayoutPlan {
 
 /// The values of the outermost loop of `nest` that hold elements.
 fn first_values(nest: &Kept) -> u64 {
-    let (sizes, dims) = nest.sizes();
+    let sizes = nest.sizes();
     let zeros = [0u64; crate::storage::nest::KEPT_DIMS];
     nest.outer(0)
-        .map_or(1, |l| valid(&l, &zeros[..dims], &sizes[..dims]).max(1))
+        .map_or(1, |l| valid(&l, &zeros[..sizes.len()], sizes).max(1))
 }
