@@ -201,6 +201,20 @@ impl Packed {
     }
 }
 
+/// Packs `from` onto `into`; `false` if a loop does not fit.
+const fn pack_all<const N: usize>(from: &Loops, into: &mut Fixed<Packed, N>) -> bool {
+    let ls = from.as_slice();
+    let mut i = 0;
+    while i < ls.len() {
+        match Packed::pack(&ls[i]) {
+            Some(p) if into.push(p) => {}
+            _ => return false,
+        }
+        i += 1;
+    }
+    true
+}
+
 /// A [`Nest`] as a plan keeps it: the same loops, packed, in lists sized
 /// by [`KEPT_OUTER`], [`KEPT_GATHER`] and [`KEPT_DIMS`].
 #[derive(Clone, Copy, Debug)]
@@ -229,21 +243,8 @@ impl Kept {
             gather: Fixed::empty(Packed::ONE),
             sizes: Fixed::empty(0),
         };
-        let mut i = 0;
-        while i < nest.outer.as_slice().len() {
-            match Packed::pack(&nest.outer.as_slice()[i]) {
-                Some(p) if k.outer.push(p) => {}
-                _ => return None,
-            }
-            i += 1;
-        }
-        let mut i = 0;
-        while i < nest.gather.as_slice().len() {
-            match Packed::pack(&nest.gather.as_slice()[i]) {
-                Some(p) if k.gather.push(p) => {}
-                _ => return None,
-            }
-            i += 1;
+        if !pack_all(&nest.outer, &mut k.outer) || !pack_all(&nest.gather, &mut k.gather) {
+            return None;
         }
         let mut i = 0;
         while i < nest.sizes.as_slice().len() {

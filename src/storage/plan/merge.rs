@@ -104,24 +104,33 @@ pub(crate) const fn merge(
     ) else {
         return None;
     };
-    // the merged dims: each kept dim (not combined into another) times the
-    // dims combined into it
-    let mut out = [0u64; MAX_RANK];
-    let mut n = 0;
-    let mut d = 0;
-    while d < rank {
-        if j[d] == NONE {
-            out[n] = size(&j, dims, d);
-            n += 1;
-        }
-        d += 1;
-    }
+    let (out, n) = merged_dims(&j, dims, rank);
     Some(Merged {
         src: ms,
         dst: md,
         dims: out,
         rank: n,
     })
+}
+
+/// The merged dims: each kept dim (not combined into another) times the
+/// dims combined into it, in the order of the logical dims; and how many.
+const fn merged_dims(
+    j: &[u8; MAX_RANK],
+    dims: &[u64; MAX_RANK],
+    rank: usize,
+) -> ([u64; MAX_RANK], usize) {
+    let mut out = [0u64; MAX_RANK];
+    let mut n = 0;
+    let mut d = 0;
+    while d < rank {
+        if j[d] == NONE {
+            out[n] = size(j, dims, d);
+            n += 1;
+        }
+        d += 1;
+    }
+    (out, n)
 }
 
 /// The size of kept dim `d` with every dim combined into it (a chain).
@@ -170,15 +179,12 @@ const fn merged_side(
     match a {
         ArrayLayout::Strided(s) => {
             let st = s.strides();
-            let mut md = [0u64; MAX_RANK];
+            let (md, n) = merged_dims(j, dims, rank);
             let mut ms = [0u64; MAX_RANK];
-            let mut n = 0;
             let mut d = 0;
             while d < rank {
                 if j[d] == NONE {
-                    md[n] = size(j, dims, d);
-                    ms[n] = st[d];
-                    n += 1;
+                    ms[renumber(j, d)] = st[d];
                 } else if dims[d] > 1 {
                     // x_d moves the combined coordinate by the sizes of
                     // the dims after it in its group, down to the kept one
@@ -226,16 +232,7 @@ const fn merged_shape(
     dims: &[u64; MAX_RANK],
     rank: usize,
 ) -> Option<ArrayLayout> {
-    let mut md = [0u64; MAX_RANK];
-    let mut n = 0;
-    let mut d = 0;
-    while d < rank {
-        if j[d] == NONE {
-            md[n] = size(j, dims, d);
-            n += 1;
-        }
-        d += 1;
-    }
+    let (md, n) = merged_dims(j, dims, rank);
     let old = s.layout();
     let mut l = Layout::EMPTY;
     let m2m = old.minor_to_major();
