@@ -36,7 +36,9 @@
 //! 8. **Tilings in the algebra** ([`lower`], [`to_xla`]): a tiling as a
 //!    CuTe layout over the padded tile grid plus the logical bounds, or
 //!    [`Lowered::NotAffine`] with the exact [`Tiling`] when a tile splits
-//!    an earlier one unevenly; and a CuTe layout as an XLA shape.
+//!    an earlier one unevenly; the layout's leaves with the padding around
+//!    them ([`padded_grid`], what the relayout planner loops over); and a
+//!    CuTe layout as an XLA shape.
 //!
 //! # Limits
 //! Values have fixed capacity so that they work without an allocator and in
@@ -64,7 +66,10 @@ mod validate;
 
 pub use dtype::PrimitiveType;
 pub use error::{Attr, Error, ErrorKind, Span};
-pub use lower::{lower, to_xla, AffineTiling, LowerError, Lowered, NotAffine, TO_XLA_MAX_RANK};
+pub use lower::{
+    lower, padded_grid, to_xla, AffineTiling, GridLeaf, LowerError, Lowered, NotAffine, PaddedGrid,
+    TO_XLA_MAX_RANK,
+};
 pub use parse::{
     parse_layout, parse_layout_with, parse_shape, parse_shape_with, parse_tile, parse_valid_shape,
     ParseOptions,

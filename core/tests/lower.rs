@@ -9,7 +9,8 @@ mod common;
 
 use tilelayout_core::algebra::Layout as CuteLayout;
 use tilelayout_core::{
-    lower, parse_shape, to_xla, Layout, Lowered, PrimitiveType, Shape, Tile, TileDim, Tiling,
+    lower, padded_grid, parse_shape, to_xla, Layout, Lowered, PrimitiveType, Shape, Tile, TileDim,
+    Tiling,
 };
 
 /// Every tile of rank 1..=3 with dims in {1,2,3,*}, `*` not last.
@@ -121,6 +122,9 @@ fn check(rank: usize, max: u64, tile_rank: usize, two_tiles: bool) -> (u64, u64)
                 let t = shape.tiling().unwrap();
                 let lowered = lower(&shape).unwrap();
                 agree_everywhere(&shape, &t, &lowered);
+                // one tile without `*` never cuts through a digit
+                let plain = seq.len() <= 1 && seq.iter().all(|t| t.iter().all(Option::is_some));
+                padded_grid_agrees(&shape, &t, &lowered, plain);
                 checked += 1;
                 if let Lowered::Affine(a) = &lowered {
                     affine += 1;
@@ -161,6 +165,62 @@ fn check(rank: usize, max: u64, tile_rank: usize, two_tiles: bool) -> (u64, u64)
     );
     eprintln!("rank {rank}: {not_affine} not affine, {coincide} of them coincide with a layout");
     (checked, affine)
+}
+
+/// [`padded_grid`] Post 1 (the leaves give the tiling's offsets) and
+/// Post 2 (their positions are distinct slots of the grid covering every
+/// element; all of the grid when `full`).
+fn padded_grid_agrees(shape: &Shape, t: &Tiling, lowered: &Lowered, full: bool) {
+    let grid = padded_grid(shape).unwrap();
+    assert_eq!(
+        grid.is_some(),
+        matches!(lowered, Lowered::Affine(_)),
+        "{shape}"
+    );
+    let Some(grid) = grid else { return };
+    let dims: Vec<u64> = shape.static_dims().unwrap()[..shape.rank()].to_vec();
+    assert_eq!(grid.bounds(), &dims[..]);
+    let leaves = grid.leaves();
+    for l in leaves {
+        assert!(
+            1 <= l.size && l.size <= l.extent && l.extent > 1,
+            "{shape}: {l:?}"
+        );
+    }
+    let mut used = vec![false; t.slots() as usize];
+    for c in all_coords(&dims) {
+        let mut slot = 0;
+        for l in leaves {
+            if let Some(d) = l.dim {
+                let top = !leaves.iter().any(|m| m.dim == Some(d) && m.below > l.below);
+                let v = c[d as usize] / l.below;
+                assert!(v < l.size || !top, "{shape}: {l:?} at {c:?}");
+                slot += if top { v } else { v % l.size } * l.stride;
+            }
+        }
+        assert_eq!(slot, t.offset(&c).unwrap(), "{shape} at {c:?}");
+        used[slot as usize] = true;
+    }
+    let mut seen = vec![false; t.expanded_slots() as usize];
+    let count: u64 = leaves.iter().map(|l| l.extent).product();
+    for mut i in 0..count {
+        let mut slot = 0;
+        for l in leaves {
+            slot += (i % l.extent) * l.stride;
+            i /= l.extent;
+        }
+        assert!(!seen[slot as usize], "{shape}: slot {slot} twice");
+        seen[slot as usize] = true;
+    }
+    for (slot, u) in used.iter().enumerate() {
+        assert!(
+            !u || seen[slot],
+            "{shape}: element slot {slot} not in the grid"
+        );
+    }
+    if full {
+        assert_eq!(count, t.expanded_slots(), "{shape}: grid not covered");
+    }
 }
 
 /// Whether some CuTe layout with one mode per dim gives `t`'s offsets on

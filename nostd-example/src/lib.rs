@@ -67,6 +67,23 @@ pub fn pack_bf16_rows(rows: &[half::bf16; 8 * 128], tile: &mut Bf16Tile) -> Opti
     tile.view_mut().copy_from_row_major(rows).ok()
 }
 
+/// Unpacks a [`Bf16Tile`] into 8 row-major rows: the other direction, a
+/// second plan constant of the same layout type.
+pub fn unpack_bf16_tile(tile: &Bf16Tile, rows: &mut [half::bf16; 8 * 128]) -> Option<()> {
+    tile.view().copy_to_row_major(rows).ok()
+}
+
+/// Two f32 TPU tiles held inline.
+pub type F32Tiles = tilelayout::layout_array!(f32[16,128]{1,0:T(8,128)});
+
+/// Copies 16 row-major f32 rows of 128 into [`F32Tiles`]: a typed copy of
+/// another layout type. Each typed copy keeps its plan as a constant of a
+/// few hundred bytes (`nm --size-sort` on the release build for
+/// thumbv7em).
+pub fn pack_f32_rows(rows: &[f32; 16 * 128], tiles: &mut F32Tiles) -> Option<()> {
+    tiles.view_mut().copy_from_row_major(rows).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,6 +105,22 @@ mod tests {
         let units = tile.units();
         assert_eq!(units[2 * 128 + 10].to_f32(), value(2, 5));
         assert_eq!(units[2 * 128 + 11].to_f32(), value(3, 5));
+    }
+
+    #[test]
+    fn typed_copies_round_trip() {
+        let rows: [half::bf16; 8 * 128] =
+            core::array::from_fn(|i| half::bf16::from_f32((i % 256) as f32));
+        let mut tile = Bf16Tile::default();
+        pack_bf16_rows(&rows, &mut tile).unwrap();
+        let mut back = [half::bf16::ZERO; 8 * 128];
+        unpack_bf16_tile(&tile, &mut back).unwrap();
+        assert_eq!(back, rows);
+        let f: [f32; 16 * 128] = core::array::from_fn(|i| i as f32);
+        let mut tiles = F32Tiles::default();
+        pack_f32_rows(&f, &mut tiles).unwrap();
+        assert_eq!(tiles.get([9, 100]), (9 * 128 + 100) as f32);
+        assert_eq!(tiles.units()[128 * 8 + 128 + 100], (9 * 128 + 100) as f32);
     }
 
     /// The reference: the core's loop over the tiling, at run time.

@@ -10,9 +10,7 @@
 //! 2. a [`Kernel::Gather`] block is a dense destination range (its loops'
 //!    destination strides chain from 1) and all its loops are free.
 
-use super::kernels::classify;
-use super::plan::{sort_loops, Loop, Loops, Order, Sizes, FREE};
-use super::relayout::Kernel;
+use super::nest::{classify, sort_loops, Kernel, Loop, Loops, Nest, Order, Sizes, FREE};
 
 /// Largest block side for [`Kernel::Block`] (bigger loops are split so a
 /// block of both sides stays in L1).
@@ -24,19 +22,6 @@ const GATHER_MIN: u64 = 64;
 const GATHER_MAX: u64 = 1024;
 /// Most slots in a gather stage (chunks × chunk length).
 pub(crate) const STAGE_MAX: u64 = 16384;
-
-/// The loop nest of a plan.
-#[derive(Clone, Debug)]
-pub(crate) struct Nest {
-    pub(crate) outer: Loops,
-    pub(crate) a: Loop,
-    pub(crate) b: Loop,
-    pub(crate) kernel: Kernel,
-    /// For [`Kernel::Gather`]: its loops, outermost first (destination
-    /// order); `b` is then the block as one contiguous loop.
-    pub(crate) gather: Loops,
-    pub(crate) sizes: Sizes,
-}
 
 /// Picks the kernel and orders the outer loops.
 pub(crate) const fn choose(mut loops: Loops, sizes: Sizes) -> Nest {

@@ -8,8 +8,7 @@
 
 use core::mem::{size_of, size_of_val};
 
-use super::plan::Loop;
-use super::relayout::Kernel;
+use super::nest::{Kernel, Loop};
 use super::simd::{self, Blocks, Isa};
 
 mod bits;
@@ -52,22 +51,6 @@ pub(crate) trait Mover {
     fn next_call_step(&mut self, _src: usize) {}
     /// After the last move (store fence for streaming stores).
     fn finish(&mut self) {}
-}
-
-/// The kernel for inner loops `a` (outer) and `b` (inner).
-pub(crate) const fn classify(a: &Loop, b: &Loop) -> Kernel {
-    const fn small(n: u64) -> bool {
-        matches!(n, 2 | 4 | 8)
-    }
-    if b.src == 1 && b.dst == 1 {
-        Kernel::Runs
-    } else if a.n > 1 && b.dst == 1 && a.src == 1 && small(b.n) && a.dst == b.n {
-        Kernel::Interleave(b.n as u8)
-    } else if b.n > 1 && b.dst == 1 && a.src == 1 && small(a.n) && b.src == a.n && a.dst >= b.n {
-        Kernel::Deinterleave(a.n as u8)
-    } else {
-        Kernel::Block
-    }
 }
 
 /// Whole-unit moves.

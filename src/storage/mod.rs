@@ -20,8 +20,9 @@
 //!
 //! # The relayout engine
 //! [`RelayoutPlan::new`](crate::storage::RelayoutPlan::new) describes both
-//! sides as *digits* of each logical coordinate (tile splits are mixed
-//! radices), takes their common refinement and gets one loop nest in which
+//! sides as *digits* of each logical coordinate (the leaves of the layout
+//! the core lowers a tiling to, [`padded_grid`](crate::value::padded_grid):
+//! tile splits are mixed radices), takes their common refinement and gets one loop nest in which
 //! both offsets are affine: `(count, source stride, destination stride)`
 //! per loop. Neighbouring loops that stay affine on both sides merge (a
 //! 128-element row of `T(8,128)` is one run in row-major and tiled
@@ -38,15 +39,20 @@
 //!
 //! Planning needs no allocator and is a `const fn`
 //! ([`RelayoutPlan::between`](crate::storage::RelayoutPlan::between)):
-//! digits and loops live in fixed-capacity lists (64 loops; a layout
-//! needing more takes the element-wise path). So relayout works in
-//! `no_std` firmware, and for layout types the plan is a compile-time
-//! constant: [`TypedViewMut::copy_from_row_major`](crate::storage::TypedViewMut::copy_from_row_major)
+//! digits and loops live in fixed-capacity lists (64 loops while planning;
+//! a plan keeps at most 16 outer loops, 12 gather loops and 18 dims, in
+//! `usize` fields; a layout needing more takes the element-wise path). So
+//! relayout works in `no_std` firmware, and for layout types the plan is a
+//! compile-time constant of what running it needs (800 bytes on
+//! thumbv7em): [`TypedViewMut::copy_from_row_major`](crate::storage::TypedViewMut::copy_from_row_major)
 //! costs only the copy.
 //! Without `alloc` the tile transposes, which stage blocks in an allocated
-//! buffer, run as 2-D blocks instead. Layouts the digits cannot describe (combined dims
-//! `*`, a later tile that splits a tile dim unevenly) fall back to one
-//! element at a time by [`Tiling::offset`](crate::value::Tiling::offset),
+//! buffer, run as 2-D blocks instead. Layouts whose tiling is not affine (a later tile, or
+//! a combined-dim `*` group, cut so that the parts do not meet again in
+//! memory: see [`lower`](crate::value::lower)), unless the cut `*` group is
+//! affine in its combined coordinate on both sides (row-major storage of a
+//! `{2,1,0:T(2,*,128)}` array is), fall back to one element at a
+//! time by [`Tiling::offset`](crate::value::Tiling::offset),
 //! the definition the fast paths are tested against.
 //!
 //! `unsafe` is confined to `kernels.rs` and `simd/`: non-temporal stores
@@ -84,6 +90,7 @@ mod caches;
 mod choose;
 mod fixed;
 mod kernels;
+mod nest;
 mod nibbles;
 mod plan;
 mod relayout;
@@ -100,6 +107,7 @@ pub use view::{TiledView, TiledViewMut};
 #[cfg(feature = "alloc")]
 pub use array::TiledArray;
 pub use caches::Caches;
+pub use nest::Kernel;
 pub use plan::{ArrayLayout, Strided};
-pub use relayout::{Kernel, PlanStats, RelayoutPlan};
+pub use relayout::{PlanStats, RelayoutPlan};
 pub use simd::Simd;

@@ -1,43 +1,21 @@
 //! [`RelayoutPlan`]: computed once for a source and a destination layout,
 //! executed many times.
 
-use core::mem::size_of;
-
-use super::caches::Caches;
-use super::choose::{choose, Nest};
+use super::choose::choose;
 use super::element::Unit;
 use super::error::StorageError;
-use super::kernels::{self, Mover};
-use super::plan::{coalesce, dense, digits, refine, ArrayLayout, Loop, Side, DIMS};
-use super::simd::{Isa, Simd};
-use super::walk::Walk;
-use crate::value::{bits_to_bytes, MAX_RANK};
+use super::kernels::Mover;
+use super::nest::{Kept, Kernel};
+use super::plan::{coalesce, dense, digits, merge, refine, ArrayLayout, Side};
+use super::simd::Simd;
+use crate::value::MAX_RANK;
 
+mod exec;
 #[cfg(feature = "parallel")]
 mod parallel;
+mod wide;
 
-/// The inner kernel a plan runs on each block (two innermost loops).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Kernel {
-    /// Runs contiguous on both sides, copied whole (`copy_from_slice`, or
-    /// non-temporal stores for large destinations).
-    Runs,
-    /// `k` source rows zipped into one contiguous destination block
-    /// (`(8,128)(2,1)`-style packing).
-    Interleave(u8),
-    /// One contiguous source block split into `k` destination rows.
-    Deinterleave(u8),
-    /// A small 2-D block with arbitrary strides.
-    Block,
-    /// Transposes of tiles: dense destination chunks (up to 1024 slots
-    /// each) gathered into a staging block from whole source rows (8 × 8
-    /// register transposes for 4-byte slots), then copied out.
-    Gather,
-    /// No loop structure was found (combined dims, or tiles that split a
-    /// dim unevenly): one element at a time by the element-wise offsets.
-    Elementwise,
-}
+pub(crate) use exec::{Exec, Fill};
 
 /// What a plan does, for reports and tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,29 +33,43 @@ pub struct PlanStats {
     pub streaming: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Fill {
-    None,
-    Inline,
-    Prefill,
+/// The sides of a plan, for the element-wise path: one element at a
+/// time by the element-wise offsets.
+#[derive(Clone, Debug)]
+pub(crate) struct Sides {
+    src: Side,
+    dst: Side,
+    dims: [u64; MAX_RANK],
+    rank: usize,
 }
 
-#[derive(Clone, Debug)]
-#[allow(clippy::large_enum_variant)] // reason: planned in place (no allocator to box it); one per plan
-enum Mode {
-    Loops(Nest),
-    Elementwise,
-}
-
-/// One part of a plan run on its own: the values `values` of the outermost
-/// loop of `nest` (the plan's loops, the split one first), whose
-/// destination slots are a contiguous range (`last`: the part that ends the
-/// destination, which also writes the tail padding).
-#[derive(Clone, Debug)]
-pub(crate) struct Part<'n> {
-    pub(crate) nest: &'n Nest,
-    pub(crate) values: core::ops::Range<u64>,
-    pub(crate) last: bool,
+impl Sides {
+    /// Moves every element by the element-wise offsets.
+    pub(crate) fn elementwise<M: Mover>(&self, m: &mut M) {
+        let r = self.rank;
+        if self.dims[..r].contains(&0) {
+            return;
+        }
+        let mut c = [0u64; MAX_RANK];
+        loop {
+            m.one(
+                self.src.offset(&c[..r]) as usize,
+                self.dst.offset(&c[..r]) as usize,
+            );
+            let mut d = r;
+            loop {
+                if d == 0 {
+                    return;
+                }
+                d -= 1;
+                c[d] += 1;
+                if c[d] < self.dims[d] {
+                    break;
+                }
+                c[d] = 0;
+            }
+        }
+    }
 }
 
 /// A relayout from one array layout to another with the same dims and
@@ -104,17 +96,14 @@ pub(crate) struct Part<'n> {
 /// assert_eq!(again, src);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// A plan is what running it needs (the loop nest, how padding is
+/// filled, the storage sizes, in a few hundred bytes) and, for the
+/// element-wise path, both sides.
 #[derive(Clone, Debug)]
 pub struct RelayoutPlan {
-    src: Side,
-    dst: Side,
-    dims: [u64; MAX_RANK],
-    rank: usize,
-    bits: u32,
-    fill: Fill,
-    mode: Mode,
-    streaming: Option<bool>,
-    simd: Option<Simd>,
+    exec: Exec,
+    sides: Sides,
 }
 
 impl RelayoutPlan {
@@ -242,47 +231,86 @@ impl RelayoutPlan {
             }
         }
         let (ss, ds) = (shape_of(sa), shape_of(da));
-        let loops = match (digits(&src, ss, rank as u32), digits(&dst, ds, rank as u32)) {
+        let mut loops = match (digits(&src, ss, rank as u32), digits(&dst, ds, rank as u32)) {
             (Some(s), Some(d)) => refine(rank, dims.split_at(rank).0, &s, &d),
             _ => None,
         };
+        // not affine in the dims: maybe in the dims a `*` combines
+        if loops.is_none() {
+            if let Some(m) = merge(sa, da, &dims, rank) {
+                if let (Ok(ms), Ok(md)) = (Side::new(&m.src), Side::new(&m.dst)) {
+                    let (mss, mds) = (shape_of(&m.src), shape_of(&m.dst));
+                    let r = m.rank as u32;
+                    loops = match (digits(&ms, mss, r), digits(&md, mds, r)) {
+                        (Some(s), Some(d)) => refine(m.rank, m.dims.split_at(m.rank).0, &s, &d),
+                        _ => None,
+                    };
+                }
+            }
+        }
         let fill = if dst.has_padding() {
             Fill::Prefill
         } else {
             Fill::None
         };
+        let dst_tail = match &dst {
+            Side::Tiled { tiling, .. } => tiling.expanded_slots(),
+            Side::Strided(_) => dst.slots(),
+        };
         let mut plan = RelayoutPlan {
-            src,
-            dst,
-            dims,
-            rank,
-            bits,
-            fill,
-            mode: Mode::Elementwise,
-            streaming: None,
-            simd: None,
+            exec: Exec {
+                nest: None,
+                src_slots: src.slots(),
+                dst_slots: dst.slots(),
+                dst_tail,
+                bits,
+                fill,
+                empty: src.slots() == 0 && rank != 0,
+                streaming: None,
+                simd: None,
+            },
+            sides: Sides {
+                src,
+                dst,
+                dims,
+                rank,
+            },
         };
         let Some((mut loops, sizes)) = loops else {
             return Ok(plan);
         };
         coalesce(&mut loops);
-        if let Side::Tiled { tiling, .. } = &plan.dst {
-            if matches!(plan.fill, Fill::Prefill)
+        let nest = choose(loops, sizes);
+        // a nest past what a plan keeps takes the element-wise path
+        let Some(kept) = Kept::keep(&nest) else {
+            return Ok(plan);
+        };
+        if let Side::Tiled { tiling, .. } = &plan.sides.dst {
+            if matches!(plan.exec.fill, Fill::Prefill)
                 && dense(loops.as_slice(), tiling.expanded_slots())
             {
-                plan.fill = Fill::Inline;
+                plan.exec.fill = Fill::Inline;
             }
         }
-        plan.mode = Mode::Loops(choose(loops, sizes));
+        plan.exec.nest = Some(kept);
         Ok(plan)
+    }
+
+    /// What running the plan needs, if it runs on loops (`None` for the
+    /// element-wise path, which needs the sides).
+    pub(crate) const fn exec(&self) -> Option<Exec> {
+        match self.exec.nest {
+            Some(_) => Some(self.exec),
+            None => None,
+        }
     }
 
     /// Forces non-temporal stores on (`Some(true)`) or off, or leaves the
     /// choice to the destination size (`None`, the default: on from
-    /// [`Caches::streaming_threshold`] of [`Caches::host`] bytes, on
+    /// [`Caches::streaming_threshold`](super::Caches::streaming_threshold) of [`Caches::host`](super::Caches::host) bytes, on
     /// x86-64).
     pub fn with_streaming(mut self, on: Option<bool>) -> Self {
-        self.streaming = on;
+        self.exec.streaming = on;
         self
     }
 
@@ -306,52 +334,31 @@ impl RelayoutPlan {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_simd(mut self, level: Option<Simd>) -> Self {
-        self.simd = level;
+        self.exec.simd = level;
         self
     }
 
     /// What the plan does.
     pub fn stats(&self) -> PlanStats {
-        let (kernel, outer_loops, block) = match &self.mode {
-            Mode::Loops(n) => (n.kernel, n.outer.len(), (n.a.n, n.b.n)),
-            Mode::Elementwise => (Kernel::Elementwise, 0, (0, 0)),
-        };
-        PlanStats {
-            kernel,
-            outer_loops,
-            block,
-            inline_padding: self.fill == Fill::Inline,
-            streaming: self.streams(),
-        }
+        self.exec.stats()
     }
 
     /// Storage units the source needs (slots, or bytes when packed).
     pub fn src_units(&self, unit_bytes: usize) -> u64 {
-        units(self.src.slots(), self.bits, unit_bytes)
+        self.exec.src_units(unit_bytes)
     }
 
     /// Storage units the destination needs.
     pub fn dst_units(&self, unit_bytes: usize) -> u64 {
-        units(self.dst.slots(), self.bits, unit_bytes)
-    }
-
-    fn streams(&self) -> bool {
-        let bytes = units(self.dst.slots(), self.bits, 1);
-        let kernel_ok = match &self.mode {
-            Mode::Loops(n) => n.kernel != Kernel::Block && self.bits >= 8,
-            Mode::Elementwise => false,
-        };
-        kernel_ok
-            && cfg!(target_arch = "x86_64")
-            && self
-                .streaming
-                .unwrap_or_else(|| bytes >= Caches::host().streaming_threshold() as u64)
+        self.exec.dst_units(unit_bytes)
     }
 
     /// Copies `src` into `dst`; destination padding becomes zero bits.
     ///
     /// `U` is any unit of the storage width (`f32`, `u32`, `i32` for 32
-    /// bits; `u8` for packed sub-byte storage).
+    /// bits; `u8` for packed sub-byte storage), or `u8` for any width: the
+    /// bytes of each slot (as `pred` in `E(32)` is stored), at any
+    /// alignment; padding slots then get the padding byte and zeros.
     ///
     /// # Errors
     /// [`StorageError::ElementSize`] if `U` does not match the storage
@@ -372,170 +379,8 @@ impl RelayoutPlan {
         dst: &mut [U],
         pad: U,
     ) -> Result<(), StorageError> {
-        self.check(src, dst)?;
-        self.run_part(src, dst, pad, None);
+        self.exec.check(src, dst)?;
+        self.exec.run_part(src, dst, pad, None, Some(&self.sides));
         Ok(())
     }
-
-    /// The unit width and both lengths, as [`RelayoutPlan::execute`]
-    /// documents.
-    fn check<U: Unit>(&self, src: &[U], dst: &[U]) -> Result<(), StorageError> {
-        let ub = size_of::<U>();
-        let packed = self.bits < 8;
-        if (packed && ub != 1) || (!packed && 8 * ub as u32 != self.bits) {
-            return Err(StorageError::ElementSize {
-                bits: self.bits as u64,
-            });
-        }
-        for (len, need) in [
-            (src.len(), self.src_units(ub)),
-            (dst.len(), self.dst_units(ub)),
-        ] {
-            if len as u64 != need {
-                return Err(StorageError::Length {
-                    expected: need,
-                    found: len,
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// Runs the plan (`part: None`) or one part of it into `dst`, the part's
-    /// destination range (after [`RelayoutPlan::check`]).
-    fn run_part<U: Unit>(&self, src: &[U], dst: &mut [U], pad: U, part: Option<&Part>) {
-        let nt = self.streams();
-        if self.bits < 8 {
-            let (s, d): (&[u8], &mut [u8]) =
-                (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
-            let pad = bytemuck::bytes_of(&pad)[0];
-            let slots = d.len() as u64 * 8 / self.bits as u64;
-            self.run(
-                &mut kernels::BitMover {
-                    src: s,
-                    dst: d,
-                    bits: self.bits,
-                    pad,
-                    isa: Isa::new(self.simd),
-                    gather: self.gather(),
-                },
-                part,
-                slots,
-            );
-            return;
-        }
-        macro_rules! go {
-            ($src:expr, $dst:expr, $pad:expr) => {{
-                let d = $dst;
-                let slots = d.len() as u64;
-                self.run(
-                    &mut kernels::UnitMover {
-                        src: $src,
-                        dst: d,
-                        pad: $pad,
-                        nt,
-                        isa: Isa::new(self.simd),
-                        #[cfg(feature = "alloc")]
-                        gather: self.gather(),
-                        #[cfg(feature = "alloc")]
-                        stage: alloc::vec![$pad; self.stage_len()],
-                        next: 0,
-                        ahead: None,
-                    },
-                    part,
-                    slots,
-                );
-            }};
-        }
-        use bytemuck::{cast, cast_slice as c, cast_slice_mut as cm};
-        // the kernels are written for the unsigned unit of each width
-        match size_of::<U>() {
-            1 => go!(c::<U, u8>(src), cm::<U, u8>(dst), cast::<U, u8>(pad)),
-            2 => go!(c::<U, u16>(src), cm::<U, u16>(dst), cast::<U, u16>(pad)),
-            4 => go!(c::<U, u32>(src), cm::<U, u32>(dst), cast::<U, u32>(pad)),
-            8 => go!(c::<U, u64>(src), cm::<U, u64>(dst), cast::<U, u64>(pad)),
-            _ => go!(src, dst, pad),
-        }
-    }
-
-    #[cfg(feature = "alloc")]
-    fn stage_len(&self) -> usize {
-        match &self.mode {
-            Mode::Loops(n) if n.kernel == Kernel::Gather => (n.a.n * n.b.n) as usize,
-            _ => 0,
-        }
-    }
-
-    fn gather(&self) -> &[Loop] {
-        match &self.mode {
-            Mode::Loops(n) => &n.gather,
-            Mode::Elementwise => &[],
-        }
-    }
-
-    /// Runs the plan, or one part of it (`dst_slots`: the slots of the
-    /// mover's destination).
-    fn run<M: Mover>(&self, m: &mut M, part: Option<&Part>, dst_slots: u64) {
-        if self.fill == Fill::Prefill {
-            m.pad(0, dst_slots as usize);
-        }
-        match &self.mode {
-            Mode::Elementwise => self.elementwise(m),
-            Mode::Loops(nest) => {
-                let nest = part.map_or(nest, |p| p.nest);
-                let walk = Walk::new(nest, self.fill == Fill::Inline);
-                let mut e = [0u64; DIMS];
-                let e = &mut e[..nest.sizes.len()];
-                // the part's first slot (a part's offsets are its own)
-                let mut first = 0;
-                match part {
-                    None if self.src.slots() > 0 || self.rank == 0 => walk.walk(m, 0, 0, 0, e),
-                    None if walk.fill => walk.pad_tree(m, 0, 0),
-                    None => {}
-                    Some(p) => {
-                        let l = &nest.outer[0];
-                        first = p.values.start * l.dst;
-                        let s = (p.values.start * l.src) as usize;
-                        walk.values(m, 0, p.values.clone(), s, 0, e);
-                    }
-                }
-                let last = part.is_none_or(|p| p.last);
-                if let (Side::Tiled { tiling, .. }, true, true) = (&self.dst, walk.fill, last) {
-                    let tail = tiling.expanded_slots();
-                    m.pad((tail - first) as usize, (tiling.slots() - tail) as usize);
-                }
-            }
-        }
-        m.finish();
-    }
-
-    fn elementwise<M: Mover>(&self, m: &mut M) {
-        let r = self.rank;
-        if self.dims[..r].contains(&0) {
-            return;
-        }
-        let mut c = [0u64; MAX_RANK];
-        loop {
-            m.one(
-                self.src.offset(&c[..r]) as usize,
-                self.dst.offset(&c[..r]) as usize,
-            );
-            let mut d = r;
-            loop {
-                if d == 0 {
-                    return;
-                }
-                d -= 1;
-                c[d] += 1;
-                if c[d] < self.dims[d] {
-                    break;
-                }
-                c[d] = 0;
-            }
-        }
-    }
-}
-
-fn units(slots: u64, bits: u32, unit_bytes: usize) -> u64 {
-    bits_to_bytes(slots, bits as u64).unwrap_or(u64::MAX) / unit_bytes.max(1) as u64
 }

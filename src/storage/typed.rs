@@ -301,6 +301,7 @@ where
 
 mod relayout {
     use super::*;
+    use crate::storage::relayout::Exec;
     use crate::storage::{ArrayLayout, RelayoutPlan, Strided};
 
     impl<'a, L: Layout> TypedViewMut<'a, L>
@@ -312,15 +313,19 @@ mod relayout {
         /// layout's constants.
         ///
         /// The plan is a compile-time constant of the layout type
-        /// ([`RelayoutPlan::between`] evaluated by the compiler), so a call
-        /// costs only the copy.
+        /// ([`RelayoutPlan::between`] evaluated by the compiler; it keeps
+        /// only what running it needs, a few hundred bytes), so a call
+        /// costs only the copy. A layout whose tiling is not affine takes
+        /// the element-wise path, planned at run time.
         ///
         /// # Errors
         /// [`StorageError::Length`] if `src` is not `ELEMENTS` units (or the
         /// packed bytes of them).
         pub fn copy_from_row_major(&mut self, src: &[UnitOf<L>]) -> Result<(), StorageError> {
+            let pad = UnitOf::<L>::default();
             match &Plans::<L>::FROM_ROWS {
-                Ok(plan) => plan.execute_with_padding(src, self.units, UnitOf::<L>::default()),
+                Ok(Some(exec)) => exec.execute_with_padding(src, self.units, pad),
+                Ok(None) => Plans::<L>::from_rows()?.execute_with_padding(src, self.units, pad),
                 Err(e) => Err(*e),
             }
         }
@@ -335,15 +340,19 @@ mod relayout {
         /// # Errors
         /// [`StorageError::Length`] if `dst` is not the row-major length.
         pub fn copy_to_row_major(&self, dst: &mut [UnitOf<L>]) -> Result<(), StorageError> {
+            let pad = UnitOf::<L>::default();
             match &Plans::<L>::TO_ROWS {
-                Ok(plan) => plan.execute(self.units, dst),
+                Ok(Some(exec)) => exec.execute_with_padding(self.units, dst, pad),
+                Ok(None) => Plans::<L>::to_rows()?.execute_with_padding(self.units, dst, pad),
                 Err(e) => Err(*e),
             }
         }
     }
 
     /// The plans between layout `L` and row-major storage of its dims,
-    /// made by the compiler.
+    /// made by the compiler: what running them needs ([`Exec`]), or `None`
+    /// for the element-wise path (planned again at run time, so that the
+    /// constant stays small).
     struct Plans<L>(PhantomData<L>);
 
     impl<L: Layout> Plans<L>
@@ -362,13 +371,27 @@ mod relayout {
                 Err(e) => Err(e),
             }
         };
-        const FROM_ROWS: Result<RelayoutPlan, StorageError> = match &Self::ROWS {
-            Ok(rows) => RelayoutPlan::between(rows, &ArrayLayout::Tiled(L::SHAPE)),
-            Err(e) => Err(*e),
+        const FROM_ROWS: Result<Option<Exec>, StorageError> = match Self::from_rows() {
+            Ok(p) => Ok(p.exec()),
+            Err(e) => Err(e),
         };
-        const TO_ROWS: Result<RelayoutPlan, StorageError> = match &Self::ROWS {
-            Ok(rows) => RelayoutPlan::between(&ArrayLayout::Tiled(L::SHAPE), rows),
-            Err(e) => Err(*e),
+        const TO_ROWS: Result<Option<Exec>, StorageError> = match Self::to_rows() {
+            Ok(p) => Ok(p.exec()),
+            Err(e) => Err(e),
         };
+
+        const fn from_rows() -> Result<RelayoutPlan, StorageError> {
+            match &Self::ROWS {
+                Ok(rows) => RelayoutPlan::between(rows, &ArrayLayout::Tiled(L::SHAPE)),
+                Err(e) => Err(*e),
+            }
+        }
+
+        const fn to_rows() -> Result<RelayoutPlan, StorageError> {
+            match &Self::ROWS {
+                Ok(rows) => RelayoutPlan::between(&ArrayLayout::Tiled(L::SHAPE), rows),
+                Err(e) => Err(*e),
+            }
+        }
     }
 }

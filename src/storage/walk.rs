@@ -8,9 +8,8 @@
 //! So `valid` is exact at the innermost level and prunes only subtrees with
 //! no element; in inline-fill mode those subtrees are padding.
 
-use super::choose::Nest;
-use super::kernels::{classify, Mover};
-use super::plan::{Loop, DIMS, FREE};
+use super::kernels::Mover;
+use super::nest::{classify, Kept, Loop, DIMS, FREE};
 
 /// How many values of `l` have an in-bounds completion.
 pub(crate) fn valid(l: &Loop, e: &[u64], sizes: &[u64]) -> u64 {
@@ -26,16 +25,30 @@ pub(crate) fn valid(l: &Loop, e: &[u64], sizes: &[u64]) -> u64 {
     }
 }
 
-/// One walk of a nest.
+/// One walk of a nest: the kept nest, its kernel block and dim sizes
+/// unpacked.
 pub(crate) struct Walk<'p> {
-    pub(crate) nest: &'p Nest,
+    nest: &'p Kept,
+    a: Loop,
+    b: Loop,
     /// Write padding slots (the loops cover the destination densely).
     pub(crate) fill: bool,
 }
 
 impl<'p> Walk<'p> {
-    pub(crate) fn new(nest: &'p Nest, fill: bool) -> Self {
-        Walk { nest, fill }
+    pub(crate) fn new(nest: &'p Kept, fill: bool) -> Self {
+        Walk {
+            nest,
+            a: nest.a(),
+            b: nest.b(),
+            fill,
+        }
+    }
+
+    /// The size of each constrained dim.
+    #[inline]
+    pub(crate) fn sizes(&self) -> &[u64] {
+        self.nest.sizes()
     }
 
     /// How many of the first values of `l` (the loop at `level`, `e` the
@@ -44,13 +57,18 @@ impl<'p> Walk<'p> {
         let n = self.nest;
         // how far the loops below and the kernel's advance each dim at most
         let mut reach = [0u64; DIMS];
-        for x in n.outer[level + 1..].iter().chain([&n.a, &n.b]) {
+        for x in n.outer_packed().get(level + 1..).unwrap_or(&[]) {
+            if x.dim != FREE {
+                reach[x.dim as usize] += ((x.n - 1) * x.w) as u64;
+            }
+        }
+        for x in [&self.a, &self.b] {
             if x.dim != FREE {
                 reach[x.dim as usize] += (x.n - 1) * x.w;
             }
         }
         let mut count = l.n;
-        for (x, (&size, (&at, &r))) in n.sizes.iter().zip(e.iter().zip(&reach)).enumerate() {
+        for (x, (&size, (&at, &r))) in self.sizes().iter().zip(e.iter().zip(&reach)).enumerate() {
             let left = size.saturating_sub(at + r);
             if l.dim as usize == x {
                 // values v with at + v·w + r < size
@@ -65,23 +83,22 @@ impl<'p> Walk<'p> {
     /// Loops `level..` with no bounds to check: plain nested loops, the
     /// innermost repeated inside the mover.
     fn free<M: Mover>(&self, m: &mut M, level: usize, s: usize, d: usize) {
-        let n = self.nest;
-        match n.outer.get(level) {
-            None => m.block(n.kernel, &n.a, &n.b, s, d),
-            Some(l) => self.free_loop(m, level, l, s, d),
+        match self.nest.outer(level) {
+            None => m.block(self.nest.kernel, &self.a, &self.b, s, d),
+            Some(l) => self.free_loop(m, level, &l, s, d),
         }
     }
 
     /// [`Walk::free`] with `l` (the loop at `level`, or its first values)
     /// for the loop at `level`.
     fn free_loop<M: Mover>(&self, m: &mut M, level: usize, l: &Loop, s: usize, d: usize) {
-        let n = self.nest;
-        if level + 1 == n.outer.len() {
-            m.block_rep(n.kernel, l, &n.a, &n.b, s, d)
-        } else if level + 2 == n.outer.len() {
-            m.block_rep2(n.kernel, l, &n.outer[level + 1], &n.a, &n.b, s, d)
+        let (n, len) = (self.nest, self.nest.outer_len());
+        if level + 1 == len {
+            m.block_rep(n.kernel, l, &self.a, &self.b, s, d)
+        } else if let (true, Some(c)) = (level + 2 == len, n.outer(level + 1)) {
+            m.block_rep2(n.kernel, l, &c, &self.a, &self.b, s, d)
         } else {
-            if level + 3 == n.outer.len() {
+            if level + 3 == len {
                 // this loop repeats the `block_rep2` calls
                 m.next_call_step(l.src as usize);
             }
@@ -104,7 +121,7 @@ impl<'p> Walk<'p> {
         d: usize,
         e: &mut [u64],
     ) {
-        match self.nest.outer.get(level) {
+        match self.nest.outer(level) {
             None => self.block(m, s, d, e),
             Some(l) => self.values(m, level, 0..l.n, s, d, e),
         }
@@ -121,13 +138,15 @@ impl<'p> Walk<'p> {
         d: usize,
         e: &mut [u64],
     ) {
-        let l = &self.nest.outer[level];
+        let Some(l) = &self.nest.outer(level) else {
+            return;
+        };
         let at = |v: u64| {
             let k = v - vs.start;
             (s + (k * l.src) as usize, d + (k * l.dst) as usize)
         };
         // the first values whose subtrees are in bounds run as free loops
-        let (full, nv) = (self.full(level, l, e), valid(l, e, &self.nest.sizes));
+        let (full, nv) = (self.full(level, l, e), valid(l, e, self.sizes()));
         if vs.start < full.min(vs.end) {
             let n = full.min(vs.end) - vs.start;
             self.free_loop(m, level, &Loop { n, ..*l }, s, d);
@@ -150,22 +169,22 @@ impl<'p> Walk<'p> {
     }
 
     pub(crate) fn pad_tree<M: Mover>(&self, m: &mut M, level: usize, d: usize) {
-        match self.nest.outer.get(level) {
+        match self.nest.outer(level) {
             Some(l) => {
                 for v in 0..l.n {
                     self.pad_tree(m, level + 1, d + (v * l.dst) as usize);
                 }
             }
             None => {
-                for i in 0..self.nest.a.n {
-                    self.pad_row(m, d + (i * self.nest.a.dst) as usize, 0);
+                for i in 0..self.a.n {
+                    self.pad_row(m, d + (i * self.a.dst) as usize, 0);
                 }
             }
         }
     }
 
     fn pad_row<M: Mover>(&self, m: &mut M, d: usize, from: u64) {
-        let b = &self.nest.b;
+        let b = &self.b;
         if b.dst == 1 {
             m.pad(d + from as usize, (b.n - from) as usize);
         } else {
@@ -178,7 +197,7 @@ impl<'p> Walk<'p> {
     /// The kernel block, in bounds: rows with the same valid length go to
     /// the mover together; what is out of bounds is padding.
     fn block<M: Mover>(&self, m: &mut M, s: usize, d: usize, e: &mut [u64]) {
-        let (a, b, sizes) = (&self.nest.a, &self.nest.b, &self.nest.sizes[..]);
+        let (a, b, sizes) = (&self.a, &self.b, self.sizes());
         let na = valid(a, e, sizes);
         let nb_at = |e: &mut [u64], i: u64| {
             if a.dim == FREE {

@@ -39,8 +39,10 @@
 //! ```
 
 mod grid;
+mod padded;
 mod xla;
 
+pub use padded::{padded_grid, GridLeaf, PaddedGrid};
 pub use xla::{to_xla, TO_XLA_MAX_RANK};
 
 use crate::algebra::{AlgebraError, AlgebraErrorKind, Int, IntTuple, Layout as CuteLayout};
@@ -121,12 +123,16 @@ impl Lowered {
 }
 
 /// One digit of a logical coordinate: `(x / below) % size` at `stride`
-/// in memory.
+/// in memory, or (`dim == NO_DIM`) a unit of the padded grid no
+/// coordinate reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Digit {
     dim: u8,
     below: u64,
     size: u64,
+    /// Positions of the padded grid the digit spans (`size` plus the
+    /// padding above it; `size` where that is not known).
+    extent: u64,
     stride: u64,
     /// The most major digit of its dim: `x / below`, no `% size`.
     top: bool,
@@ -136,9 +142,33 @@ const NO_DIGIT: Digit = Digit {
     dim: NO_DIM,
     below: 1,
     size: 1,
+    extent: 1,
     stride: 0,
     top: false,
 };
+
+/// Room for the digits while sources are resolved: every unit of the grid
+/// (zeros included) and the units of the sources put back.
+const MAX_DIGITS: usize = 2 * MAX_UNITS;
+
+/// What [`build`] finds: the digits of an affine tiling, or where it is
+/// not affine.
+// reason: as `Lowered`, fixed-capacity values built in `const fn`
+#[allow(clippy::large_enum_variant)]
+enum Build {
+    Affine(Digits),
+    NotAffine(NotAffine),
+}
+
+/// The digits of an affine tiling (`digits[..n]`), with what the layout
+/// and the padded grid are made from.
+struct Digits {
+    digits: [Digit; MAX_DIGITS],
+    n: usize,
+    tiling: Tiling,
+    logical: [u64; MAX_RANK],
+    rank: usize,
+}
 
 /// An affine tiling: a CuTe layout with one mode per logical dim (in the
 /// order the dims are written), over the padded grid, and the logical
@@ -300,6 +330,28 @@ impl NotAffine {
 /// shape; [`LowerError::Algebra`] when the layout exceeds the algebra's
 /// capacity or offsets exceed `i64`.
 pub const fn lower(shape: &Shape) -> Result<Lowered, LowerError> {
+    let d = match build(shape) {
+        Ok(Build::Affine(d)) => d,
+        Ok(Build::NotAffine(n)) => return Ok(Lowered::NotAffine(n)),
+        Err(e) => return Err(e),
+    };
+    let layout = match layout_of(&d.digits, d.n, d.rank) {
+        Ok(l) => l,
+        Err(e) => return Err(LowerError::Algebra(e)),
+    };
+    Ok(Lowered::Affine(AffineTiling {
+        layout,
+        bounds: d.logical,
+        rank: d.rank as u8,
+        storage_bits: shape.storage_bits(),
+        tiling: d.tiling,
+    }))
+}
+
+/// The tiles applied symbolically ([`grid::apply_tiles`]) and their
+/// digits resolved into digits of the logical coordinates, each with its
+/// stride; zero units of the grid are kept as digits of no dim.
+const fn build(shape: &Shape) -> Result<Build, LowerError> {
     let tiling = match shape.tiling() {
         Ok(t) => t,
         Err(e) => return Err(LowerError::Shape(e)),
@@ -334,7 +386,7 @@ pub const fn lower(shape: &Shape) -> Result<Lowered, LowerError> {
     // each unit's stride: its dim's row-major stride times the radices of
     // the units after it in that dim
     let strides = tiling.expanded_strides();
-    let mut digits = [NO_DIGIT; MAX_UNITS];
+    let mut digits = [NO_DIGIT; MAX_DIGITS];
     let mut n = 0;
     let mut i = 0;
     while i < g.dims {
@@ -343,11 +395,18 @@ pub const fn lower(shape: &Shape) -> Result<Lowered, LowerError> {
         while k > g.starts[i] {
             k -= 1;
             let u: Unit = g.units[k];
-            if u.dim != NO_DIM {
+            if u.dim != NO_DIM || u.radix > 1 {
                 digits[n] = Digit {
                     dim: u.dim,
                     below: u.below,
                     size: u.size,
+                    // the most major digit spans its unit (a zero spans
+                    // its radix): the rest of the radix is padding
+                    extent: if u.top || u.dim == NO_DIM {
+                        u.radix
+                    } else {
+                        u.size
+                    },
                     stride: w,
                     top: u.top,
                 };
@@ -364,7 +423,7 @@ pub const fn lower(shape: &Shape) -> Result<Lowered, LowerError> {
             Ok(true) => {}
             Ok(false) => {
                 let src = &g.sources[s];
-                return Ok(Lowered::NotAffine(NotAffine {
+                return Ok(Build::NotAffine(NotAffine {
                     tiling,
                     level: src.level,
                     tile_dim: src.tile_dim,
@@ -374,16 +433,12 @@ pub const fn lower(shape: &Shape) -> Result<Lowered, LowerError> {
             Err(e) => return Err(LowerError::Algebra(e)),
         }
     }
-    let layout = match layout_of(&digits, n, rank) {
-        Ok(l) => l,
-        Err(e) => return Err(LowerError::Algebra(e)),
-    };
-    Ok(Lowered::Affine(AffineTiling {
-        layout,
-        bounds: logical,
-        rank: rank as u8,
-        storage_bits: shape.storage_bits(),
+    Ok(Build::Affine(Digits {
+        digits,
+        n,
         tiling,
+        logical,
+        rank,
     }))
 }
 
@@ -396,7 +451,7 @@ pub const fn lower(shape: &Shape) -> Result<Lowered, LowerError> {
 const fn resolve(
     src: &Source,
     dim: u8,
-    digits: &mut [Digit; MAX_UNITS],
+    digits: &mut [Digit; MAX_DIGITS],
     n: &mut usize,
 ) -> Result<bool, AlgebraError> {
     let mut expected: u64 = 1;
@@ -461,13 +516,14 @@ const fn resolve(
         j -= 1;
         let u = src.units[j];
         if u.dim != NO_DIM {
-            if *n >= MAX_UNITS {
+            if *n >= MAX_DIGITS {
                 return Err(AlgebraError::new(AlgebraErrorKind::TooManyNodes));
             }
             digits[*n] = Digit {
                 dim: u.dim,
                 below: u.below,
                 size: u.size,
+                extent: u.size,
                 stride: weight,
                 top: u.top,
             };
@@ -482,7 +538,7 @@ const fn resolve(
 /// significance (`below` ascending); a size-1 digit gets stride `_0`, as
 /// CuTe's `make_layout` gives it.
 const fn layout_of(
-    digits: &[Digit; MAX_UNITS],
+    digits: &[Digit; MAX_DIGITS],
     n: usize,
     rank: usize,
 ) -> Result<CuteLayout, AlgebraError> {

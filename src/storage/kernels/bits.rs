@@ -2,9 +2,8 @@
 //! runs start on a byte, the nibble zip of `(8,128)(8,1)E(4)`, else slot by
 //! slot.
 
+use super::super::nest::{Kernel, Loop};
 use super::super::packed;
-use super::super::plan::Loop;
-use super::super::relayout::Kernel;
 use super::super::simd::{self, Isa};
 use super::{gather_rows, Mover};
 

@@ -3,11 +3,11 @@
 //! contiguous ranges, one part per scoped thread (`std::thread::scope`, no
 //! pool, no dependency).
 
-use super::{Mode, Part, RelayoutPlan};
-use crate::storage::choose::Nest;
+use super::exec::Part;
+use super::RelayoutPlan;
 use crate::storage::element::Unit;
 use crate::storage::error::StorageError;
-use crate::storage::plan::Loop;
+use crate::storage::nest::{Kept, Loop};
 use crate::storage::walk::valid;
 
 impl RelayoutPlan {
@@ -58,7 +58,7 @@ impl RelayoutPlan {
         pad: U,
         threads: usize,
     ) -> Result<(), StorageError> {
-        self.check(src, dst)?;
+        self.exec.check(src, dst)?;
         let threads = match threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             t => t,
@@ -67,7 +67,7 @@ impl RelayoutPlan {
         let parts = split.as_ref().map_or(1, |(nest, _)| first_values(nest));
         let n = threads.min(parts);
         let Some((nest, step)) = split.filter(|_| n > 1) else {
-            self.run_part(src, dst, pad, None);
+            self.exec.run_part(src, dst, pad, None, Some(&self.sides));
             return Ok(());
         };
         let nest = &nest;
@@ -81,7 +81,7 @@ impl RelayoutPlan {
         for k in 0..n {
             let last = k + 1 == n;
             let end = if last {
-                nest.outer[0].n
+                nest.outer(0).map_or(0, |l| l.n)
             } else {
                 parts * (k + 1) / n
             };
@@ -103,7 +103,8 @@ impl RelayoutPlan {
         let run = |slot: &std::sync::Mutex<Option<(&mut [U], Part<'_>)>>| {
             let job = slot.lock().map_or(None, |mut j| j.take());
             if let Some((chunk, part)) = job {
-                self.run_part(src, chunk, pad, Some(&part));
+                self.exec
+                    .run_part(src, chunk, pad, Some(&part), Some(&self.sides));
             }
         };
         std::thread::scope(|scope| {
@@ -132,43 +133,36 @@ impl RelayoutPlan {
     /// storage units per value of it: of the loops whose values write
     /// disjoint ranges (each value's destination stride at least the span
     /// of all the other loops), the longest.
-    fn split(&self) -> Option<(Nest, u64)> {
-        let Mode::Loops(nest) = &self.mode else {
-            return None;
-        };
-        if self.src.slots() == 0 {
+    fn split(&self) -> Option<(Kept, u64)> {
+        let nest = self.exec.nest.as_ref()?;
+        if self.exec.src_slots == 0 {
             return None;
         }
+        let bits = self.exec.bits;
         // the destination slots spanned by a loop's values
         let span = |l: &Loop| (l.n - 1) * l.dst;
-        let all = nest
-            .outer
-            .iter()
-            .chain([&nest.a, &nest.b])
-            .map(span)
+        let outer = || (0..nest.outer_len()).filter_map(|i| nest.outer(i));
+        let all = outer()
+            .chain([nest.a(), nest.b()])
+            .map(|l| span(&l))
             .sum::<u64>();
-        let (i, l) = nest
-            .outer
-            .iter()
+        let (i, l) = outer()
             .enumerate()
             .filter(|(_, l)| l.n > 1 && l.dst > all - span(l))
-            .filter(|(_, l)| self.bits >= 8 || (l.dst * self.bits as u64).is_multiple_of(8))
+            .filter(|(_, l)| bits >= 8 || (l.dst * bits as u64).is_multiple_of(8))
             .max_by_key(|(_, l)| l.n)?;
-        let step = match self.bits {
+        let step = match bits {
             b if b >= 8 => l.dst,
             b => l.dst * b as u64 / 8,
         };
-        let mut nest = nest.clone();
-        let l = nest.outer.remove(i);
-        if !nest.outer.insert(0, l) {
-            return None;
-        }
-        Some((nest, step))
+        Some((nest.with_outermost(i), step))
     }
 }
 
 /// The values of the outermost loop of `nest` that hold elements.
-fn first_values(nest: &Nest) -> u64 {
-    let zeros = alloc::vec![0u64; nest.sizes.len()];
-    valid(&nest.outer[0], &zeros, &nest.sizes).max(1)
+fn first_values(nest: &Kept) -> u64 {
+    let sizes = nest.sizes();
+    let zeros = [0u64; crate::storage::nest::KEPT_DIMS];
+    nest.outer(0)
+        .map_or(1, |l| valid(&l, &zeros[..sizes.len()], sizes).max(1))
 }

@@ -1,0 +1,309 @@
+//! Running a plan: [`Exec`], what execution needs and nothing more, so
+//! that a plan kept as a compile-time constant (one per layout type the
+//! typed copies use) stays small.
+
+use core::mem::size_of;
+
+use super::{Kernel, PlanStats, Sides};
+use crate::storage::caches::Caches;
+use crate::storage::element::Unit;
+use crate::storage::error::StorageError;
+use crate::storage::kernels::{self, Mover};
+use crate::storage::nest::{Kept, Loop, DIMS};
+use crate::storage::simd::{Isa, Simd};
+use crate::storage::walk::Walk;
+use crate::value::bits_to_bytes;
+
+use super::wide::WideBytes;
+
+/// How destination padding is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fill {
+    /// There is none.
+    None,
+    /// While copying: the loops cover the destination densely.
+    Inline,
+    /// In a pass before copying.
+    Prefill,
+}
+
+/// What running a plan needs: the kept loop nest (`None`: the element-wise
+/// path, which needs the plan's sides as well), how padding is filled and
+/// the storage sizes.
+///
+/// Invariant: `dst_tail <= dst_slots`; with `fill == Inline` the nest's
+/// loops cover the destination's slots below `dst_tail` exactly once.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Exec {
+    pub(crate) nest: Option<Kept>,
+    pub(crate) src_slots: u64,
+    pub(crate) dst_slots: u64,
+    /// Where the destination's tail padding (`L(n)`) starts.
+    pub(crate) dst_tail: u64,
+    pub(crate) bits: u32,
+    pub(crate) fill: Fill,
+    /// The source holds no element (a dim of size 0): nothing moves.
+    pub(crate) empty: bool,
+    pub(crate) streaming: Option<bool>,
+    pub(crate) simd: Option<Simd>,
+}
+
+/// One part of a plan run on its own: the values `values` of the outermost
+/// loop of `nest` (the plan's loops, the split one first), whose
+/// destination slots are a contiguous range (`last`: the part that ends the
+/// destination, which also writes the tail padding).
+#[derive(Clone, Debug)]
+pub(crate) struct Part<'n> {
+    pub(crate) nest: &'n Kept,
+    pub(crate) values: core::ops::Range<u64>,
+    pub(crate) last: bool,
+}
+
+impl Exec {
+    /// What the plan does.
+    pub(crate) fn stats(&self) -> PlanStats {
+        let (kernel, outer_loops, block) = match &self.nest {
+            Some(n) => (n.kernel, n.outer_len(), (n.a().n, n.b().n)),
+            None => (Kernel::Elementwise, 0, (0, 0)),
+        };
+        PlanStats {
+            kernel,
+            outer_loops,
+            block,
+            inline_padding: self.fill == Fill::Inline,
+            streaming: self.streams(),
+        }
+    }
+
+    /// Storage units the source needs (slots, or bytes when packed).
+    pub(crate) fn src_units(&self, unit_bytes: usize) -> u64 {
+        units(self.src_slots, self.bits, unit_bytes)
+    }
+
+    /// Storage units the destination needs.
+    pub(crate) fn dst_units(&self, unit_bytes: usize) -> u64 {
+        units(self.dst_slots, self.bits, unit_bytes)
+    }
+
+    fn streams(&self) -> bool {
+        let bytes = units(self.dst_slots, self.bits, 1);
+        let kernel_ok = match &self.nest {
+            Some(n) => n.kernel != Kernel::Block && self.bits >= 8,
+            None => false,
+        };
+        kernel_ok
+            && cfg!(target_arch = "x86_64")
+            && self
+                .streaming
+                .unwrap_or_else(|| bytes >= Caches::host().streaming_threshold() as u64)
+    }
+
+    /// Checks the unit width and both lengths, as
+    /// [`RelayoutPlan::execute`](super::RelayoutPlan::execute) documents,
+    /// then runs the plan (on loops: the element-wise path is the caller's).
+    ///
+    /// # Errors
+    /// As [`RelayoutPlan::execute`](super::RelayoutPlan::execute).
+    pub(crate) fn execute_with_padding<U: Unit>(
+        &self,
+        src: &[U],
+        dst: &mut [U],
+        pad: U,
+    ) -> Result<(), StorageError> {
+        self.check(src, dst)?;
+        self.run_part(src, dst, pad, None, None);
+        Ok(())
+    }
+
+    /// The unit width and both lengths, as
+    /// [`RelayoutPlan::execute`](super::RelayoutPlan::execute) documents.
+    pub(crate) fn check<U: Unit>(&self, src: &[U], dst: &[U]) -> Result<(), StorageError> {
+        let ub = size_of::<U>();
+        let packed = self.bits < 8;
+        // bytes of wider slots: `pred` in `E(16)`..`E(128)` ([`WideBytes`])
+        let wide_bytes = ub == 1 && self.bits > 8;
+        if (packed && ub != 1) || (!packed && !wide_bytes && 8 * ub as u32 != self.bits) {
+            return Err(StorageError::ElementSize {
+                bits: self.bits as u64,
+            });
+        }
+        for (len, need) in [
+            (src.len(), self.src_units(ub)),
+            (dst.len(), self.dst_units(ub)),
+        ] {
+            if len as u64 != need {
+                return Err(StorageError::Length {
+                    expected: need,
+                    found: len,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the plan (`part: None`) or one part of it into `dst`, the part's
+    /// destination range (after [`Exec::check`]); `sides` for the
+    /// element-wise path.
+    pub(crate) fn run_part<U: Unit>(
+        &self,
+        src: &[U],
+        dst: &mut [U],
+        pad: U,
+        part: Option<&Part>,
+        sides: Option<&Sides>,
+    ) {
+        let nt = self.streams();
+        // (unpacked only for a gather nest)
+        let unpacked;
+        let gather: &[Loop] = match &self.nest {
+            Some(n) if n.kernel == Kernel::Gather => {
+                unpacked = n.gather();
+                &unpacked
+            }
+            _ => &[],
+        };
+        if size_of::<U>() == 1 && self.bits > 8 {
+            let (s, d): (&[u8], &mut [u8]) =
+                (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+            let width = self.bits as usize / 8;
+            let slots = (d.len() / width) as u64;
+            let pad = bytemuck::bytes_of(&pad)[0];
+            self.run(
+                &mut WideBytes {
+                    src: s,
+                    dst: d,
+                    width,
+                    pad,
+                    gather,
+                },
+                part,
+                slots,
+                sides,
+            );
+            return;
+        }
+        if self.bits < 8 {
+            let (s, d): (&[u8], &mut [u8]) =
+                (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+            let pad = bytemuck::bytes_of(&pad)[0];
+            let slots = d.len() as u64 * 8 / self.bits as u64;
+            self.run(
+                &mut kernels::BitMover {
+                    src: s,
+                    dst: d,
+                    bits: self.bits,
+                    pad,
+                    isa: Isa::new(self.simd),
+                    gather,
+                },
+                part,
+                slots,
+                sides,
+            );
+            return;
+        }
+        macro_rules! go {
+            ($src:expr, $dst:expr, $pad:expr) => {{
+                let d = $dst;
+                let slots = d.len() as u64;
+                self.run(
+                    &mut kernels::UnitMover {
+                        src: $src,
+                        dst: d,
+                        pad: $pad,
+                        nt,
+                        isa: Isa::new(self.simd),
+                        #[cfg(feature = "alloc")]
+                        gather,
+                        #[cfg(feature = "alloc")]
+                        stage: alloc::vec![$pad; self.stage_len()],
+                        next: 0,
+                        ahead: None,
+                    },
+                    part,
+                    slots,
+                    sides,
+                );
+            }};
+        }
+        use bytemuck::{cast, cast_slice as c, cast_slice_mut as cm};
+        // the kernels are written for the unsigned unit of each width
+        match size_of::<U>() {
+            1 => go!(c::<U, u8>(src), cm::<U, u8>(dst), cast::<U, u8>(pad)),
+            2 => go!(c::<U, u16>(src), cm::<U, u16>(dst), cast::<U, u16>(pad)),
+            4 => go!(c::<U, u32>(src), cm::<U, u32>(dst), cast::<U, u32>(pad)),
+            8 => go!(c::<U, u64>(src), cm::<U, u64>(dst), cast::<U, u64>(pad)),
+            _ => go!(src, dst, pad),
+        }
+    }
+
+    #[cfg(feature = "alloc")]
+    fn stage_len(&self) -> usize {
+        match &self.nest {
+            Some(n) if n.kernel == Kernel::Gather => (n.a().n * n.b().n) as usize,
+            _ => 0,
+        }
+    }
+
+    /// Runs the plan, or one part of it (`dst_slots`: the slots of the
+    /// mover's destination).
+    fn run<M: Mover>(&self, m: &mut M, part: Option<&Part>, dst_slots: u64, sides: Option<&Sides>) {
+        if self.fill == Fill::Prefill {
+            m.pad(0, dst_slots as usize);
+        }
+        match &self.nest {
+            None => {
+                if let Some(sides) = sides {
+                    sides.elementwise(m);
+                }
+            }
+            Some(nest) => {
+                let nest = part.map_or(nest, |p| p.nest);
+                let walk = Walk::new(nest, self.fill == Fill::Inline);
+                let mut e = [0u64; DIMS];
+                let e = &mut e[..walk.sizes().len()];
+                // the part's first slot (a part's offsets are its own)
+                let mut first = 0;
+                match part {
+                    None if !self.empty => walk.walk(m, 0, 0, 0, e),
+                    None if walk.fill => walk.pad_tree(m, 0, 0),
+                    None => {}
+                    Some(p) => {
+                        if let Some(l) = nest.outer(0) {
+                            first = p.values.start * l.dst;
+                            let s = (p.values.start * l.src) as usize;
+                            walk.values(m, 0, p.values.clone(), s, 0, e);
+                        }
+                    }
+                }
+                let last = part.is_none_or(|p| p.last);
+                if walk.fill && last {
+                    let tail = self.dst_tail;
+                    m.pad((tail - first) as usize, (self.dst_slots - tail) as usize);
+                }
+            }
+        }
+        m.finish();
+    }
+}
+
+fn units(slots: u64, bits: u32, unit_bytes: usize) -> u64 {
+    bits_to_bytes(slots, bits as u64).unwrap_or(u64::MAX) / unit_bytes.max(1) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_plan_fits_a_kib_on_32_bit_targets() {
+        // What a typed copy keeps per layout type and direction (the
+        // constant is a `Result<Option<Exec>, StorageError>`). On
+        // thumbv7em (32-bit `usize`, not testable here) `nm --size-sort`
+        // on nostd-example's release build shows 800 bytes a constant;
+        // on 64-bit targets the loops' `usize` fields double.
+        if cfg!(target_pointer_width = "64") {
+            assert_eq!(size_of::<Result<Option<Exec>, StorageError>>(), 1408);
+        }
+    }
+}
