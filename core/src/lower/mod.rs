@@ -39,8 +39,10 @@
 //! ```
 
 mod grid;
+mod program;
 mod xla;
 
+pub use program::index_program;
 pub use xla::{to_xla, TO_XLA_MAX_RANK};
 
 use crate::algebra::{AlgebraError, AlgebraErrorKind, Int, IntTuple, Layout as CuteLayout};
