@@ -268,7 +268,7 @@ impl Tiling {
             let mut q = 0;
             let mut j = 0;
             while j < r - base {
-                let d = lv.dims[base + j];
+                let d = lv.tiled[j];
                 // acc = acc * d + cur[base + j]
                 acc = match (acc, cur[base + j]) {
                     (Val::Zero, v) => v,
@@ -293,7 +293,7 @@ impl Tiling {
                     let (outer, inner) = match acc {
                         Val::Zero => (Val::Zero, Val::Zero),
                         Val::Reg(_) if t == 1 => (acc, Val::Zero),
-                        Val::Reg(_) if lv.gdim[q] <= t => (Val::Zero, acc),
+                        Val::Reg(_) if lv.gdim(q) <= t => (Val::Zero, acc),
                         Val::Reg(src) => {
                             let qr = b.reg();
                             let rr = b.reg();

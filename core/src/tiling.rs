@@ -44,12 +44,18 @@ impl Index {
     }
 }
 
-/// One tile level, compiled: the (left-padded) dims it applies to and how
-/// its tile dims group into combined dims.
+/// One tile level, compiled: the dims it tiles and how its tile dims
+/// group into combined dims. Only the tiled dims are kept (the untiled
+/// prefix passes through unchanged; [`Tiling::dims_after_level`] replays
+/// the levels to list it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Level {
-    /// Dims this level applies to, after left-padding with 1s.
-    pub(crate) dims: [u64; MAX_EXPANDED_RANK],
+    /// Per tile dim: the dim it applies to (after left-padding with 1s).
+    pub(crate) tiled: [u64; MAX_TILE_RANK],
+    /// Per group: its tile size (`gtile`) and the tile position of its
+    /// last (non-`*`) dim (`gend`).
+    pub(crate) gtile: [u64; MAX_TILE_RANK],
+    pub(crate) gend: [u8; MAX_TILE_RANK],
     /// Rank before padding.
     pub(crate) in_rank: u8,
     /// Number of 1-dims prepended (tile rank − rank, if positive).
@@ -58,23 +64,36 @@ pub(crate) struct Level {
     pub(crate) base: u8,
     /// Number of groups (tile dims that are not `*`).
     pub(crate) groups: u8,
-    /// Per group: the combined dim size, its tile size, and the tile
-    /// position of its last (non-`*`) dim.
-    pub(crate) gdim: [u64; MAX_TILE_RANK],
-    pub(crate) gtile: [u64; MAX_TILE_RANK],
-    pub(crate) gend: [u8; MAX_TILE_RANK],
 }
 
 const EMPTY_LEVEL: Level = Level {
-    dims: [0; MAX_EXPANDED_RANK],
+    tiled: [0; MAX_TILE_RANK],
+    gtile: [0; MAX_TILE_RANK],
+    gend: [0; MAX_TILE_RANK],
     in_rank: 0,
     pad: 0,
     base: 0,
     groups: 0,
-    gdim: [0; MAX_TILE_RANK],
-    gtile: [0; MAX_TILE_RANK],
-    gend: [0; MAX_TILE_RANK],
 };
+
+impl Level {
+    /// Group `q`'s combined dim: the product of its tiled dims (it fit
+    /// `u64` when the tiling was built).
+    pub(crate) const fn gdim(&self, q: usize) -> u64 {
+        let start = if q == 0 {
+            0
+        } else {
+            self.gend[q - 1] as usize + 1
+        };
+        let mut p: u64 = 1;
+        let mut j = start;
+        while j <= self.gend[q] as usize {
+            p = p.wrapping_mul(self.tiled[j]);
+            j += 1;
+        }
+        p
+    }
+}
 
 /// A shape's tiling, compiled once: everything needed for sizes, `offset`
 /// and `coords`.
@@ -125,6 +144,27 @@ const fn product(d: &[u64; MAX_EXPANDED_RANK], n: usize) -> Result<u64, Error> {
         i += 1;
     }
     Ok(p)
+}
+
+/// The dims after level `lv`, given the dims before it (`in_rank` of
+/// them): the untiled prefix, then per group the tile count and the tile.
+const fn apply(lv: &Level, before: &[u64; MAX_EXPANDED_RANK]) -> [u64; MAX_EXPANDED_RANK] {
+    let pad = lv.pad as usize;
+    let base = lv.base as usize;
+    let g = lv.groups as usize;
+    let mut out = [0u64; MAX_EXPANDED_RANK];
+    let mut i = 0;
+    while i < base {
+        out[i] = if i < pad { 1 } else { before[i - pad] };
+        i += 1;
+    }
+    let mut q = 0;
+    while q < g {
+        out[base + q] = ceil_div(lv.gdim(q), lv.gtile[q]);
+        out[base + g + q] = lv.gtile[q];
+        q += 1;
+    }
+    out
 }
 
 impl Shape {
@@ -188,23 +228,24 @@ impl Tiling {
             lv.in_rank = r as u8;
             lv.pad = pad as u8;
             lv.base = (rp - k) as u8;
-            let mut i = 0;
-            while i < rp {
-                lv.dims[i] = if i < pad { 1 } else { t.dims[i - pad] };
-                i += 1;
-            }
             let base = rp - k;
             let mut acc: u64 = 1;
             let mut g = 0;
             let mut j = 0;
             while j < k {
-                acc = match acc.checked_mul(lv.dims[base + j]) {
+                // the padded input's dim `base + j`
+                let d = if base + j < pad {
+                    1
+                } else {
+                    t.dims[base + j - pad]
+                };
+                lv.tiled[j] = d;
+                acc = match acc.checked_mul(d) {
                     Some(v) => v,
                     None => return Err(Error::new(ErrorKind::SizeOverflow)),
                 };
                 let td = tile.raw(j);
                 if !Tile::is_combine_raw(td) {
-                    lv.gdim[g] = acc;
                     lv.gtile[g] = td;
                     lv.gend[g] = j as u8;
                     g += 1;
@@ -217,18 +258,7 @@ impl Tiling {
             if out_rank > MAX_EXPANDED_RANK {
                 return Err(Error::new(ErrorKind::ExpandedTooLong));
             }
-            let mut out = [0u64; MAX_EXPANDED_RANK];
-            let mut i = 0;
-            while i < base {
-                out[i] = lv.dims[i];
-                i += 1;
-            }
-            let mut q = 0;
-            while q < g {
-                out[base + q] = ceil_div(lv.gdim[q], lv.gtile[q]);
-                out[base + g + q] = lv.gtile[q];
-                q += 1;
-            }
+            let out = apply(&lv, &t.dims);
             let count = tri!(product(&out, out_rank));
             if ti == 0 {
                 t.first_level_slots = count;
@@ -356,12 +386,17 @@ impl Tiling {
                 len: self.expanded_rank,
             });
         };
-        // the next level's input, without its left padding
+        // replay the levels up to `level` from the physical dims
         let mut v = [0; MAX_EXPANDED_RANK];
-        let mut i = 0;
-        while i < lv.in_rank as usize {
-            v[i] = lv.dims[i + lv.pad as usize];
-            i += 1;
+        let mut p = 0;
+        while p < self.rank as usize {
+            v[p] = self.logical[self.perm[p] as usize];
+            p += 1;
+        }
+        let mut li = 0;
+        while li <= level {
+            v = apply(&self.levels[li], &v);
+            li += 1;
         }
         Some(ExpandedDims { v, len: lv.in_rank })
     }
@@ -445,9 +480,7 @@ impl Tiling {
             let mut q = 0;
             let mut j = 0;
             while j < r - base {
-                acc = acc
-                    .wrapping_mul(lv.dims[base + j])
-                    .wrapping_add(c[base + j]);
+                acc = acc.wrapping_mul(lv.tiled[j]).wrapping_add(c[base + j]);
                 if q < g && lv.gend[q] as usize == j {
                     out[base + q] = acc / lv.gtile[q];
                     out[base + g + q] = acc % lv.gtile[q];
@@ -508,14 +541,14 @@ impl Tiling {
             let mut start = 0usize; // tile position where group q starts
             while q < g {
                 let mut v = c[base + q] * lv.gtile[q] + c[base + g + q];
-                if v >= lv.gdim[q] {
+                if v >= lv.gdim(q) {
                     return Ok(None);
                 }
                 let end = lv.gend[q] as usize;
                 let mut j = end + 1;
                 while j > start {
                     j -= 1;
-                    let d = lv.dims[base + j];
+                    let d = lv.tiled[j];
                     inp[base + j] = v % d;
                     v /= d;
                 }

@@ -70,7 +70,11 @@ fn agree_everywhere(shape: &Shape, t: &Tiling, lowered: &Lowered) {
             t.offset(&c).unwrap(),
             "{shape} at {c:?}"
         );
-        assert_eq!(program.run(&c), t.offset(&c).unwrap(), "{shape} program at {c:?}");
+        assert_eq!(
+            program.run(&c),
+            t.offset(&c).unwrap(),
+            "{shape} program at {c:?}"
+        );
     }
     for slot in 0..t.slots() {
         assert_eq!(

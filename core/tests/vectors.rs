@@ -146,7 +146,10 @@ fn every_vector() {
                     // and so does the one from the lowering (what the types run)
                     let lowered = index_program(&shape(text)).map_err(|e| e.to_string())?;
                     if lowered.fits() && lowered.run(&coords(at)) != got {
-                        return Err(format!("lowered program gives {}", lowered.run(&coords(at))));
+                        return Err(format!(
+                            "lowered program gives {}",
+                            lowered.run(&coords(at))
+                        ));
                     }
                     (got.to_string() == *expected)
                         .then_some(())

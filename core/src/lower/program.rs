@@ -87,7 +87,10 @@ const fn from_layout(l: &CuteLayout, rank: usize) -> Program {
         }
         if last < end {
             let x = b.reg();
-            b.push(Op::Load { dst: x, dim: d as u8 });
+            b.push(Op::Load {
+                dst: x,
+                dim: d as u8,
+            });
             let mut rest = x;
             let mut k = start;
             while k < last {
