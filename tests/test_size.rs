@@ -19,7 +19,7 @@ fn value_types() {
     assert_eq!(size_of::<value::Shape>(), 1832);
     assert_eq!(size_of::<value::Layout>(), 1568);
     assert_eq!(size_of::<value::Tile>(), 136);
-    assert_eq!(size_of::<value::Tiling>(), 3448);
+    assert_eq!(size_of::<value::Tiling>(), 2936);
     // internal: the index program a layout type unrolls
     assert_eq!(size_of::<value::__private::Program>(), 1032);
     assert_eq!(size_of::<algebra::Layout>(), 2064);
@@ -29,7 +29,7 @@ fn value_types() {
 fn storage_types() {
     assert_eq!(size_of::<TiledView<'static, f32>>(), 32);
     assert_eq!(size_of::<TiledViewMut<'static, f32>>(), 32);
-    assert_eq!(size_of::<CompiledShape>(), 5280);
-    assert_eq!(size_of::<TiledArray<f32>>(), 5312);
-    assert_eq!(size_of::<RelayoutPlan>(), 12672);
+    assert_eq!(size_of::<CompiledShape>(), 4768);
+    assert_eq!(size_of::<TiledArray<f32>>(), 4800);
+    assert_eq!(size_of::<RelayoutPlan>(), 11648);
 }

@@ -318,6 +318,7 @@ impl Tiling {
             li += 1;
         }
         let strides = self.expanded_strides();
+        let strides = strides.as_slice();
         let mut i = 0;
         while i < r {
             if let Val::Reg(src) = cur[i] {

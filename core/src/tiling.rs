@@ -121,7 +121,6 @@ pub struct Tiling {
     level_count: u8,
     /// The final expanded dims and their row-major strides.
     dims: [u64; MAX_EXPANDED_RANK],
-    strides: [u64; MAX_EXPANDED_RANK],
     expanded_rank: u8,
     elements: u64,
     expanded_slots: u64,
@@ -195,7 +194,6 @@ impl Tiling {
             levels: [EMPTY_LEVEL; MAX_TILES],
             level_count: 0,
             dims: [0; MAX_EXPANDED_RANK],
-            strides: [0; MAX_EXPANDED_RANK],
             expanded_rank: rank as u8,
             elements: 1,
             expanded_slots: 0,
@@ -282,14 +280,6 @@ impl Tiling {
                 None => return Err(Error::new(ErrorKind::SizeOverflow)),
             }
         };
-        let mut stride: u64 = 1;
-        let mut i = r;
-        while i > 0 {
-            i -= 1;
-            t.strides[i] = stride;
-            // cannot overflow: the full product fit above
-            stride = stride.wrapping_mul(t.dims[i]);
-        }
         Ok(t)
     }
 
@@ -357,9 +347,29 @@ impl Tiling {
         self.dims.split_at(self.expanded_rank as usize).0
     }
 
-    /// Row-major strides of the final expanded dims.
-    pub const fn expanded_strides(&self) -> &[u64] {
-        self.strides.split_at(self.expanded_rank as usize).0
+    /// Row-major strides of the final expanded dims (computed: they are
+    /// the products of the dims after each).
+    ///
+    /// ```
+    /// let t = tilelayout::value::parse_shape("f32[3,5]{1,0:T(2,2)}")
+    ///     .unwrap().tiling().unwrap();
+    /// assert_eq!(t.expanded_dims(), &[2, 3, 2, 2]);
+    /// assert_eq!(t.expanded_strides().as_slice(), &[12, 4, 2, 1]);
+    /// ```
+    pub const fn expanded_strides(&self) -> ExpandedDims {
+        let mut v = [0u64; MAX_EXPANDED_RANK];
+        let mut stride: u64 = 1;
+        let mut i = self.expanded_rank as usize;
+        while i > 0 {
+            i -= 1;
+            v[i] = stride;
+            // cannot overflow: the product of all the dims fit when built
+            stride = stride.wrapping_mul(self.dims[i]);
+        }
+        ExpandedDims {
+            v,
+            len: self.expanded_rank,
+        }
     }
 
     /// The expanded dims after tile level `level` (0 = after the first
@@ -493,10 +503,12 @@ impl Tiling {
             r = base + 2 * g;
             li += 1;
         }
+        // row-major in the final dims, by Horner's rule (the same sum as
+        // coordinates times strides, also when it wraps)
         let mut lin = 0u64;
         let mut i = 0;
         while i < r {
-            lin = lin.wrapping_add(c[i].wrapping_mul(self.strides[i]));
+            lin = lin.wrapping_mul(self.dims[i]).wrapping_add(c[i]);
             i += 1;
         }
         lin
@@ -518,10 +530,13 @@ impl Tiling {
         }
         let mut c = [0u64; MAX_EXPANDED_RANK];
         let mut r = self.expanded_rank as usize;
-        let mut i = 0;
-        while i < r {
-            c[i] = (slot / self.strides[i]) % self.dims[i];
-            i += 1;
+        // the digits of `slot` in the final dims, most minor first
+        let mut rest = slot;
+        let mut i = r;
+        while i > 0 {
+            i -= 1;
+            c[i] = rest % self.dims[i];
+            rest /= self.dims[i];
         }
         let mut li = self.level_count as usize;
         while li > 0 {
@@ -592,7 +607,9 @@ impl Tiling {
     }
 }
 
-/// Expanded dims after one tile level (see [`Tiling::dims_after_level`]).
+/// One number per expanded dim: the dims after one tile level (see
+/// [`Tiling::dims_after_level`]) or the strides of the final dims
+/// ([`Tiling::expanded_strides`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExpandedDims {
     v: [u64; MAX_EXPANDED_RANK],

@@ -451,6 +451,7 @@ pub(crate) const fn digits(
             }
             let dims = tiling.expanded_dims();
             let strides = tiling.expanded_strides();
+            let strides = strides.as_slice();
             if dims.len() != entries.as_slice().len() {
                 return None;
             }

@@ -336,6 +336,7 @@ pub const fn lower(shape: &Shape) -> Result<Lowered, LowerError> {
     // each unit's stride: its dim's row-major stride times the radices of
     // the units after it in that dim
     let strides = tiling.expanded_strides();
+    let strides = strides.as_slice();
     let mut digits = [NO_DIGIT; MAX_UNITS];
     let mut n = 0;
     let mut i = 0;
