@@ -143,7 +143,7 @@ impl<'a> Meta<'a> {
 /// rows `2k` and `2k+1` of one column.
 /// ```
 /// use half::bf16;
-/// use tilelayout::storage::TiledView;
+/// use tilelayout::storage::{CompiledShape, TiledView};
 /// use tilelayout::value::parse_shape;
 /// let s = CompiledShape::new(&parse_shape("bf16[8,128]{1,0:T(8,128)(2,1)}")?)?;
 /// let units: Vec<bf16> = (0..1024).map(|i| bf16::from_f32(i as f32)).collect();
