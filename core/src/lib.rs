@@ -51,6 +51,7 @@
 pub mod algebra;
 mod dtype;
 mod error;
+mod index;
 mod lower;
 mod parse;
 mod print;
@@ -64,6 +65,7 @@ mod validate;
 
 pub use dtype::PrimitiveType;
 pub use error::{Attr, Error, ErrorKind, Span};
+pub use index::{ExpandedDims, Index};
 pub use lower::{lower, to_xla, AffineTiling, LowerError, Lowered, NotAffine, TO_XLA_MAX_RANK};
 pub use parse::{
     parse_layout, parse_layout_with, parse_shape, parse_shape_with, parse_tile, parse_valid_shape,
@@ -75,7 +77,7 @@ pub use print::{
 pub use shape::{Dim, Layout, Shape, Spans, SplitConfig, Tile, TileDim};
 pub use size::{bits_to_bytes, Sizes};
 pub use text::TextBuf;
-pub use tiling::{ExpandedDims, Index, SlotIter, Tiling};
+pub use tiling::{SlotIter, Tiling};
 pub use tuple::{canonicalize, walk, Event};
 pub use validate::{check_element_size, validate_tile};
 

@@ -9,40 +9,10 @@
 //! 4. exactly `slots() - elements()` slots are padding (`coords` is `None`).
 
 use crate::error::{Error, ErrorKind};
+pub(crate) use crate::index::{ExpandedDims, Index};
 use crate::parse::tri;
 use crate::shape::{Shape, Tile};
 use crate::{MAX_EXPANDED_RANK, MAX_RANK, MAX_TILES, MAX_TILE_RANK};
-
-/// Coordinates, one per dim (at most [`MAX_RANK`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Index {
-    v: [u64; MAX_RANK],
-    len: u8,
-}
-
-impl Index {
-    /// Coordinates from a slice; `None` if longer than [`MAX_RANK`].
-    pub const fn new(c: &[u64]) -> Option<Index> {
-        if c.len() > MAX_RANK {
-            return None;
-        }
-        let mut v = [0; MAX_RANK];
-        let mut i = 0;
-        while i < c.len() {
-            v[i] = c[i];
-            i += 1;
-        }
-        Some(Index {
-            v,
-            len: c.len() as u8,
-        })
-    }
-
-    /// The coordinates.
-    pub const fn as_slice(&self) -> &[u64] {
-        self.v.split_at(self.len as usize).0
-    }
-}
 
 /// One tile level, compiled: the dims it tiles and how its tile dims
 /// group into combined dims. Only the tiled dims are kept (the untiled
@@ -604,22 +574,6 @@ impl Tiling {
             tiling: self,
             next: 0,
         }
-    }
-}
-
-/// One number per expanded dim: the dims after one tile level (see
-/// [`Tiling::dims_after_level`]) or the strides of the final dims
-/// ([`Tiling::expanded_strides`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExpandedDims {
-    v: [u64; MAX_EXPANDED_RANK],
-    len: u8,
-}
-
-impl ExpandedDims {
-    /// The dims.
-    pub const fn as_slice(&self) -> &[u64] {
-        self.v.split_at(self.len as usize).0
     }
 }
 
