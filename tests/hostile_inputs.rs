@@ -78,7 +78,11 @@ fn sizes_past_usize_are_too_large_on_32_bit_targets() {
     );
     let t = parse_shape("f32[1073741824]{0:T(1024)}").unwrap(); // 2^32 bytes
     assert_eq!(
-        tilelayout::storage::TiledView::<f32>::new(&t, &[]).unwrap_err(),
+        tilelayout::storage::TiledView::<f32>::new(
+            &tilelayout::storage::CompiledShape::new(&t).unwrap(),
+            &[]
+        )
+        .unwrap_err(),
         StorageError::TooLarge
     );
     // slots fit usize, so a plan exists; its byte count is the caller's

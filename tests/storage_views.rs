@@ -2,7 +2,9 @@
 //! typed errors, iteration orders, padding, and the packings XLA uses.
 
 use half::bf16;
-use tilelayout::storage::{StorageError, TiledArray, TiledView, TiledViewMut, S4, U2};
+use tilelayout::storage::{
+    CompiledShape, StorageError, TiledArray, TiledView, TiledViewMut, S4, U2,
+};
 use tilelayout::value::{parse_shape, ErrorKind, PrimitiveType};
 
 fn shape(t: &str) -> tilelayout::value::Shape {
@@ -27,22 +29,23 @@ fn get_and_set_agree_with_tiling_offsets() {
 #[test]
 fn bad_input_gives_typed_errors() {
     let s = shape("f32[3,5]{1,0:T(2,2)}");
+    let c = CompiledShape::new(&s).unwrap();
     let units = [0f32; 24];
     assert_eq!(
-        TiledView::<f32>::new(&s, &units[..23]).unwrap_err(),
+        TiledView::<f32>::new(&c, &units[..23]).unwrap_err(),
         StorageError::Length {
             expected: 24,
             found: 23
         }
     );
     assert_eq!(
-        TiledView::<i32>::new(&s, &[0; 24]).unwrap_err(),
+        TiledView::<i32>::new(&c, &[0; 24]).unwrap_err(),
         StorageError::ElementType {
             shape: PrimitiveType::F32,
             element: "i32"
         }
     );
-    let v = TiledView::<f32>::new(&s, &units).unwrap();
+    let v = TiledView::<f32>::new(&c, &units).unwrap();
     match v.get(&[3, 0]).unwrap_err() {
         StorageError::Index(e) => assert_eq!(
             e.kind,
@@ -228,6 +231,7 @@ fn sub_byte_set_never_clobbers_neighbours() {
         ("u1[3,7]{1,0:T(2,4)E(1)}", 1),
     ] {
         let s = shape(text);
+        let c = CompiledShape::new(&s).unwrap();
         let t = s.tiling().unwrap();
         let dims = s.static_dims().unwrap();
         let n = t.slots().div_ceil(8 / bits as u64) as usize;
@@ -237,7 +241,7 @@ fn sub_byte_set_never_clobbers_neighbours() {
                     let mut units = vec![start; n];
                     let before = units.clone();
                     // u8 reads the raw bits of a packed slot too
-                    let raw = TiledViewMut::<u8>::new(&s, &mut units).unwrap();
+                    let raw = TiledViewMut::<u8>::new(&c, &mut units).unwrap();
                     let stored = raw.get(&[i, j]).unwrap();
                     assert_eq!(
                         stored,
@@ -251,18 +255,18 @@ fn sub_byte_set_never_clobbers_neighbours() {
                     match bits {
                         4 => {
                             let mut v =
-                                TiledViewMut::<tilelayout::storage::U4>::new(&s, &mut units)
+                                TiledViewMut::<tilelayout::storage::U4>::new(&c, &mut units)
                                     .unwrap();
                             v.set(&[i, j], tilelayout::storage::U4::new(0b1010).unwrap())
                                 .unwrap();
                         }
                         2 => {
-                            let mut v = TiledViewMut::<U2>::new(&s, &mut units).unwrap();
+                            let mut v = TiledViewMut::<U2>::new(&c, &mut units).unwrap();
                             v.set(&[i, j], U2::new(0b10).unwrap()).unwrap();
                         }
                         _ => {
                             let mut v =
-                                TiledViewMut::<tilelayout::storage::U1>::new(&s, &mut units)
+                                TiledViewMut::<tilelayout::storage::U1>::new(&c, &mut units)
                                     .unwrap();
                             v.set(&[i, j], tilelayout::storage::U1::new(!start & 1).unwrap())
                                 .unwrap();

@@ -5,8 +5,8 @@
 //! the runtime view and a relayout, which apply one storage rule.
 
 use tilelayout::storage::{
-    ArrayLayout, RelayoutPlan, StorageError, Strided, TiledArray, TiledView, TypedArray,
-    TypedStorage,
+    ArrayLayout, CompiledShape, RelayoutPlan, StorageError, Strided, TiledArray, TiledView,
+    TypedArray, TypedStorage,
 };
 use tilelayout::value::{parse_shape, PrimitiveType, Shape};
 use tilelayout::{layout, Layout};
@@ -54,14 +54,12 @@ fn s8_in_four_bits_round_trips_through_view_and_relayout() {
         let mut out = vec![0u8; plan.dst_units(1) as usize];
         plan.execute(bytemuck::cast_slice(a.units()), &mut out)
             .unwrap();
-        let back = TiledView::<i8>::new(
-            &shape(&format!(
-                "s8[{}]{{0:E({bits})}}",
-                out.len() * 8 / bits as usize
-            )),
-            bytemuck::cast_slice(&out),
-        )
+        let packed = CompiledShape::new(&shape(&format!(
+            "s8[{}]{{0:E({bits})}}",
+            out.len() * 8 / bits as usize
+        )))
         .unwrap();
+        let back = TiledView::<i8>::new(&packed, bytemuck::cast_slice(&out)).unwrap();
         for (i, v) in back.iter().take(lin as usize).enumerate() {
             assert_eq!(
                 v,
@@ -104,10 +102,12 @@ fn pred_in_32_bit_words() {
     let mut units = a.units().to_vec();
     let slot = v.slot_of(&[0, 1]).unwrap();
     units[4 * slot + 3] = 0x80;
-    assert!(TiledView::<bool>::new(&s, &units)
-        .unwrap()
-        .get(&[0, 1])
-        .unwrap());
+    assert!(
+        TiledView::<bool>::new(&CompiledShape::new(&s).unwrap(), &units)
+            .unwrap()
+            .get(&[0, 1])
+            .unwrap()
+    );
     // relayout on 32-bit units to row-major and back
     let rows = Strided::row_major(&[16, 256], 32).unwrap();
     let words: Vec<u32> = a

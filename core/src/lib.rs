@@ -53,6 +53,7 @@
 pub mod algebra;
 mod dtype;
 mod error;
+mod index;
 mod lower;
 mod parse;
 mod print;
@@ -66,6 +67,7 @@ mod validate;
 
 pub use dtype::PrimitiveType;
 pub use error::{Attr, Error, ErrorKind, Span};
+pub use index::{ExpandedDims, Index};
 pub use lower::{
     lower, padded_grid, to_xla, AffineTiling, GridLeaf, LowerError, Lowered, NotAffine, PaddedGrid,
     TO_XLA_MAX_RANK,
@@ -77,13 +79,20 @@ pub use parse::{
 pub use print::{
     write_attributes, write_layout, write_shape, write_shape_no_layout, write_tile, MAX_TEXT,
 };
-pub use program::{Op, Program, MAX_OPS, MAX_REGS, NO_REG};
 pub use shape::{Dim, Layout, Shape, Spans, SplitConfig, Tile, TileDim};
 pub use size::{bits_to_bytes, Sizes};
 pub use text::TextBuf;
-pub use tiling::{ExpandedDims, Index, SlotIter, Tiling};
+pub use tiling::{SlotIter, Tiling};
 pub use tuple::{canonicalize, walk, Event};
 pub use validate::{check_element_size, validate_tile};
+
+/// The type layer's machinery: the straight-line index program a layout
+/// type unrolls. Not API: it may change in any release.
+#[doc(hidden)] // reason: internal to `tilelayout`'s layout types
+pub mod __private {
+    pub use crate::lower::index_program;
+    pub use crate::program::{Op, Program, MAX_OPS, MAX_REGS, NO_REG};
+}
 
 /// Most dims in a shape.
 pub const MAX_RANK: usize = 16;

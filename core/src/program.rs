@@ -1,6 +1,13 @@
 //! A tiling compiled to a short straight-line program, so that the type
 //! layer can execute it fully unrolled with every constant folded.
 //!
+//! Internal: the type layer's machinery, not API (hidden from the docs,
+//! reached through `__private`). The program a layout type runs comes
+//! from the lowering into the layout algebra
+//! ([`index_program`](crate::lower::index_program)); [`Tiling::program`]
+//! here compiles the tiling's own levels and is the exact fallback for
+//! tilings that are not affine.
+//!
 //! The program works on registers holding coordinates. `Load` reads a
 //! logical coordinate; `MulAdd` combines dims (`*`); `DivMod` splits a
 //! coordinate by a tile size; `Acc` adds a register times a stride to the
@@ -78,13 +85,30 @@ enum Val {
     Reg(u8),
 }
 
-struct Builder {
+/// Builds a [`Program`] step by step; running out of steps or registers
+/// marks it as not fitting instead of failing.
+pub(crate) struct Builder {
     p: Program,
     next_reg: usize,
 }
 
 impl Builder {
-    const fn push(&mut self, op: Op) {
+    pub(crate) const fn new() -> Builder {
+        Builder {
+            p: Program {
+                ops: [Op::Nop; MAX_OPS],
+                len: 0,
+                fits: true,
+            },
+            next_reg: 0,
+        }
+    }
+
+    pub(crate) const fn finish(self) -> Program {
+        self.p
+    }
+
+    pub(crate) const fn push(&mut self, op: Op) {
         if (self.p.len as usize) < MAX_OPS {
             self.p.ops[self.p.len as usize] = op;
             self.p.len += 1;
@@ -93,7 +117,7 @@ impl Builder {
         }
     }
 
-    const fn reg(&mut self) -> u8 {
+    pub(crate) const fn reg(&mut self) -> u8 {
         if self.next_reg >= MAX_REGS {
             self.p.fits = false;
             return 0;
@@ -181,10 +205,12 @@ impl Program {
 }
 
 impl Tiling {
-    /// Compiles the tiling to a straight-line [`Program`].
+    /// Compiles the tiling's own levels to a straight-line [`Program`]:
+    /// the exact fallback of [`index_program`](crate::lower::index_program)
+    /// for tilings that are not affine.
     ///
     /// ```
-    /// use tilelayout::value::{parse_shape, Op};
+    /// use tilelayout::value::{parse_shape, __private::Op};
     /// let t = parse_shape("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap().tiling().unwrap();
     /// let p = t.program();
     /// assert!(p.fits());
@@ -193,15 +219,9 @@ impl Tiling {
     /// assert_eq!(divs, 3);
     /// assert_eq!(p.run(&[5, 0, 1000, 9999]), t.offset(&[5, 0, 1000, 9999]).unwrap());
     /// ```
+    #[doc(hidden)] // reason: returns the internal `Program`
     pub const fn program(&self) -> Program {
-        let mut b = Builder {
-            p: Program {
-                ops: [Op::Nop; MAX_OPS],
-                len: 0,
-                fits: true,
-            },
-            next_reg: 0,
-        };
+        let mut b = Builder::new();
         let mut cur = [Val::Zero; crate::MAX_EXPANDED_RANK];
         let rank = self.rank();
         let mut r = rank;
@@ -248,7 +268,7 @@ impl Tiling {
             let mut q = 0;
             let mut j = 0;
             while j < r - base {
-                let d = lv.dims[base + j];
+                let d = lv.tiled[j];
                 // acc = acc * d + cur[base + j]
                 acc = match (acc, cur[base + j]) {
                     (Val::Zero, v) => v,
@@ -273,7 +293,7 @@ impl Tiling {
                     let (outer, inner) = match acc {
                         Val::Zero => (Val::Zero, Val::Zero),
                         Val::Reg(_) if t == 1 => (acc, Val::Zero),
-                        Val::Reg(_) if lv.gdim[q] <= t => (Val::Zero, acc),
+                        Val::Reg(_) if lv.gdim(q) <= t => (Val::Zero, acc),
                         Val::Reg(src) => {
                             let qr = b.reg();
                             let rr = b.reg();
@@ -298,6 +318,7 @@ impl Tiling {
             li += 1;
         }
         let strides = self.expanded_strides();
+        let strides = strides.as_slice();
         let mut i = 0;
         while i < r {
             if let Val::Reg(src) = cur[i] {
@@ -308,6 +329,6 @@ impl Tiling {
             }
             i += 1;
         }
-        b.p
+        b.finish()
     }
 }

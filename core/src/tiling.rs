@@ -9,47 +9,23 @@
 //! 4. exactly `slots() - elements()` slots are padding (`coords` is `None`).
 
 use crate::error::{Error, ErrorKind};
+pub(crate) use crate::index::{ExpandedDims, Index};
 use crate::parse::tri;
 use crate::shape::{Shape, Tile};
 use crate::{MAX_EXPANDED_RANK, MAX_RANK, MAX_TILES, MAX_TILE_RANK};
 
-/// Coordinates, one per dim (at most [`MAX_RANK`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Index {
-    v: [u64; MAX_RANK],
-    len: u8,
-}
-
-impl Index {
-    /// Coordinates from a slice; `None` if longer than [`MAX_RANK`].
-    pub const fn new(c: &[u64]) -> Option<Index> {
-        if c.len() > MAX_RANK {
-            return None;
-        }
-        let mut v = [0; MAX_RANK];
-        let mut i = 0;
-        while i < c.len() {
-            v[i] = c[i];
-            i += 1;
-        }
-        Some(Index {
-            v,
-            len: c.len() as u8,
-        })
-    }
-
-    /// The coordinates.
-    pub const fn as_slice(&self) -> &[u64] {
-        self.v.split_at(self.len as usize).0
-    }
-}
-
-/// One tile level, compiled: the (left-padded) dims it applies to and how
-/// its tile dims group into combined dims.
+/// One tile level, compiled: the dims it tiles and how its tile dims
+/// group into combined dims. Only the tiled dims are kept (the untiled
+/// prefix passes through unchanged; [`Tiling::dims_after_level`] replays
+/// the levels to list it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Level {
-    /// Dims this level applies to, after left-padding with 1s.
-    pub(crate) dims: [u64; MAX_EXPANDED_RANK],
+    /// Per tile dim: the dim it applies to (after left-padding with 1s).
+    pub(crate) tiled: [u64; MAX_TILE_RANK],
+    /// Per group: its tile size (`gtile`) and the tile position of its
+    /// last (non-`*`) dim (`gend`).
+    pub(crate) gtile: [u64; MAX_TILE_RANK],
+    pub(crate) gend: [u8; MAX_TILE_RANK],
     /// Rank before padding.
     pub(crate) in_rank: u8,
     /// Number of 1-dims prepended (tile rank − rank, if positive).
@@ -58,23 +34,36 @@ pub(crate) struct Level {
     pub(crate) base: u8,
     /// Number of groups (tile dims that are not `*`).
     pub(crate) groups: u8,
-    /// Per group: the combined dim size, its tile size, and the tile
-    /// position of its last (non-`*`) dim.
-    pub(crate) gdim: [u64; MAX_TILE_RANK],
-    pub(crate) gtile: [u64; MAX_TILE_RANK],
-    pub(crate) gend: [u8; MAX_TILE_RANK],
 }
 
 const EMPTY_LEVEL: Level = Level {
-    dims: [0; MAX_EXPANDED_RANK],
+    tiled: [0; MAX_TILE_RANK],
+    gtile: [0; MAX_TILE_RANK],
+    gend: [0; MAX_TILE_RANK],
     in_rank: 0,
     pad: 0,
     base: 0,
     groups: 0,
-    gdim: [0; MAX_TILE_RANK],
-    gtile: [0; MAX_TILE_RANK],
-    gend: [0; MAX_TILE_RANK],
 };
+
+impl Level {
+    /// Group `q`'s combined dim: the product of its tiled dims (it fit
+    /// `u64` when the tiling was built).
+    pub(crate) const fn gdim(&self, q: usize) -> u64 {
+        let start = if q == 0 {
+            0
+        } else {
+            self.gend[q - 1] as usize + 1
+        };
+        let mut p: u64 = 1;
+        let mut j = start;
+        while j <= self.gend[q] as usize {
+            p = p.wrapping_mul(self.tiled[j]);
+            j += 1;
+        }
+        p
+    }
+}
 
 /// A shape's tiling, compiled once: everything needed for sizes, `offset`
 /// and `coords`.
@@ -102,7 +91,6 @@ pub struct Tiling {
     level_count: u8,
     /// The final expanded dims and their row-major strides.
     dims: [u64; MAX_EXPANDED_RANK],
-    strides: [u64; MAX_EXPANDED_RANK],
     expanded_rank: u8,
     elements: u64,
     expanded_slots: u64,
@@ -125,6 +113,27 @@ const fn product(d: &[u64; MAX_EXPANDED_RANK], n: usize) -> Result<u64, Error> {
         i += 1;
     }
     Ok(p)
+}
+
+/// The dims after level `lv`, given the dims before it (`in_rank` of
+/// them): the untiled prefix, then per group the tile count and the tile.
+const fn apply(lv: &Level, before: &[u64; MAX_EXPANDED_RANK]) -> [u64; MAX_EXPANDED_RANK] {
+    let pad = lv.pad as usize;
+    let base = lv.base as usize;
+    let g = lv.groups as usize;
+    let mut out = [0u64; MAX_EXPANDED_RANK];
+    let mut i = 0;
+    while i < base {
+        out[i] = if i < pad { 1 } else { before[i - pad] };
+        i += 1;
+    }
+    let mut q = 0;
+    while q < g {
+        out[base + q] = ceil_div(lv.gdim(q), lv.gtile[q]);
+        out[base + g + q] = lv.gtile[q];
+        q += 1;
+    }
+    out
 }
 
 impl Shape {
@@ -155,7 +164,6 @@ impl Tiling {
             levels: [EMPTY_LEVEL; MAX_TILES],
             level_count: 0,
             dims: [0; MAX_EXPANDED_RANK],
-            strides: [0; MAX_EXPANDED_RANK],
             expanded_rank: rank as u8,
             elements: 1,
             expanded_slots: 0,
@@ -188,23 +196,24 @@ impl Tiling {
             lv.in_rank = r as u8;
             lv.pad = pad as u8;
             lv.base = (rp - k) as u8;
-            let mut i = 0;
-            while i < rp {
-                lv.dims[i] = if i < pad { 1 } else { t.dims[i - pad] };
-                i += 1;
-            }
             let base = rp - k;
             let mut acc: u64 = 1;
             let mut g = 0;
             let mut j = 0;
             while j < k {
-                acc = match acc.checked_mul(lv.dims[base + j]) {
+                // the padded input's dim `base + j`
+                let d = if base + j < pad {
+                    1
+                } else {
+                    t.dims[base + j - pad]
+                };
+                lv.tiled[j] = d;
+                acc = match acc.checked_mul(d) {
                     Some(v) => v,
                     None => return Err(Error::new(ErrorKind::SizeOverflow)),
                 };
                 let td = tile.raw(j);
                 if !Tile::is_combine_raw(td) {
-                    lv.gdim[g] = acc;
                     lv.gtile[g] = td;
                     lv.gend[g] = j as u8;
                     g += 1;
@@ -217,18 +226,7 @@ impl Tiling {
             if out_rank > MAX_EXPANDED_RANK {
                 return Err(Error::new(ErrorKind::ExpandedTooLong));
             }
-            let mut out = [0u64; MAX_EXPANDED_RANK];
-            let mut i = 0;
-            while i < base {
-                out[i] = lv.dims[i];
-                i += 1;
-            }
-            let mut q = 0;
-            while q < g {
-                out[base + q] = ceil_div(lv.gdim[q], lv.gtile[q]);
-                out[base + g + q] = lv.gtile[q];
-                q += 1;
-            }
+            let out = apply(&lv, &t.dims);
             let count = tri!(product(&out, out_rank));
             if ti == 0 {
                 t.first_level_slots = count;
@@ -252,14 +250,6 @@ impl Tiling {
                 None => return Err(Error::new(ErrorKind::SizeOverflow)),
             }
         };
-        let mut stride: u64 = 1;
-        let mut i = r;
-        while i > 0 {
-            i -= 1;
-            t.strides[i] = stride;
-            // cannot overflow: the full product fit above
-            stride = stride.wrapping_mul(t.dims[i]);
-        }
         Ok(t)
     }
 
@@ -327,9 +317,29 @@ impl Tiling {
         self.dims.split_at(self.expanded_rank as usize).0
     }
 
-    /// Row-major strides of the final expanded dims.
-    pub const fn expanded_strides(&self) -> &[u64] {
-        self.strides.split_at(self.expanded_rank as usize).0
+    /// Row-major strides of the final expanded dims (computed: they are
+    /// the products of the dims after each).
+    ///
+    /// ```
+    /// let t = tilelayout::value::parse_shape("f32[3,5]{1,0:T(2,2)}")
+    ///     .unwrap().tiling().unwrap();
+    /// assert_eq!(t.expanded_dims(), &[2, 3, 2, 2]);
+    /// assert_eq!(t.expanded_strides().as_slice(), &[12, 4, 2, 1]);
+    /// ```
+    pub const fn expanded_strides(&self) -> ExpandedDims {
+        let mut v = [0u64; MAX_EXPANDED_RANK];
+        let mut stride: u64 = 1;
+        let mut i = self.expanded_rank as usize;
+        while i > 0 {
+            i -= 1;
+            v[i] = stride;
+            // cannot overflow: the product of all the dims fit when built
+            stride = stride.wrapping_mul(self.dims[i]);
+        }
+        ExpandedDims {
+            v,
+            len: self.expanded_rank,
+        }
     }
 
     /// The expanded dims after tile level `level` (0 = after the first
@@ -356,12 +366,17 @@ impl Tiling {
                 len: self.expanded_rank,
             });
         };
-        // the next level's input, without its left padding
+        // replay the levels up to `level` from the physical dims
         let mut v = [0; MAX_EXPANDED_RANK];
-        let mut i = 0;
-        while i < lv.in_rank as usize {
-            v[i] = lv.dims[i + lv.pad as usize];
-            i += 1;
+        let mut p = 0;
+        while p < self.rank as usize {
+            v[p] = self.logical[self.perm[p] as usize];
+            p += 1;
+        }
+        let mut li = 0;
+        while li <= level {
+            v = apply(&self.levels[li], &v);
+            li += 1;
         }
         Some(ExpandedDims { v, len: lv.in_rank })
     }
@@ -445,9 +460,7 @@ impl Tiling {
             let mut q = 0;
             let mut j = 0;
             while j < r - base {
-                acc = acc
-                    .wrapping_mul(lv.dims[base + j])
-                    .wrapping_add(c[base + j]);
+                acc = acc.wrapping_mul(lv.tiled[j]).wrapping_add(c[base + j]);
                 if q < g && lv.gend[q] as usize == j {
                     out[base + q] = acc / lv.gtile[q];
                     out[base + g + q] = acc % lv.gtile[q];
@@ -460,10 +473,12 @@ impl Tiling {
             r = base + 2 * g;
             li += 1;
         }
+        // row-major in the final dims, by Horner's rule (the same sum as
+        // coordinates times strides, also when it wraps)
         let mut lin = 0u64;
         let mut i = 0;
         while i < r {
-            lin = lin.wrapping_add(c[i].wrapping_mul(self.strides[i]));
+            lin = lin.wrapping_mul(self.dims[i]).wrapping_add(c[i]);
             i += 1;
         }
         lin
@@ -485,10 +500,13 @@ impl Tiling {
         }
         let mut c = [0u64; MAX_EXPANDED_RANK];
         let mut r = self.expanded_rank as usize;
-        let mut i = 0;
-        while i < r {
-            c[i] = (slot / self.strides[i]) % self.dims[i];
-            i += 1;
+        // the digits of `slot` in the final dims, most minor first
+        let mut rest = slot;
+        let mut i = r;
+        while i > 0 {
+            i -= 1;
+            c[i] = rest % self.dims[i];
+            rest /= self.dims[i];
         }
         let mut li = self.level_count as usize;
         while li > 0 {
@@ -508,14 +526,14 @@ impl Tiling {
             let mut start = 0usize; // tile position where group q starts
             while q < g {
                 let mut v = c[base + q] * lv.gtile[q] + c[base + g + q];
-                if v >= lv.gdim[q] {
+                if v >= lv.gdim(q) {
                     return Ok(None);
                 }
                 let end = lv.gend[q] as usize;
                 let mut j = end + 1;
                 while j > start {
                     j -= 1;
-                    let d = lv.dims[base + j];
+                    let d = lv.tiled[j];
                     inp[base + j] = v % d;
                     v /= d;
                 }
@@ -556,20 +574,6 @@ impl Tiling {
             tiling: self,
             next: 0,
         }
-    }
-}
-
-/// Expanded dims after one tile level (see [`Tiling::dims_after_level`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExpandedDims {
-    v: [u64; MAX_EXPANDED_RANK],
-    len: u8,
-}
-
-impl ExpandedDims {
-    /// The dims.
-    pub const fn as_slice(&self) -> &[u64] {
-        self.v.split_at(self.len as usize).0
     }
 }
 

@@ -7,6 +7,7 @@
 
 mod common;
 
+use tilelayout_core::__private::index_program;
 use tilelayout_core::algebra::Layout as CuteLayout;
 use tilelayout_core::{
     lower, padded_grid, parse_shape, to_xla, Layout, Lowered, PrimitiveType, Shape, Tile, TileDim,
@@ -60,11 +61,20 @@ fn all_coords(dims: &[u64]) -> Vec<Vec<u64>> {
 /// Everything about `lowered` that can be compared with `t` exactly.
 fn agree_everywhere(shape: &Shape, t: &Tiling, lowered: &Lowered) {
     let dims: Vec<u64> = shape.static_dims().unwrap()[..shape.rank()].to_vec();
+    // the straight-line program the layout types run, built from the
+    // lowering (or the tiling's own when not affine)
+    let program = index_program(shape).unwrap();
+    assert!(program.fits(), "{shape}");
     for c in all_coords(&dims) {
         assert_eq!(
             lowered.offset(&c).unwrap(),
             t.offset(&c).unwrap(),
             "{shape} at {c:?}"
+        );
+        assert_eq!(
+            program.run(&c),
+            t.offset(&c).unwrap(),
+            "{shape} program at {c:?}"
         );
     }
     for slot in 0..t.slots() {
@@ -430,6 +440,8 @@ fn every_real_shape_corners_and_samples() {
         for _ in 0..200 {
             coords.push(dims.iter().map(|&n| lcg(&mut st) % n).collect());
         }
+        let program = index_program(&shape).unwrap();
+        assert!(program.fits(), "line {line}: {shape}");
         for c in &coords {
             let want = t.offset(c).unwrap();
             assert_eq!(
@@ -437,6 +449,7 @@ fn every_real_shape_corners_and_samples() {
                 want,
                 "line {line}: {shape} {c:?}"
             );
+            assert_eq!(program.run(c), want, "line {line}: {shape} program {c:?}");
             assert_eq!(
                 lowered.coords(want).unwrap().unwrap().as_slice(),
                 &c[..],
@@ -517,10 +530,14 @@ mod large {
             let t = shape.tiling().unwrap();
             let lowered = lower(&shape).unwrap();
             let dims: Vec<u64> = shape.static_dims().unwrap()[..shape.rank()].to_vec();
+            let program = index_program(&shape).unwrap();
             let mut st = seed;
             for _ in 0..64 {
                 let c: Vec<u64> = dims.iter().map(|&n| lcg(&mut st) % n).collect();
                 prop_assert_eq!(lowered.offset(&c).unwrap(), t.offset(&c).unwrap(), "{} {:?}", shape, c);
+                if program.fits() {
+                    prop_assert_eq!(program.run(&c), t.offset(&c).unwrap(), "{} program {:?}", shape, c);
+                }
                 let slot = lcg(&mut st) % t.slots();
                 prop_assert_eq!(lowered.coords(slot).unwrap(), t.coords(slot).unwrap(), "{} {}", shape, slot);
             }

@@ -4,6 +4,7 @@
 mod common;
 
 use std::collections::BTreeMap;
+use tilelayout_core::__private::index_program;
 use tilelayout_core::{
     canonicalize, parse_layout, parse_shape, parse_tile, walk, Event, ParseOptions, Shape,
 };
@@ -141,6 +142,14 @@ fn every_vector() {
                     let program = t.program();
                     if program.fits() && program.run(&coords(at)) != got {
                         return Err(format!("program gives {}", program.run(&coords(at))));
+                    }
+                    // and so does the one from the lowering (what the types run)
+                    let lowered = index_program(&shape(text)).map_err(|e| e.to_string())?;
+                    if lowered.fits() && lowered.run(&coords(at)) != got {
+                        return Err(format!(
+                            "lowered program gives {}",
+                            lowered.run(&coords(at))
+                        ));
                     }
                     (got.to_string() == *expected)
                         .then_some(())
@@ -289,6 +298,9 @@ fn every_real_shape_parses_validates_and_prints_back() {
                 t.offset(&last).unwrap(),
                 "line {line}"
             );
+            let lowered = index_program(&s).unwrap();
+            assert!(lowered.fits(), "line {line}");
+            assert_eq!(lowered.run(&last), t.offset(&last).unwrap(), "line {line}");
         }
     }
 }

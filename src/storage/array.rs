@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 use super::element::Element;
 use super::error::StorageError;
 use super::iter::{LogicalIter, MemoryIter};
-use super::view::{Meta, TiledView, TiledViewMut};
+use super::view::{CompiledShape, Meta, TiledView, TiledViewMut};
 use crate::value::{Shape, Tiling, MAX_RANK};
 
 /// An array of element type `E` that owns its storage, laid out as `shape`
@@ -22,9 +22,13 @@ use crate::value::{Shape, Tiling, MAX_RANK};
 /// assert_eq!(&a.units()[512..516], &[4, 5, 6, 7]);
 /// # Ok::<(), tilelayout::storage::StorageError>(())
 /// ```
+///
+/// The array owns its [`CompiledShape`] (the tiling is compiled once, when
+/// the array is made); its views borrow it.
 #[derive(Clone, Debug)]
 pub struct TiledArray<E: Element> {
-    meta: Meta,
+    compiled: CompiledShape,
+    bits: u32,
     units: Vec<E::Unit>,
 }
 
@@ -37,10 +41,13 @@ impl<E: Element> TiledArray<E> {
     /// [`StorageError::TooLarge`] also when the allocator cannot provide the
     /// storage (the allocation is fallible: no abort, no panic).
     pub fn new(shape: &Shape, fill: E) -> Result<Self, StorageError> {
-        let meta = Meta::new::<E>(shape)?;
+        let compiled = CompiledShape::new(shape)?;
+        let meta = Meta::new::<E>(&compiled)?;
+        let (bits, units) = (meta.bits, zeroed_units::<E>(meta.len::<E>())?);
         let mut a = TiledArray {
-            meta,
-            units: zeroed_units::<E>(meta.units)?,
+            compiled,
+            bits,
+            units,
         };
         a.view_mut().fill(fill);
         Ok(a)
@@ -52,9 +59,15 @@ impl<E: Element> TiledArray<E> {
     /// # Errors
     /// As [`TiledView::new`].
     pub fn from_units(shape: &Shape, units: Vec<E::Unit>) -> Result<Self, StorageError> {
-        let meta = Meta::new::<E>(shape)?;
-        meta.check_len(units.len())?;
-        Ok(TiledArray { meta, units })
+        let compiled = CompiledShape::new(shape)?;
+        let meta = Meta::new::<E>(&compiled)?;
+        meta.check_len::<E>(units.len())?;
+        let bits = meta.bits;
+        Ok(TiledArray {
+            compiled,
+            bits,
+            units,
+        })
     }
 
     /// An array of `shape` whose element at coordinates `c` is `f(c)`;
@@ -63,9 +76,10 @@ impl<E: Element> TiledArray<E> {
     /// # Errors
     /// As [`TiledArray::new`].
     pub fn from_fn(shape: &Shape, mut f: impl FnMut(&[u64]) -> E) -> Result<Self, StorageError> {
-        let meta = Meta::new::<E>(shape)?;
-        let mut units = zeroed_units::<E>(meta.units)?;
-        let t = &meta.tiling;
+        let compiled = CompiledShape::new(shape)?;
+        let meta = Meta::new::<E>(&compiled)?;
+        let mut units = zeroed_units::<E>(meta.len::<E>())?;
+        let t = meta.tiling();
         let rank = t.rank();
         let logical = shape.static_dims()?;
         let mut c = [0u64; MAX_RANK];
@@ -82,17 +96,36 @@ impl<E: Element> TiledArray<E> {
                 c[d] = 0;
             }
         }
-        Ok(TiledArray { meta, units })
+        let bits = meta.bits;
+        Ok(TiledArray {
+            compiled,
+            bits,
+            units,
+        })
     }
 
     /// The shape.
     pub fn shape(&self) -> &Shape {
-        &self.meta.shape
+        self.compiled.shape()
     }
 
     /// The compiled tiling.
     pub fn tiling(&self) -> &Tiling {
-        &self.meta.tiling
+        self.compiled.tiling()
+    }
+
+    /// The compiled shape, which the array's views borrow.
+    pub fn compiled(&self) -> &CompiledShape {
+        &self.compiled
+    }
+
+    /// What the views need: the compiled shape, checked for `E` when the
+    /// array was made (same width, same length).
+    fn meta(&self) -> Meta<'_> {
+        Meta {
+            compiled: &self.compiled,
+            bits: self.bits,
+        }
     }
 
     /// The storage.
@@ -113,14 +146,18 @@ impl<E: Element> TiledArray<E> {
     /// A read-only view.
     pub fn view(&self) -> TiledView<'_, E> {
         TiledView {
-            meta: self.meta,
+            meta: self.meta(),
             units: &self.units,
         }
     }
 
     /// A mutable view.
     pub fn view_mut(&mut self) -> TiledViewMut<'_, E> {
-        TiledViewMut::from_parts(self.meta, &mut self.units)
+        let meta = Meta {
+            compiled: &self.compiled,
+            bits: self.bits,
+        };
+        TiledViewMut::from_parts(meta, &mut self.units)
     }
 
     /// The element at `index`.
@@ -146,13 +183,13 @@ impl<E: Element> TiledArray<E> {
 
     /// The elements in logical order.
     pub fn iter(&self) -> LogicalIter<'_, E> {
-        LogicalIter::new(&self.meta, &self.units)
+        LogicalIter::new(self.meta(), &self.units)
     }
 
     /// `(coordinates, element)` for every non-padding slot, in memory
     /// order.
     pub fn iter_memory(&self) -> MemoryIter<'_, E> {
-        MemoryIter::new(&self.meta, &self.units)
+        MemoryIter::new(self.meta(), &self.units)
     }
 }
 
@@ -167,6 +204,6 @@ fn zeroed_units<E: Element>(n: usize) -> Result<Vec<E::Unit>, StorageError> {
 impl<E: Element> PartialEq for TiledArray<E> {
     /// Same shape and same storage (padding included).
     fn eq(&self, other: &Self) -> bool {
-        self.meta.shape == other.meta.shape && self.units == other.units
+        self.compiled.shape() == other.compiled.shape() && self.units == other.units
     }
 }

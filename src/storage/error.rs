@@ -16,13 +16,13 @@ use crate::value::{Error, PrimitiveType};
 ///
 /// # Examples
 /// ```
-/// use tilelayout::storage::{StorageError, TiledView};
+/// use tilelayout::storage::{CompiledShape, StorageError, TiledView};
 /// use tilelayout::value::parse_shape;
-/// let s = parse_shape("f32[3,5]{1,0:T(2,2)}")?;
+/// let s = CompiledShape::new(&parse_shape("f32[3,5]{1,0:T(2,2)}")?)?;
 /// let e = TiledView::<f32>::new(&s, &[0.0; 15]).unwrap_err();
 /// assert_eq!(e, StorageError::Length { expected: 24, found: 15 });
 /// assert_eq!(e.to_string(), "storage has 15 units, the layout needs 24");
-/// # Ok::<(), tilelayout::value::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

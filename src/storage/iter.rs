@@ -18,19 +18,19 @@ use crate::value::{Index, MAX_RANK};
 /// ```
 #[derive(Clone, Debug)]
 pub struct LogicalIter<'v, E: Element> {
-    meta: &'v Meta,
+    meta: Meta<'v>,
     units: &'v [E::Unit],
     coords: [u64; MAX_RANK],
     left: u64,
 }
 
 impl<'v, E: Element> LogicalIter<'v, E> {
-    pub(crate) fn new(meta: &'v Meta, units: &'v [E::Unit]) -> Self {
+    pub(crate) fn new(meta: Meta<'v>, units: &'v [E::Unit]) -> Self {
         LogicalIter {
             meta,
             units,
             coords: [0; MAX_RANK],
-            left: meta.tiling.elements(),
+            left: meta.tiling().elements(),
         }
     }
 }
@@ -43,11 +43,11 @@ impl<E: Element> Iterator for LogicalIter<'_, E> {
             return None;
         }
         self.left -= 1;
-        let t = &self.meta.tiling;
+        let t = self.meta.tiling();
         let rank = t.rank();
         let slot = t.offset_unchecked(&self.coords[..rank]);
         // odometer step, last dim fastest
-        let dims = self.meta.shape.dims();
+        let dims = self.meta.shape().dims();
         let mut d = rank;
         while d > 0 {
             d -= 1;
@@ -80,13 +80,13 @@ impl<E: Element> Iterator for LogicalIter<'_, E> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct MemoryIter<'v, E: Element> {
-    meta: &'v Meta,
+    meta: Meta<'v>,
     units: &'v [E::Unit],
     slot: u64,
 }
 
 impl<'v, E: Element> MemoryIter<'v, E> {
-    pub(crate) fn new(meta: &'v Meta, units: &'v [E::Unit]) -> Self {
+    pub(crate) fn new(meta: Meta<'v>, units: &'v [E::Unit]) -> Self {
         MemoryIter {
             meta,
             units,
@@ -99,7 +99,7 @@ impl<E: Element> Iterator for MemoryIter<'_, E> {
     type Item = (Index, E);
 
     fn next(&mut self) -> Option<(Index, E)> {
-        let t = &self.meta.tiling;
+        let t = self.meta.tiling();
         while self.slot < t.expanded_slots() {
             let s = self.slot;
             self.slot += 1;

@@ -12,7 +12,9 @@
 //!    within the byte, as XLA's `PackIntN` packs (see [`packed`](crate::storage::packed)).
 //! 3. **Views** ([`TiledView`](crate::storage::TiledView), [`TiledViewMut`](crate::storage::TiledViewMut)) and, with `alloc`, the
 //!    owned `TiledArray`: get/set by logical coordinates, iteration in
-//!    logical and in memory order, padding fill.
+//!    logical and in memory order, padding fill. A view borrows its
+//!    storage and a [`CompiledShape`](crate::storage::CompiledShape) (the shape with its tiling
+//!    compiled once); an array owns both.
 //! 4. **Relayout** ([`RelayoutPlan`](crate::storage::RelayoutPlan), no allocator needed): a plan computed once
 //!    for a source and a destination [`ArrayLayout`](crate::storage::ArrayLayout) (a tiled
 //!    [`Shape`](crate::value::Shape) or any [`Strided`](crate::storage::Strided) array), executed many
@@ -65,14 +67,15 @@
 //! pointer takes a plain store.
 //!
 //! ```
-//! use tilelayout::storage::{TiledArray, TiledView};
+//! use tilelayout::storage::{CompiledShape, TiledArray, TiledView};
 //! use tilelayout::value::parse_shape;
 //! let shape = parse_shape("f32[3,5]{1,0:T(2,2)}")?;
 //! let mut a = TiledArray::<f32>::new(&shape, 0.0)?;
 //! a.set(&[2, 3], 7.5)?;
 //! assert_eq!(a.units()[17], 7.5); // element (2,3) lives in slot 17
 //! assert_eq!(a.units().len(), 24); // 24 slots, 9 of them padding
-//! let v = TiledView::<f32>::new(&shape, a.units())?;
+//! let compiled = CompiledShape::new(&shape)?; // the tiling, compiled once
+//! let v = TiledView::<f32>::new(&compiled, a.units())?;
 //! assert_eq!(v.get(&[2, 3])?, 7.5);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -102,7 +105,7 @@ pub use error::StorageError;
 pub use iter::{LogicalIter, MemoryIter};
 pub use packed::{S1, S2, S4, U1, U2, U4};
 pub use typed::{TypedArray, TypedStorage, TypedView, TypedViewMut, UnitOf, ValueOf};
-pub use view::{TiledView, TiledViewMut};
+pub use view::{CompiledShape, TiledView, TiledViewMut};
 
 #[cfg(feature = "alloc")]
 pub use array::TiledArray;

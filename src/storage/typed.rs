@@ -20,7 +20,7 @@
 
 use core::marker::PhantomData;
 
-use super::{Element as Value, StorageError, TiledView, TiledViewMut};
+use super::{CompiledShape, Element as Value, StorageError, TiledView, TiledViewMut};
 use crate::types::{Element, Layout};
 
 /// The Rust value type of layout `L`'s elements.
@@ -60,6 +60,15 @@ where
             "the layout's storage width (E) is not one its value type can be stored in"
         );
     };
+}
+
+/// Holder of layout `L`'s compiled shape, so that the runtime views of
+/// typed storage can borrow it for `'static` (built from `L`'s constants:
+/// no work at run time).
+struct Compiled<L>(PhantomData<L>);
+
+impl<L: Layout> Compiled<L> {
+    const SHAPE: &'static CompiledShape = &CompiledShape::from_parts(L::SHAPE, L::TILING);
 }
 
 /// A borrowed view of a buffer as an array in layout `L`.
@@ -143,7 +152,7 @@ macro_rules! typed_read_api {
         /// The runtime view of the same storage (logical and memory-order
         /// iteration, `get` by `&[u64]`).
         pub fn runtime(&self) -> TiledView<'_, ValueOf<L>> {
-            match TiledView::new(&L::SHAPE, &self.units) {
+            match TiledView::new(Compiled::<L>::SHAPE, &self.units) {
                 Ok(v) => v,
                 // The length and width were checked against the same layout.
                 Err(e) => unreachable!("typed storage disagrees with its layout: {e}"),
@@ -188,7 +197,7 @@ macro_rules! typed_write_api {
         /// The runtime mutable view of the same storage (padding fill,
         /// relayout destinations).
         pub fn runtime_mut(&mut self) -> TiledViewMut<'_, ValueOf<L>> {
-            match TiledViewMut::new(&L::SHAPE, &mut self.units) {
+            match TiledViewMut::new(Compiled::<L>::SHAPE, &mut self.units) {
                 Ok(v) => v,
                 Err(e) => unreachable!("typed storage disagrees with its layout: {e}"),
             }

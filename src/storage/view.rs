@@ -1,4 +1,5 @@
-//! Borrowed views over the storage of a runtime layout.
+//! Borrowed views over the storage of a runtime layout, and the compiled
+//! shape they borrow.
 
 use core::marker::PhantomData;
 use core::mem::size_of;
@@ -8,24 +9,74 @@ use super::error::StorageError;
 use super::iter::{LogicalIter, MemoryIter};
 use crate::value::{bits_to_bytes, Shape, Tiling};
 
-/// What a view knows about its layout, computed once: the shape, its
-/// compiled tiling, the storage width and the storage length in units.
+/// A shape with its tiling compiled once: what views borrow and owned
+/// arrays own, so that a view is a few words (a reference to this, the
+/// storage slice and the storage width), not a copy of the tiling.
 ///
-/// Invariant: `units` is the exact storage length for `tiling.slots()`
-/// slots of `bits` bits, and every slot index fits `usize`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Meta {
-    pub(crate) shape: Shape,
-    pub(crate) tiling: Tiling,
-    pub(crate) bits: u32,
-    pub(crate) units: usize,
+/// Invariant: `tiling` is `shape.tiling()`.
+///
+/// ```
+/// use tilelayout::storage::{CompiledShape, TiledView};
+/// use tilelayout::value::parse_shape;
+/// let c = CompiledShape::new(&parse_shape("f32[3,5]{1,0:T(2,2)}")?)?;
+/// let units = [0.0f32; 24];
+/// let v = TiledView::<f32>::new(&c, &units)?;
+/// assert_eq!(v.slot_of(&[2, 3])?, 17);
+/// # Ok::<(), tilelayout::storage::StorageError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompiledShape {
+    shape: Shape,
+    tiling: Tiling,
 }
 
-impl Meta {
-    /// Checks `shape` against the element type `E` (see
+impl CompiledShape {
+    /// Validates `shape` and compiles its tiling.
+    ///
+    /// # Errors
+    /// [`StorageError::Shape`] if the shape is invalid, dynamic or not an
+    /// array.
+    pub fn new(shape: &Shape) -> Result<CompiledShape, StorageError> {
+        Ok(CompiledShape {
+            shape: *shape,
+            tiling: shape.tiling()?,
+        })
+    }
+
+    /// From a shape and its tiling, already compiled (layout types' own
+    /// constants). Pre: `tiling` is `shape.tiling()`.
+    pub(crate) const fn from_parts(shape: Shape, tiling: Tiling) -> CompiledShape {
+        CompiledShape { shape, tiling }
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// The compiled tiling.
+    pub fn tiling(&self) -> &Tiling {
+        &self.tiling
+    }
+}
+
+/// What a view adds to its compiled shape, checked for the element type
+/// once: the storage width.
+///
+/// Invariant: `compiled`'s element type and `bits` suit the view's element
+/// type; the storage length (`Meta::len`) and every slot index fit
+/// `usize`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Meta<'a> {
+    pub(crate) compiled: &'a CompiledShape,
+    pub(crate) bits: u32,
+}
+
+impl<'a> Meta<'a> {
+    /// Checks `compiled` against the element type `E` (see
     /// [`TiledView::new`] for the order of the checks).
-    pub(crate) fn new<E: Element>(shape: &Shape) -> Result<Meta, StorageError> {
-        let tiling = shape.tiling()?;
+    pub(crate) fn new<E: Element>(compiled: &'a CompiledShape) -> Result<Self, StorageError> {
+        let shape = &compiled.shape;
         if !E::accepts(shape.element_type()) {
             return Err(StorageError::ElementType {
                 shape: shape.element_type(),
@@ -36,23 +87,38 @@ impl Meta {
         if !E::storage_ok(bits) {
             return Err(StorageError::ElementSize { bits });
         }
-        let bytes = bits_to_bytes(tiling.slots(), bits)?;
-        let units = bytes / size_of::<E::Unit>() as u64;
-        if usize::try_from(tiling.slots()).is_err() || usize::try_from(bytes).is_err() {
+        let slots = compiled.tiling.slots();
+        let bytes = bits_to_bytes(slots, bits)?;
+        if usize::try_from(slots).is_err() || usize::try_from(bytes).is_err() {
             return Err(StorageError::TooLarge);
         }
         Ok(Meta {
-            shape: *shape,
-            tiling,
+            compiled,
             bits: bits as u32,
-            units: units as usize,
         })
     }
 
-    pub(crate) fn check_len(&self, found: usize) -> Result<(), StorageError> {
-        if found != self.units {
+    /// The storage length in units of `E` (the element type `new` checked).
+    pub(crate) fn len<E: Element>(&self) -> usize {
+        let slots = self.compiled.tiling.slots();
+        // fits: checked in `new`
+        let bytes = bits_to_bytes(slots, self.bits as u64).unwrap_or(0);
+        (bytes / size_of::<E::Unit>() as u64) as usize
+    }
+
+    pub(crate) fn tiling(&self) -> &'a Tiling {
+        &self.compiled.tiling
+    }
+
+    pub(crate) fn shape(&self) -> &'a Shape {
+        &self.compiled.shape
+    }
+
+    pub(crate) fn check_len<E: Element>(&self, found: usize) -> Result<(), StorageError> {
+        let expected = self.len::<E>();
+        if found != expected {
             return Err(StorageError::Length {
-                expected: self.units as u64,
+                expected: expected as u64,
                 found,
             });
         }
@@ -61,7 +127,7 @@ impl Meta {
 
     /// The slot of `index`, checked.
     pub(crate) fn slot_of(&self, index: &[u64]) -> Result<usize, StorageError> {
-        let s = self.tiling.offset(index).map_err(StorageError::Index)?;
+        let s = self.tiling().offset(index).map_err(StorageError::Index)?;
         // fits: every slot is < slots(), which fits usize (checked in new)
         Ok(s as usize)
     }
@@ -69,16 +135,17 @@ impl Meta {
 
 /// A read-only view of an array stored in a runtime layout: element type
 /// `E` over a slice of `E::Unit` (the element itself, or `u8` for packed
-/// sub-byte types).
+/// sub-byte types). It borrows both the storage and the
+/// [`CompiledShape`], so it is a few words and `Copy`.
 ///
 /// # Examples
 /// The bf16 pairing of `(8,128)(2,1)`: the two bf16 in each 32-bit word are
 /// rows `2k` and `2k+1` of one column.
 /// ```
 /// use half::bf16;
-/// use tilelayout::storage::TiledView;
+/// use tilelayout::storage::{CompiledShape, TiledView};
 /// use tilelayout::value::parse_shape;
-/// let s = parse_shape("bf16[8,128]{1,0:T(8,128)(2,1)}")?;
+/// let s = CompiledShape::new(&parse_shape("bf16[8,128]{1,0:T(8,128)(2,1)}")?)?;
 /// let units: Vec<bf16> = (0..1024).map(|i| bf16::from_f32(i as f32)).collect();
 /// let v = TiledView::<bf16>::new(&s, &units)?;
 /// assert_eq!(v.slot_of(&[0, 5])?, 10);
@@ -88,7 +155,7 @@ impl Meta {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct TiledView<'a, E: Element> {
-    pub(crate) meta: Meta,
+    pub(crate) meta: Meta<'a>,
     pub(crate) units: &'a [E::Unit],
 }
 
@@ -96,7 +163,7 @@ pub struct TiledView<'a, E: Element> {
 /// [`TiledView`]).
 #[derive(Debug)]
 pub struct TiledViewMut<'a, E: Element> {
-    pub(crate) meta: Meta,
+    pub(crate) meta: Meta<'a>,
     pub(crate) units: &'a mut [E::Unit],
     _e: PhantomData<E>,
 }
@@ -104,13 +171,13 @@ pub struct TiledViewMut<'a, E: Element> {
 macro_rules! read_api {
     () => {
         /// The shape.
-        pub fn shape(&self) -> &Shape {
-            &self.meta.shape
+        pub fn shape(&self) -> &'a Shape {
+            self.meta.shape()
         }
 
         /// The compiled tiling.
-        pub fn tiling(&self) -> &Tiling {
-            &self.meta.tiling
+        pub fn tiling(&self) -> &'a Tiling {
+            self.meta.tiling()
         }
 
         /// Bits per slot in storage (`E(n)`, else the type's byte width).
@@ -144,20 +211,20 @@ macro_rules! read_api {
         /// The content of storage slot `slot` (padding included), or `None`
         /// past the end.
         pub fn get_slot(&self, slot: usize) -> Option<E> {
-            (slot < self.meta.tiling.slots() as usize)
+            (slot < self.meta.tiling().slots() as usize)
                 .then(|| E::load(self.units, slot, self.meta.bits))
         }
 
         /// The elements in logical order (row-major over the dims as
         /// written, whatever the layout).
         pub fn iter(&self) -> LogicalIter<'_, E> {
-            LogicalIter::new(&self.meta, self.units)
+            LogicalIter::new(self.meta, self.units)
         }
 
         /// `(coordinates, element)` for every non-padding slot, in memory
         /// order.
         pub fn iter_memory(&self) -> MemoryIter<'_, E> {
-            MemoryIter::new(&self.meta, self.units)
+            MemoryIter::new(self.meta, self.units)
         }
     };
 }
@@ -166,15 +233,16 @@ impl<'a, E: Element> TiledView<'a, E> {
     /// A view of `units` as an array of `shape`.
     ///
     /// # Errors
-    /// In this order: [`StorageError::Shape`] if the shape is invalid,
-    /// dynamic or not an array; [`StorageError::ElementType`] if `E` cannot
-    /// hold its element type; [`StorageError::ElementSize`] if its storage
-    /// width is not one `E` supports; [`StorageError::TooLarge`];
-    /// [`StorageError::Length`] unless `units` has exactly the layout's
-    /// storage length (`slots` units, or `bytes` for packed types).
-    pub fn new(shape: &Shape, units: &'a [E::Unit]) -> Result<Self, StorageError> {
+    /// In this order ([`CompiledShape::new`] has already rejected a shape
+    /// that is invalid, dynamic or not an array):
+    /// [`StorageError::ElementType`] if `E` cannot hold its element type;
+    /// [`StorageError::ElementSize`] if its storage width is not one `E`
+    /// supports; [`StorageError::TooLarge`]; [`StorageError::Length`]
+    /// unless `units` has exactly the layout's storage length (`slots`
+    /// units, or `bytes` for packed types).
+    pub fn new(shape: &'a CompiledShape, units: &'a [E::Unit]) -> Result<Self, StorageError> {
         let meta = Meta::new::<E>(shape)?;
-        meta.check_len(units.len())?;
+        meta.check_len::<E>(units.len())?;
         Ok(TiledView { meta, units })
     }
 
@@ -186,9 +254,9 @@ impl<'a, E: Element> TiledViewMut<'a, E> {
     ///
     /// # Errors
     /// As [`TiledView::new`].
-    pub fn new(shape: &Shape, units: &'a mut [E::Unit]) -> Result<Self, StorageError> {
+    pub fn new(shape: &'a CompiledShape, units: &'a mut [E::Unit]) -> Result<Self, StorageError> {
         let meta = Meta::new::<E>(shape)?;
-        meta.check_len(units.len())?;
+        meta.check_len::<E>(units.len())?;
         Ok(TiledViewMut {
             meta,
             units,
@@ -197,7 +265,7 @@ impl<'a, E: Element> TiledViewMut<'a, E> {
     }
 
     #[cfg(feature = "alloc")]
-    pub(crate) fn from_parts(meta: Meta, units: &'a mut [E::Unit]) -> Self {
+    pub(crate) fn from_parts(meta: Meta<'a>, units: &'a mut [E::Unit]) -> Self {
         TiledViewMut {
             meta,
             units,
@@ -236,16 +304,16 @@ impl<'a, E: Element> TiledViewMut<'a, E> {
     /// packed last byte past the final slot are left as they are.
     ///
     /// ```
-    /// use tilelayout::storage::TiledViewMut;
+    /// use tilelayout::storage::{CompiledShape, TiledViewMut};
     /// use tilelayout::value::parse_shape;
-    /// let s = parse_shape("s32[3]{0:T(4)}")?;
+    /// let s = CompiledShape::new(&parse_shape("s32[3]{0:T(4)}")?)?;
     /// let mut units = [1, 2, 3, 4];
     /// TiledViewMut::<i32>::new(&s, &mut units)?.fill_padding(-1);
     /// assert_eq!(units, [1, 2, 3, -1]);
     /// # Ok::<(), tilelayout::storage::StorageError>(())
     /// ```
     pub fn fill_padding(&mut self, v: E) {
-        let t = &self.meta.tiling;
+        let t = self.meta.tiling();
         if t.slots() == t.elements() {
             return;
         }
@@ -258,7 +326,7 @@ impl<'a, E: Element> TiledViewMut<'a, E> {
 
     /// Writes `v` into every slot, padding included.
     pub fn fill(&mut self, v: E) {
-        for slot in 0..self.meta.tiling.slots() as usize {
+        for slot in 0..self.meta.tiling().slots() as usize {
             E::store(self.units, slot, self.meta.bits, v);
         }
     }

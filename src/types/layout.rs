@@ -6,7 +6,8 @@ use core::marker::PhantomData;
 
 use super::element::Element;
 use super::params::{AttrSet, Descending, Dims, Order, Tiles, COMBINE, MAX_TYPE_RANK};
-use crate::value::{self, Error, Program, TextBuf, TileDim, Tiling};
+use crate::value::__private::{index_program, Program};
+use crate::value::{self, Error, TextBuf, TileDim, Tiling};
 
 /// A memory layout as a type: every property a compile-time constant, and
 /// an index function that compiles to the arithmetic a person would write.
@@ -55,8 +56,6 @@ pub trait Layout: 'static + Sized {
     const SHAPE: value::Shape;
     /// The compiled tiling (the runtime index math, as a constant).
     const TILING: Tiling;
-    /// The straight-line index program that [`Layout::offset`] unrolls.
-    const PROGRAM: Program;
     /// Evaluating this checks every rule; see [`crate::assert_layout!`].
     const VALID: ();
 
@@ -307,7 +306,6 @@ impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E, S
         let buf: &'static TextBuf<{ crate::types::TEXT_CAP }> = &Text::<Self>::BUF;
         buf.as_str()
     };
-    const PROGRAM: Program = Self::TILING.program();
     const VALID: () = {
         // SHAPE first: an invalid type then fails here with one note, not
         // through the chain SLOTS → TILING → SHAPE.
@@ -315,6 +313,15 @@ impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E, S
         let _ = Self::SLOTS;
         let _ = Self::BYTES;
     };
+}
+
+/// The straight-line index program that [`Layout::offset`] unrolls, from
+/// the core's lowering of the layout into the layout algebra (internal:
+/// not part of the trait, so not API).
+struct Prog<L>(PhantomData<L>);
+
+impl<L: Layout> Prog<L> {
+    const P: Program = ok(index_program(&L::SHAPE));
 }
 
 /// Holder for the canonical text, so that a `&'static` to it can be formed.
@@ -333,8 +340,8 @@ impl<L: Layout> Text<L> {
 /// slow to compile without optimization: measured 39 s against 2.7 s for
 /// 500 layouts). Both are tested to agree.
 mod exec {
-    use super::Layout;
-    use crate::value::{Op, MAX_REGS, NO_REG};
+    use super::{Layout, Prog};
+    use crate::value::__private::{Op, MAX_REGS, NO_REG};
 
     #[inline(always)]
     pub(super) fn offset<L: Layout, const N: usize>(index: &[usize; N]) -> usize {
@@ -346,7 +353,7 @@ mod exec {
         }
         #[cfg(not(debug_assertions))]
         {
-            if const { L::PROGRAM.fits() } {
+            if const { Prog::<L>::P.fits() } {
                 unrolled::<L, N>(index)
             } else {
                 looped::<L, N>(index)
@@ -392,7 +399,7 @@ mod exec {
 
     /// The debug path: the same steps in a loop.
     pub(super) fn looped<L: Layout, const N: usize>(index: &[usize; N]) -> usize {
-        if !const { L::PROGRAM.fits() } {
+        if !const { Prog::<L>::P.fits() } {
             let mut c = [0u64; N];
             for (c, i) in c.iter_mut().zip(index) {
                 *c = *i as u64;
@@ -401,7 +408,7 @@ mod exec {
         }
         let mut r = [0usize; MAX_REGS];
         let mut acc = 0usize;
-        for &op in L::PROGRAM.ops() {
+        for &op in Prog::<L>::P.ops() {
             step(&mut r, &mut acc, op, index);
         }
         acc
@@ -409,8 +416,8 @@ mod exec {
 
     macro_rules! unroll {
         ($L:ident, $r:ident, $acc:ident, $index:ident; $($i:literal)*) => {$(
-            if $i < const { $L::PROGRAM.len() } {
-                step(&mut $r, &mut $acc, const { $L::PROGRAM.op($i) }, $index);
+            if $i < const { Prog::<$L>::P.len() } {
+                step(&mut $r, &mut $acc, const { Prog::<$L>::P.op($i) }, $index);
             }
         )*};
     }

@@ -335,7 +335,7 @@ const fn level(t: &Tiling, g: &Grid, li: usize) -> Result<Grid, AlgebraError> {
             let group = Group {
                 first: base + start,
                 last: base + end,
-                gdim: lv.gdim[q],
+                gdim: lv.gdim(q),
                 tile: lv.gtile[q],
                 level: li as u8,
                 tile_dim: end as u8,

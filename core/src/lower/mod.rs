@@ -40,9 +40,11 @@
 
 mod grid;
 mod padded;
+mod program;
 mod xla;
 
 pub use padded::{padded_grid, GridLeaf, PaddedGrid};
+pub use program::index_program;
 pub use xla::{to_xla, TO_XLA_MAX_RANK};
 
 use crate::algebra::{AlgebraError, AlgebraErrorKind, Int, IntTuple, Layout as CuteLayout};
@@ -386,6 +388,7 @@ const fn build(shape: &Shape) -> Result<Build, LowerError> {
     // each unit's stride: its dim's row-major stride times the radices of
     // the units after it in that dim
     let strides = tiling.expanded_strides();
+    let strides = strides.as_slice();
     let mut digits = [NO_DIGIT; MAX_DIGITS];
     let mut n = 0;
     let mut i = 0;
