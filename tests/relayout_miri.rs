@@ -5,7 +5,8 @@
 //!   streaming on runs, and on the staged zip/unzip kernels, with
 //!   destinations at every alignment modulo 64 bytes;
 //! - `kernels::stream::fence` (`_mm_sfence`);
-//! - `simd::zip8_nibbles` (the AVX2 and SSE2 calls);
+//! - `simd::zip8_nibbles` and `simd::unzip8_nibbles` (the AVX2 and SSE2
+//!   calls);
 //! - `simd::{zip2_u16, zip4_u8, unzip2_u16, unzip4_u8, transpose8_u32}`:
 //!   every [`Simd`](tilelayout::storage::Simd) level up to the CPU's (the
 //!   shared `check` runs each plan at each level): with `RUSTFLAGS="-C
@@ -35,6 +36,15 @@ fn s4_nibble_zip_matches_the_definition() {
     let rows = ArrayLayout::from(strided(&[8, 72], 4)[0]);
     let t = ArrayLayout::from(shape("s4", &[8, 72], &[1, 0], "T(8,72)(8,1)E(4)"));
     assert_eq!(check(rows, t, 4, None), Kernel::Interleave(8));
+}
+
+/// And back (`simd::unzip8_nibbles`): 52 byte columns, so AVX2 takes 32,
+/// SSE2 16 and the word version 4 (SSE2 48 at that level).
+#[test]
+fn s4_nibble_unzip_matches_the_definition() {
+    let rows = ArrayLayout::from(strided(&[8, 104], 4)[0]);
+    let t = ArrayLayout::from(shape("s4", &[8, 104], &[1, 0], "T(8,104)(8,1)E(4)"));
+    assert_eq!(check(t, rows, 4, None), Kernel::Deinterleave(8));
 }
 
 #[test]

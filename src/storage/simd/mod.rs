@@ -412,6 +412,40 @@ pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &
     crate::storage::nibbles::zip8(rest, rs, cols - done, &mut out[8 * done..]);
 }
 
+/// The inverse of [`zip8_nibbles`]: `cols` packed byte columns
+/// (`in_[..8 · cols]`) into eight rows of 4-bit slots `rs` bytes apart
+/// (only the `cols` bytes of each row are written), AVX2 32 and SSE2 16
+/// columns at a time, the rest by
+/// [`nibbles::unzip8`](crate::storage::nibbles::unzip8).
+pub(crate) fn unzip8_nibbles(isa: Isa, in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) {
+    #[cfg(target_arch = "x86_64")]
+    let done = {
+        let wide = if isa.avx2() {
+            // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+            unsafe { nibbles::unzip8_avx2(in_, rows, rs, cols) }
+        } else {
+            0
+        };
+        if isa.sse2() {
+            // SAFETY: `sse2` is part of the x86-64 baseline, so the target
+            // feature the callee is compiled for is always present.
+            wide + unsafe {
+                nibbles::unzip8_sse2(&in_[8 * wide..], &mut rows[wide..], rs, cols - wide)
+            }
+        } else {
+            0
+        }
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = {
+        let _ = isa;
+        0
+    };
+    let at = done.min(rows.len());
+    let rest = &mut rows[at..];
+    crate::storage::nibbles::unzip8(&in_[8 * done..], rest, rs, cols - done);
+}
+
 /// An 8 × 8 transpose of 32-bit slots: `dst[d + c·ds + r] = src[s + r·ss +
 /// c]` for `r, c < 8`.
 #[cfg(feature = "alloc")]

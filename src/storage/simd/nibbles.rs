@@ -156,3 +156,104 @@ pub(super) fn zip8_avx2(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> 
 fn store128(d: &mut [u8], v: __m128i) {
     d[..16].copy_from_slice(bytemuck::bytes_of(&v));
 }
+
+/// The byte columns' words of packed columns, per 64-bit lane: the SIMD
+/// twin of `storage::nibbles::column_unpair` (low 32 bits: the low
+/// halves' bytes `e`, high: the high halves' `f`; out: byte `r` = row `r`).
+macro_rules! column_unpair {
+    ($v:expr, $and:ident, $or:ident, $sl:ident, $sr:ident, $set:ident) => {{
+        let v = $v;
+        let lo32 = $set(0xFFFF_FFFF);
+        let spread = |x| {
+            let x = $and($or(x, $sl::<16>(x)), $set(0x0000_FFFF_0000_FFFF));
+            $and($or(x, $sl::<8>(x)), $set(0x00FF_00FF_00FF_00FF))
+        };
+        let (e, f) = (spread($and(v, lo32)), spread($sr::<32>(v)));
+        let lo = $set(0x000F_000F_000F_000F);
+        let hi = $set(0x00F0_00F0_00F0_00F0);
+        let even = $or($and(e, lo), $sl::<4>($and(f, lo)));
+        let odd = $or($and($sr::<4>(e), lo), $and(f, hi));
+        $or(even, $sl::<8>(odd))
+    }};
+}
+
+/// Four rounds of `out[2i], out[2i+1] = unpack{lo,hi}_epi8(in[i], in[i+4])`
+/// on 8 registers: each round moves the byte at index bits `s` (register,
+/// then byte) to `rotl(s, 1)` of the 7 bits, so four take `[column (4 bits)
+/// | row (3)]` to `[row | column]`.
+macro_rules! unpack_rounds {
+    ($w:expr, $lo:ident, $hi:ident) => {{
+        let mut w = $w;
+        for _ in 0..4 {
+            w = [
+                $lo(w[0], w[4]),
+                $hi(w[0], w[4]),
+                $lo(w[1], w[5]),
+                $hi(w[1], w[5]),
+                $lo(w[2], w[6]),
+                $hi(w[2], w[6]),
+                $lo(w[3], w[7]),
+                $hi(w[3], w[7]),
+            ];
+        }
+        w
+    }};
+}
+
+/// The inverse of [`zip8_sse2`]: 16 byte columns at a time from
+/// `in_[8x ..]` into eight rows `rs` bytes apart. Returns the byte columns
+/// done (a multiple of 16).
+#[target_feature(enable = "sse2")]
+pub(super) fn unzip8_sse2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -> usize {
+    let wide = cols / 16 * 16;
+    let set = |x: u64| _mm_set1_epi64x(x as i64);
+    for x in (0..wide).step_by(16) {
+        // w[j]: byte columns x + 2j, x + 2j + 1, one 64-bit lane each
+        let w: [__m128i; 8] = core::array::from_fn(|j| {
+            let o = 8 * x + 16 * j;
+            let v = load128(&in_[o..o + 16]);
+            column_unpair!(
+                v,
+                _mm_and_si128,
+                _mm_or_si128,
+                _mm_slli_epi64,
+                _mm_srli_epi64,
+                set
+            )
+        });
+        let r = unpack_rounds!(w, _mm_unpacklo_epi8, _mm_unpackhi_epi8);
+        for (k, v) in r.into_iter().enumerate() {
+            store128(&mut rows[k * rs + x..k * rs + x + 16], v);
+        }
+    }
+    wide
+}
+
+/// The inverse of [`zip8_avx2`]: 32 byte columns at a time (lane 1 holds
+/// byte columns 16–31). Returns the byte columns done (a multiple of 32).
+#[target_feature(enable = "avx2")]
+pub(super) fn unzip8_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -> usize {
+    let wide = cols / 32 * 32;
+    let set = |x: u64| _mm256_set1_epi64x(x as i64);
+    for x in (0..wide).step_by(32) {
+        let w: [__m256i; 8] = core::array::from_fn(|j| {
+            let o = 8 * x + 16 * j;
+            let (a, b) = (load128(&in_[o..o + 16]), load128(&in_[o + 128..o + 144]));
+            let v = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(a), b);
+            column_unpair!(
+                v,
+                _mm256_and_si256,
+                _mm256_or_si256,
+                _mm256_slli_epi64,
+                _mm256_srli_epi64,
+                set
+            )
+        });
+        let r = unpack_rounds!(w, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8);
+        for (k, v) in r.into_iter().enumerate() {
+            let row = &mut rows[k * rs + x..k * rs + x + 32];
+            row.copy_from_slice(bytemuck::bytes_of(&v));
+        }
+    }
+    wide
+}
