@@ -431,6 +431,25 @@ fn main() {
             Some(&nib),
         );
     }
+    if want("s4 T->rows") {
+        let a = tk(N, 8);
+        let nib = move |s: &[u8], d: &mut [u8]| {
+            for r in 0..N {
+                for c in 0..N {
+                    let (i, o) = (a(r, c), r * N + c);
+                    let v = (s[i / 2] >> (4 * (i % 2))) & 15;
+                    let sh = 4 * (o % 2);
+                    d[o / 2] = (d[o / 2] & !(15 << sh)) | (v << sh);
+                }
+            }
+        };
+        case::<u8>(
+            "s4[4096,4096] {1,0:T(8,128)(8,1)E(4)} -> rows",
+            &RelayoutPlan::new(tiled("s4[4096,4096]{1,0:T(8,128)(8,1)E(4)}"), rows(n, 4)).unwrap(),
+            None,
+            Some(&nib),
+        );
+    }
     // transposes of tiles: logical (r, c) of the transposed side is
     // element (c, r) of its physical [C, R] rows
     if want("f32 T->T") {

@@ -484,19 +484,23 @@ impl RelayoutPlan {
             Mode::Loops(nest) => {
                 let nest = part.map_or(nest, |p| p.nest);
                 let walk = Walk::new(nest, self.fill == Fill::Inline);
-                let mut e = [0u64; DIMS];
-                let e = &mut e[..nest.sizes.len()];
+                let e = || [0u64; DIMS];
                 // the part's first slot (a part's offsets are its own)
                 let mut first = 0;
                 match part {
-                    None if self.src.slots() > 0 || self.rank == 0 => walk.walk(m, 0, 0, 0, e),
+                    // every value of every loop in bounds: plain loops, no
+                    // bounds to track (a small tile's whole cost otherwise)
+                    None if walk.all_free() && self.src.slots() > 0 => walk.free(m, 0, 0, 0),
+                    None if self.src.slots() > 0 || self.rank == 0 => {
+                        walk.walk(m, 0, 0, 0, &mut e()[..nest.sizes.len()])
+                    }
                     None if walk.fill => walk.pad_tree(m, 0, 0),
                     None => {}
                     Some(p) => {
                         let l = &nest.outer[0];
                         first = p.values.start * l.dst;
                         let s = (p.values.start * l.src) as usize;
-                        walk.values(m, 0, p.values.clone(), s, 0, e);
+                        walk.values(m, 0, p.values.clone(), s, 0, &mut e()[..nest.sizes.len()]);
                     }
                 }
                 let last = part.is_none_or(|p| p.last);

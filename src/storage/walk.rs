@@ -62,9 +62,16 @@ impl<'p> Walk<'p> {
         count
     }
 
+    /// Whether no loop of the nest is bounded by a dim (every value of
+    /// every loop holds elements): then [`Walk::free`] runs it all.
+    pub(crate) fn all_free(&self) -> bool {
+        let n = self.nest;
+        n.outer.iter().chain([&n.a, &n.b]).all(|l| l.dim == FREE)
+    }
+
     /// Loops `level..` with no bounds to check: plain nested loops, the
     /// innermost repeated inside the mover.
-    fn free<M: Mover>(&self, m: &mut M, level: usize, s: usize, d: usize) {
+    pub(crate) fn free<M: Mover>(&self, m: &mut M, level: usize, s: usize, d: usize) {
         let n = self.nest;
         match n.outer.get(level) {
             None => m.block(n.kernel, &n.a, &n.b, s, d),
