@@ -1,4 +1,4 @@
-//! AVX2 zip, unzip and 8 × 8 transpose (run-time detected, `std`): 32 bytes
+//! AVX2 zip, unzip and 8 × 8 transposes (run-time detected, `std`): 32 bytes
 //! at a time, with streaming stores and software prefetch; remainders go to
 //! the SSE2 versions.
 
@@ -7,8 +7,26 @@ use core::arch::x86_64::*;
 use super::{each_unzip, each_zip, rows_mut, Blocks};
 use crate::storage::caches::Caches;
 
+/// A gather block's 8 × 8 transposes (`simd::transpose::gather_u32`),
+/// the loops compiled with AVX2 so that [`transpose8_u32`] inlines.
 #[cfg(feature = "alloc")]
 #[target_feature(enable = "avx2")]
+pub(super) fn gather_transpose_u32(
+    src: &[u32],
+    s: usize,
+    loops: &[crate::storage::plan::Loop],
+    out: &mut [u32],
+    ahead: Option<isize>,
+) {
+    super::transpose::blocks(src, s, loops, out, ahead, |a, s, ss, b, d, ds| {
+        transpose8_u32(a, s, ss, b, d, ds)
+    });
+}
+
+/// An 8 × 8 transpose of 32-bit slots (`simd::transpose::transpose8_u32`).
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+#[inline]
 pub(super) fn transpose8_u32(
     src: &[u32],
     s: usize,

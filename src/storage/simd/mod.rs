@@ -446,31 +446,6 @@ pub(crate) fn unzip8_nibbles(isa: Isa, in_: &[u8], rows: &mut [u8], rs: usize, c
     crate::storage::nibbles::unzip8(&in_[8 * done..], rest, rs, cols - done);
 }
 
-/// An 8 × 8 transpose of 32-bit slots: `dst[d + c·ds + r] = src[s + r·ss +
-/// c]` for `r, c < 8`.
-#[cfg(feature = "alloc")]
-pub(crate) fn transpose8_u32(
-    isa: Isa,
-    src: &[u32],
-    s: usize,
-    ss: usize,
-    dst: &mut [u32],
-    d: usize,
-    ds: usize,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if isa.avx2() {
-        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-        return unsafe { avx2::transpose8_u32(src, s, ss, dst, d, ds) };
-    }
-    let _ = isa;
-    for r in 0..8 {
-        for c in 0..8 {
-            dst[d + c * ds + r] = src[s + r * ss + c];
-        }
-    }
-}
-
 /// Whether the zip kernels for `k` rows of `bytes`-wide elements store
 /// non-temporally themselves (AVX2 paths), so callers need no staging.
 pub(crate) fn streams_directly(isa: Isa, k: usize, bytes: usize) -> bool {
@@ -505,6 +480,10 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod nibbles;
 
+/// The 8 × 8 tile transposes of gather blocks (32-bit slots).
+#[cfg(feature = "alloc")]
+pub(crate) mod transpose;
+
 /// The 16-bit zip 64 bytes at a time (AVX-512 F + BW).
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -515,21 +494,6 @@ mod sse2;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn transpose8_matches_the_definition() {
-        let src: alloc::vec::Vec<u32> = (0..8 * 13).collect();
-        let mut dst = alloc::vec![0u32; 8 * 11 + 8];
-        for level in Simd::ALL {
-            dst.fill(0);
-            transpose8_u32(Isa::new(Some(level)), &src, 2, 13, &mut dst, 3, 11);
-            for r in 0..8 {
-                for c in 0..8 {
-                    assert_eq!(dst[3 + c * 11 + r], src[2 + r * 13 + c], "{level:?}");
-                }
-            }
-        }
-    }
 
     #[test]
     fn ahead_walks_the_blocks_in_order_and_into_the_next_calls() {
