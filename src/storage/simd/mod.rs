@@ -471,6 +471,21 @@ pub(crate) fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
+/// As [`prefetch`], into L2 (`prefetcht1`): for lines read far ahead of
+/// their use (a whole gather stage, more than L1d holds), which a
+/// non-temporal hint would bring to L1 only to be evicted before use.
+#[inline(always)]
+#[cfg(feature = "alloc")]
+pub(crate) fn prefetch_l2<T>(p: *const T) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: as in `prefetch`.
+    unsafe {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
+        _mm_prefetch::<_MM_HINT_T1>(p.cast())
+    };
+    let _ = p;
+}
+
 /// The same operations 32 bytes at a time; each hands its remainder to
 /// the SSE2 version.
 #[cfg(target_arch = "x86_64")]

@@ -91,7 +91,7 @@ pub(super) fn blocks(
     // rows `ahead` slots away
     let pf = |at: usize| {
         if let Some(x) = ahead {
-            super::prefetch(src.as_ptr().wrapping_add(at).wrapping_offset(x));
+            super::prefetch_l2(src.as_ptr().wrapping_add(at).wrapping_offset(x));
         }
     };
     // the 8-row groups of `y` outermost: each group's source rows are read
