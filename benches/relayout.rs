@@ -367,7 +367,11 @@ fn main() {
     println!(
         "runs per case: {} (median), {} clock",
         runs(),
-        if cpu_clock() { "thread CPU time" } else { "wall" }
+        if cpu_clock() {
+            "thread CPU time"
+        } else {
+            "wall"
+        }
     );
 
     const N: usize = 4096;
@@ -519,6 +523,19 @@ fn main() {
                 &[r_ / 128, 16, c_ / 128, 4, 16, 4, 2, 2],
                 &[2, 4, 0, 5, 1, 3, 7, 6],
             ),
+            Some(&|s, d| naive(s, d, [1, r_, c_], &|_, r, c| a(r, c), &|_, r, c| b(c, r))),
+        );
+    }
+    if want("s8 T->T") {
+        let (r_, c_) = (2048usize, 4096usize);
+        let (a, b) = (tk(c_, 4), tk(r_, 4));
+        case::<i8>(
+            "s8[2048,4096] {1,0:T(8,128)(4,1)} -> {0,1:T(8,128)(4,1)}",
+            &plan(
+                "s8[2048,4096]{1,0:T(8,128)(4,1)}",
+                "s8[2048,4096]{0,1:T(8,128)(4,1)}",
+            ),
+            None,
             Some(&|s, d| naive(s, d, [1, r_, c_], &|_, r, c| a(r, c), &|_, r, c| b(c, r))),
         );
     }
