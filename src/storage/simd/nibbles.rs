@@ -87,7 +87,8 @@ pub(super) fn zip8_sse2(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> 
 pub(super) fn zip8_avx2(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> usize {
     let wide = cols / 32 * 32;
     let lo4 = _mm256_set1_epi8(0x0F);
-    let even = _mm256_set1_epi16(0x00FF);
+    // byte weights 1 (row 2q) and 16 (row 2q+1)
+    let pair = _mm256_set1_epi16(0x1001);
     for x in (0..wide).step_by(32) {
         let r: [__m256i; 8] = core::array::from_fn(|k| load256(&rows[k * rs + x..k * rs + x + 32]));
         let a = |p: usize| {
@@ -121,14 +122,17 @@ pub(super) fn zip8_avx2(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> 
                 _mm256_unpacklo_epi32(b03, b47),
                 _mm256_unpackhi_epi32(b03, b47),
             ];
+            // per 16-bit pair of rows (2q, 2q+1): e = the low halves, f =
+            // the high halves, each `row 2q + 16 · row 2q+1` by one
+            // multiply-add of unsigned bytes (`vpmaddubsw`, ≤ 255: no
+            // saturation) where the SSE2 version shifts and masks
             let ef = |v: __m256i| {
                 let lo = _mm256_and_si256(v, lo4);
-                let e = _mm256_or_si256(lo, _mm256_srli_epi64::<4>(lo));
-                let f = _mm256_or_si256(
-                    _mm256_and_si256(_mm256_srli_epi64::<4>(v), lo4),
-                    _mm256_andnot_si256(lo4, _mm256_srli_epi64::<8>(v)),
-                );
-                (_mm256_and_si256(e, even), _mm256_and_si256(f, even))
+                let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), lo4);
+                (
+                    _mm256_maddubs_epi16(lo, pair),
+                    _mm256_maddubs_epi16(hi, pair),
+                )
             };
             let ((e0, f0), (e1, f1)) = (ef(c[0]), ef(c[1]));
             let (e, f) = (_mm256_packus_epi16(e0, e1), _mm256_packus_epi16(f0, f1));
@@ -234,20 +238,35 @@ pub(super) fn unzip8_sse2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -
 #[target_feature(enable = "avx2")]
 pub(super) fn unzip8_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -> usize {
     let wide = cols / 32 * 32;
-    let set = |x: u64| _mm256_set1_epi64x(x as i64);
+    let m = |x: u16| _mm256_set1_epi16(x as i16);
+    // per 128-bit lane: the two columns' e bytes (0-3, 8-11) and f bytes
+    // (4-7, 12-15), each twice
+    let to_e = _mm256_setr_epi8(
+        0, 0, 1, 1, 2, 2, 3, 3, 8, 8, 9, 9, 10, 10, 11, 11, //
+        0, 0, 1, 1, 2, 2, 3, 3, 8, 8, 9, 9, 10, 10, 11, 11,
+    );
+    let to_f = _mm256_setr_epi8(
+        4, 4, 5, 5, 6, 6, 7, 7, 12, 12, 13, 13, 14, 14, 15, 15, //
+        4, 4, 5, 5, 6, 6, 7, 7, 12, 12, 13, 13, 14, 14, 15, 15,
+    );
     for x in (0..wide).step_by(32) {
         let w: [__m256i; 8] = core::array::from_fn(|j| {
             let o = 8 * x + 16 * j;
             let (a, b) = (load128(&in_[o..o + 16]), load128(&in_[o + 128..o + 144]));
             let v = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(a), b);
-            column_unpair!(
-                v,
-                _mm256_and_si256,
-                _mm256_or_si256,
-                _mm256_slli_epi64,
-                _mm256_srli_epi64,
-                set
-            )
+            // e_q and f_q to both bytes of pair q (`vpshufb`), then each
+            // byte takes its nibbles: row 2q = e_q & 0xF | f_q << 4 & 0xF0,
+            // row 2q+1 = e_q >> 4 | f_q & 0xF0 (shifts within 16 bits)
+            let (e, f) = (_mm256_shuffle_epi8(v, to_e), _mm256_shuffle_epi8(v, to_f));
+            let even = _mm256_or_si256(
+                _mm256_and_si256(e, m(0x000F)),
+                _mm256_and_si256(_mm256_slli_epi16::<4>(f), m(0x00F0)),
+            );
+            let odd = _mm256_or_si256(
+                _mm256_and_si256(_mm256_srli_epi16::<4>(e), m(0x0F00)),
+                _mm256_and_si256(f, m(0xF000)),
+            );
+            _mm256_or_si256(even, odd)
         });
         let r = unpack_rounds!(w, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8);
         for (k, v) in r.into_iter().enumerate() {
