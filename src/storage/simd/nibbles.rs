@@ -2,8 +2,13 @@
 //! 32 (AVX2) byte columns at a time: an 8 × 16 byte transpose by unpacks
 //! (per 128-bit lane), then each byte column's word split into its two
 //! packed columns as `storage::nibbles` does with plain words (which takes
-//! the remainder and the portable level). Loads and stores are safe
-//! `bytemuck` copies; only the register operations are intrinsics.
+//! the remainder and the portable level); the AVX2 zip pairs the nibbles
+//! with one multiply-add of bytes instead. The unzips invert them: each
+//! packed column's 8 bytes become the column's word (byte `r` = row `r`:
+//! shifts and masks per 64-bit lane with SSE2, byte shuffles with AVX2),
+//! then four rounds of byte unpacks transpose 16 columns × 8 rows into 8
+//! rows of 16 bytes. Loads and stores are safe `bytemuck` copies; only the
+//! register operations are intrinsics.
 
 use core::arch::x86_64::*;
 
