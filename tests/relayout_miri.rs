@@ -107,10 +107,7 @@ fn streaming_at_every_destination_alignment() {
 #[test]
 fn packed_tile_transposes_match_the_definition() {
     // (no streaming variant: the blocks are moved with plain stores)
-    for (ty, attrs, bits, k) in [
-        ("bf16", "T(4,8)(2,1)", 16, 2),
-        ("s8", "T(4,8)(4,1)", 8, 4),
-    ] {
+    for (ty, attrs, bits, k) in [("bf16", "T(4,8)(2,1)", 16, 2), ("s8", "T(4,8)(4,1)", 8, 4)] {
         let a = ArrayLayout::from(shape(ty, &[8, 16], &[1, 0], attrs));
         let b = ArrayLayout::from(shape(ty, &[8, 16], &[0, 1], attrs));
         assert_eq!(check(a, b, bits, None), Kernel::Interleave(k), "{ty}");
