@@ -5,7 +5,8 @@
 //!   streaming on runs, and on the staged zip/unzip kernels, with
 //!   destinations at every alignment modulo 64 bytes;
 //! - `kernels::stream::fence` (`_mm_sfence`);
-//! - `simd::zip8_nibbles` (the AVX2 and SSE2 calls);
+//! - `simd::zip8_nibbles` and `simd::unzip8_nibbles` (the AVX2 and SSE2
+//!   calls);
 //! - `simd::{zip2_u16, zip4_u8, unzip2_u16, unzip4_u8, transpose8_u32}`:
 //!   every [`Simd`](tilelayout::storage::Simd) level up to the CPU's (the
 //!   shared `check` runs each plan at each level): with `RUSTFLAGS="-C
@@ -35,6 +36,15 @@ fn s4_nibble_zip_matches_the_definition() {
     let rows = ArrayLayout::from(strided(&[8, 72], 4)[0]);
     let t = ArrayLayout::from(shape("s4", &[8, 72], &[1, 0], "T(8,72)(8,1)E(4)"));
     assert_eq!(check(rows, t, 4, None), Kernel::Interleave(8));
+}
+
+/// And back (`simd::unzip8_nibbles`): 52 byte columns, so AVX2 takes 32,
+/// SSE2 16 and the word version 4 (SSE2 48 at that level).
+#[test]
+fn s4_nibble_unzip_matches_the_definition() {
+    let rows = ArrayLayout::from(strided(&[8, 104], 4)[0]);
+    let t = ArrayLayout::from(shape("s4", &[8, 104], &[1, 0], "T(8,104)(8,1)E(4)"));
+    assert_eq!(check(t, rows, 4, None), Kernel::Deinterleave(8));
 }
 
 #[test]
@@ -89,6 +99,19 @@ fn streaming_at_every_destination_alignment() {
             .iter()
             .chain(&buf[shift + 96..])
             .all(|&x| x == -1.0));
+    }
+}
+
+/// Transposes between packed tilings: the pairs (quads) of rows become
+/// pairs (quads) of columns, `k × k` blocks moved whole, every SIMD level.
+#[test]
+fn packed_tile_transposes_match_the_definition() {
+    // (no streaming variant: the blocks are moved with plain stores)
+    for (ty, attrs, bits, k) in [("bf16", "T(4,8)(2,1)", 16, 2), ("s8", "T(4,8)(4,1)", 8, 4)] {
+        let a = ArrayLayout::from(shape(ty, &[8, 16], &[1, 0], attrs));
+        let b = ArrayLayout::from(shape(ty, &[8, 16], &[0, 1], attrs));
+        assert_eq!(check(a, b, bits, None), Kernel::Interleave(k), "{ty}");
+        assert_eq!(check(b, a, bits, None), Kernel::Interleave(k), "{ty}");
     }
 }
 

@@ -10,21 +10,74 @@
 //! 2. a [`Kernel::Gather`] block is a dense destination range (its loops'
 //!    destination strides chain from 1) and all its loops are free.
 
+use super::caches::Caches;
 use super::nest::{classify, sort_loops, Kernel, Loop, Loops, Nest, Order, Sizes, FREE};
 
-/// Largest block side for [`Kernel::Block`] (bigger loops are split so a
-/// block of both sides stays in L1).
-const BLOCK: u64 = 32;
+/// The block and stage sizes of a nest, in slots: derived from a host's
+/// caches ([`Budget::new`]) for the slot width, so that they follow the
+/// machine. With [`Caches::FALLBACK`] (32 KiB L1d, 1 MiB L2) and 4-byte
+/// slots they are the sizes first measured on such a host (32, 64, 1024,
+/// 16384).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Budget {
+    /// Largest block side for [`Kernel::Block`] (bigger loops are split):
+    /// the largest power of two `n` (8 to 64) whose `n × n` blocks on both
+    /// sides, each row at least a 64-byte line, fill at most half of L1d.
+    pub(crate) block: u64,
+    /// A gather chunk (a dense destination range) covers at least four
+    /// 64-byte lines …
+    pub(crate) gather_min: u64,
+    /// … and at most an eighth of L1d (4 KiB of 32 KiB), when no kernel
+    /// finds runs on both sides.
+    pub(crate) gather_max: u64,
+    /// Most slots in a gather stage (chunks × chunk length): a sixteenth
+    /// of L2, 16 to 256 KiB (64 KiB of 1 MiB).
+    pub(crate) stage: u64,
+}
 
-/// A gather block covers at least this many destination slots (and at
-/// most [`GATHER_MAX`]) when no kernel finds runs on both sides.
-const GATHER_MIN: u64 = 64;
-const GATHER_MAX: u64 = 1024;
-/// Most slots in a gather stage (chunks × chunk length).
-pub(crate) const STAGE_MAX: u64 = 16384;
+impl Budget {
+    /// The sizes for `caches` and `bits`-wide slots.
+    pub(crate) const fn new(caches: &Caches, bits: u32) -> Budget {
+        let unit = if bits >= 8 { bits as u64 / 8 } else { 1 };
+        let l1 = caches.l1d as u64;
+        let mut block = 64u64;
+        while block > 8 {
+            let row = if block * unit > 64 { block * unit } else { 64 };
+            if 2 * block * row <= l1 / 2 {
+                break;
+            }
+            block /= 2;
+        }
+        let l2 = caches.l2 as u64 / 16;
+        let stage = if l2 < 16 << 10 {
+            16 << 10
+        } else if l2 > 256 << 10 {
+            256 << 10
+        } else {
+            l2
+        };
+        Budget {
+            block,
+            gather_min: slots(4 * 64, bits),
+            gather_max: slots(l1 / 8, bits),
+            stage: slots(stage, bits),
+        }
+    }
+}
+
+/// `bytes` in `bits`-wide slots (sub-byte slots pack 8 / bits to a byte),
+/// at least 1.
+const fn slots(bytes: u64, bits: u32) -> u64 {
+    let n = bytes * 8 / bits as u64;
+    if n > 1 {
+        n
+    } else {
+        1
+    }
+}
 
 /// Picks the kernel and orders the outer loops.
-pub(crate) const fn choose(mut loops: Loops, sizes: Sizes) -> Nest {
+pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> Nest {
     let all = loops;
     let b = match loops.pop() {
         Some(b) => b,
@@ -81,17 +134,17 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes) -> Nest {
     }
     // (a gather block needs a staging buffer: with `alloc` only)
     if cfg!(feature = "alloc") {
-        if let Some(nest) = gather(all.as_slice(), &sizes) {
+        if let Some(nest) = gather(all.as_slice(), &sizes, budget) {
             return nest;
         }
     }
     let (mut a, mut b) = (a, b);
     // (room: `a` and `b` were taken out, and a loop is only split if it is
     // one of them)
-    if let Some(outer) = split(&mut a) {
+    if let Some(outer) = split(&mut a, budget.block) {
         let _ = loops.push(outer);
     }
-    if let Some(outer) = split(&mut b) {
+    if let Some(outer) = split(&mut b, budget.block) {
         let _ = loops.push(outer);
     }
     let kernel = classify(&a, &b);
@@ -107,25 +160,25 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes) -> Nest {
 }
 
 /// A gather nest: the innermost destination loops that form a dense, free
-/// block of `GATHER_MIN..=GATHER_MAX` slots (a *chunk*), and, if one
+/// block of `budget.gather_min..=budget.gather_max` slots (a *chunk*), and, if one
 /// exists, one more free loop that continues the chunk's contiguous source
 /// run (so that whole source lines are read), repeating the chunk `a.n`
 /// times at destination stride `a.dst`. The kernel fills a stage of
 /// `a.n × b.n` slots in source order and copies the chunks out.
 ///
 /// In `gather` the loops' `dst` is their stride in the stage.
-const fn gather(all: &[Loop], sizes: &Sizes) -> Option<Nest> {
+const fn gather(all: &[Loop], sizes: &Sizes, budget: &Budget) -> Option<Nest> {
     let mut foot = 1u64;
     let mut k = all.len();
     while k > 0 {
         let l = all[k - 1];
-        if l.dst != foot || l.dim != FREE || foot * l.n > GATHER_MAX {
+        if l.dst != foot || l.dim != FREE || foot * l.n > budget.gather_max {
             break;
         }
         foot *= l.n;
         k -= 1;
     }
-    if foot < GATHER_MIN || all.len() - k < 2 {
+    if foot < budget.gather_min || all.len() - k < 2 {
         return None;
     }
     let (head, tail) = all.split_at(k);
@@ -165,8 +218,8 @@ const fn gather(all: &[Loop], sizes: &Sizes) -> Option<Nest> {
     if let Some(i) = pos {
         // as many chunks as fit the stage, split evenly off the loop
         let l = outer.as_slice()[i];
-        let fit = if STAGE_MAX / foot > 1 {
-            STAGE_MAX / foot
+        let fit = if budget.stage / foot > 1 {
+            budget.stage / foot
         } else {
             1
         };
@@ -235,18 +288,18 @@ const fn gather(all: &[Loop], sizes: &Sizes) -> Option<Nest> {
     })
 }
 
-/// Splits a block loop longer than [`BLOCK`] into an inner loop of the
-/// largest divisor of its count up to `BLOCK` and returns the outer part.
+/// Splits a block loop longer than `block` into an inner loop of the
+/// largest divisor of its count up to `block` and returns the outer part.
 /// Splits are even so that both parts keep the loop's bounds (and, in
 /// inline-fill mode, the destination stays densely covered); a count with
-/// no divisor in `4..=BLOCK`, or whose outer strides would overflow (hostile
+/// no divisor in `4..=block`, or whose outer strides would overflow (hostile
 /// strides on an empty array: nothing is moved, but the plan is still made),
 /// stays whole.
-const fn split(l: &mut Loop) -> Option<Loop> {
-    if l.n <= BLOCK {
+const fn split(l: &mut Loop, block: u64) -> Option<Loop> {
+    if l.n <= block {
         return None;
     }
-    let mut inner = BLOCK;
+    let mut inner = block;
     while inner >= 4 && !l.n.is_multiple_of(inner) {
         inner -= 1;
     }
@@ -269,4 +322,37 @@ const fn split(l: &mut Loop) -> Option<Loop> {
     };
     l.n = inner;
     Some(outer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_follows_the_caches_and_the_slot_width() {
+        let c = |l1d: usize, l2: usize| Caches {
+            l1d,
+            l2,
+            last: 32 << 20,
+        };
+        // the sizes first measured (f32 on 32 KiB L1d, 1 MiB L2)
+        let f = Budget::new(&Caches::FALLBACK, 32);
+        assert_eq!(
+            (f.block, f.gather_min, f.gather_max, f.stage),
+            (32, 64, 1024, 16384)
+        );
+        // the same bytes in other widths
+        let b = Budget::new(&Caches::FALLBACK, 16);
+        assert_eq!((b.block, b.gather_max, b.stage), (64, 2048, 32768));
+        assert_eq!(Budget::new(&Caches::FALLBACK, 4).stage, 131072);
+        assert_eq!(Budget::new(&Caches::FALLBACK, 128).block, 16);
+        assert_eq!(Budget::new(&Caches::FALLBACK, 8).block, 64);
+        // larger caches: larger chunks and stages, within bounds
+        let big = Budget::new(&c(48 << 10, 2 << 20), 32);
+        assert_eq!((big.gather_max, big.stage), (1536, 32768));
+        assert_eq!(Budget::new(&c(48 << 10, 64 << 20), 32).stage, 65536);
+        assert_eq!(Budget::new(&c(4 << 10, 64 << 10), 32).stage, 4096);
+        // and a compile-time plan's budget is a constant
+        const _: Budget = Budget::new(&Caches::FALLBACK, 32);
+    }
 }

@@ -13,6 +13,8 @@ use super::simd::{self, Blocks, Isa};
 
 mod bits;
 pub(crate) use bits::BitMover;
+mod squares;
+use squares::{square, squares};
 
 /// Moves elements for the loop walker.
 pub(crate) trait Mover {
@@ -165,6 +167,9 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
     ) {
         let (n, n2) = (c.n as usize, c2.n as usize);
         match k {
+            Kernel::Interleave(kk) if square(kk, a, b) => {
+                squares(kk, self.src, s, self.dst, d, c, c2);
+            }
             Kernel::Interleave(kk) => {
                 // rows on the source side, packed words on the destination
                 let mut bl = repeated(a.n, b.src, (n, c.src, c.dst), (n2, c2.src, c2.dst));
@@ -377,7 +382,11 @@ fn unzip_any<T: bytemuck::Pod>(
 /// loop as one row `f(sb, db, n, si, di)`. The outer loops advance as an
 /// odometer (no division per row).
 #[inline(always)]
-fn gather_rows(loops: &[Loop], s: usize, mut row: impl FnMut(usize, usize, usize, usize, usize)) {
+pub(crate) fn gather_rows(
+    loops: &[Loop],
+    s: usize,
+    mut row: impl FnMut(usize, usize, usize, usize, usize),
+) {
     let Some((inner, rest)) = loops.split_last() else {
         return;
     };
@@ -413,8 +422,8 @@ fn gather_rows(loops: &[Loop], s: usize, mut row: impl FnMut(usize, usize, usize
 /// cache.
 ///
 /// When the two innermost loops transpose 4-byte slots (source-contiguous
-/// inside, stage-contiguous next, both counts multiples of 8), they go to
-/// [`simd::transpose8_u32`] 8 × 8 at a time.
+/// inside, stage-contiguous next, both counts multiples of 8), the block
+/// goes to [`simd::transpose::gather_u32`], 8 × 8 at a time.
 #[cfg(feature = "alloc")]
 #[inline]
 fn gather_block<T: bytemuck::Pod>(
@@ -425,6 +434,11 @@ fn gather_block<T: bytemuck::Pod>(
     out: &mut [T],
     ahead: Option<isize>,
 ) {
+    if size_of::<T>() == 4 && simd::transpose::transposes(loops) {
+        let (s32, o32): (&[u32], &mut [u32]) = (cast(src), bytemuck::cast_slice_mut(out));
+        simd::transpose::gather_u32(isa, s32, s, loops, o32, ahead);
+        return;
+    }
     // prefetch the next block's source as this one's is read: the same
     // rows `ahead` slots away
     let pf = |at: usize| {
@@ -432,31 +446,6 @@ fn gather_block<T: bytemuck::Pod>(
             simd::prefetch(src.as_ptr().wrapping_add(at).wrapping_offset(x));
         }
     };
-    if let ([.., y, x], 4) = (loops, size_of::<T>()) {
-        if x.src == 1 && y.dst == 1 && x.n % 8 == 0 && y.n % 8 == 0 {
-            let (s32, o32): (&[u32], &mut [u32]) = (cast(src), bytemuck::cast_slice_mut(out));
-            let (ss, ds) = (y.src as usize, x.dst as usize);
-            let (nr, nc) = (y.n as usize / 8, x.n as usize / 8);
-            // the 8-row groups of `y` outermost: each group's source rows
-            // are read through every other loop before the next group's,
-            // so a few rows stream at a time (reading 8 slots of every row
-            // per pass was 0.48x of memcpy for a column-major source)
-            for tr in 0..nr {
-                gather_rows(&loops[..loops.len() - 1], s, |sb, db, _, _, _| {
-                    for tc in 0..nc {
-                        let (so, dof) = (sb + 8 * tr * ss + 8 * tc, db + 8 * tc * ds + 8 * tr);
-                        if tc % 2 == 0 {
-                            for r in 0..8 {
-                                pf(so + r * ss);
-                            }
-                        }
-                        simd::transpose8_u32(isa, s32, so, ss, o32, dof, ds);
-                    }
-                });
-            }
-            return;
-        }
-    }
     gather_rows(loops, s, |sb, db, n, si, di| {
         if si == 1 {
             for j in (0..n).step_by((64 / size_of::<T>()).max(1)) {

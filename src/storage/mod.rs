@@ -29,13 +29,17 @@
 //! per loop. Neighbouring loops that stay affine on both sides merge (a
 //! 128-element row of `T(8,128)` is one run in row-major and tiled
 //! storage). The two innermost loops pick a kernel: runs copied whole,
-//! rows zipped into packed words (`(8,128)(2,1)`, `(8,128)(4,1)`) or
-//! unzipped, 8 × 8 tile transposes into a staging block, or a small 2-D
-//! block; the outer loops are ordered for sequential reads (or writes) and
-//! the last two run inside the kernel. Large destinations are written with
-//! non-temporal stores, and the zips and tile transposes prefetch the
-//! source blocks they will read next (across the calls of the outer loops,
-//! so the next band's rows are in flight). With the `parallel` feature,
+//! rows zipped into packed words (`(8,128)(2,1)`, `(8,128)(4,1)`, the
+//! nibbles of `(8,128)(8,1)E(4)`) or unzipped, the `k × k` blocks of a
+//! transpose between packed tilings moved whole, 8 × 8 tile transposes
+//! into a staging block, or a small 2-D block; the outer loops are ordered
+//! for sequential reads (or writes) and the last two run inside the
+//! kernel. Block, gather chunk and stage sizes are derived from the host's
+//! caches ([`Caches`](crate::storage::Caches); a compile-time plan assumes
+//! [`Caches::FALLBACK`](crate::storage::Caches::FALLBACK)). Large
+//! destinations are written with non-temporal stores, and the zips and
+//! tile transposes prefetch the source blocks they will read next (across
+//! the calls of the outer loops, so the next band's rows are in flight). With the `parallel` feature,
 //! `RelayoutPlan::execute_parallel` splits a loop whose values own
 //! disjoint destination ranges across scoped threads.
 //!

@@ -12,6 +12,9 @@
 //! as 8 × 8 bytes with shifts and masks (three exchange steps), then each
 //! byte column's word becomes its 8 output bytes. Four such groups run side
 //! by side (plain `[u64; 4]` arithmetic that the compiler vectorizes).
+//! [`unzip8`] is the inverse: each byte column's 8 packed bytes become the
+//! column's word (byte `r` = row `r`), then the same transpose gives the
+//! rows' words.
 
 /// Byte columns per group of words side by side.
 const LANES: usize = 4;
@@ -46,6 +49,40 @@ pub(crate) fn zip8(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
             v |= (rows[r * rs + x] as u64) << (8 * r);
         }
         out[8 * x..8 * x + 8].copy_from_slice(&column_pair(v).to_le_bytes());
+    }
+}
+
+/// Splits `cols` byte columns packed as [`zip8`] packs them (`in_[..8 ·
+/// cols]`) into eight rows `rs` bytes apart from `rows[0]`: the inverse of
+/// [`zip8`]. Only the `cols` bytes of each row are written.
+pub(crate) fn unzip8(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) {
+    let in_ = &in_[..8 * cols];
+    let wide = cols / (8 * LANES) * (8 * LANES);
+    for x in (0..wide).step_by(8 * LANES) {
+        // m[c][l]: byte column x + 8l + c as its word, byte r = row r
+        let mut m = [[0u64; LANES]; 8];
+        for (c, col) in m.iter_mut().enumerate() {
+            for (l, w) in col.iter_mut().enumerate() {
+                let o = 8 * (x + 8 * l + c);
+                let b = &in_[o..o + 8];
+                *w = column_unpair(u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
+            }
+        }
+        transpose(&mut m);
+        // m[r][l]: row r, byte columns x + 8l .. x + 8l + 8
+        for (r, row) in m.iter().enumerate() {
+            let at = r * rs + x;
+            for (l, &w) in row.iter().enumerate() {
+                rows[at + 8 * l..at + 8 * l + 8].copy_from_slice(&w.to_le_bytes());
+            }
+        }
+    }
+    for x in wide..cols {
+        let b = &in_[8 * x..8 * x + 8];
+        let w = column_unpair(u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
+        for r in 0..8 {
+            rows[r * rs + x] = (w >> (8 * r)) as u8;
+        }
     }
 }
 
@@ -86,6 +123,31 @@ fn column_pair(v: u64) -> u64 {
     even_bytes(e) | (even_bytes(f) << 32)
 }
 
+/// The inverse of [`column_pair`]: a column's 8 packed bytes (the low
+/// halves' 4 bytes `e`, then the high halves' `f`) as the byte column's
+/// word, byte `r` = row `r`.
+///
+/// ```text
+///   byte 2q   = e_q & 0xF | (f_q & 0xF) << 4     (row 2q: its two halves)
+///   byte 2q+1 = e_q >> 4  | f_q & 0xF0           (row 2q+1)
+/// ```
+#[inline(always)]
+pub(crate) fn column_unpair(v: u64) -> u64 {
+    const LO: u64 = 0x000F_000F_000F_000F;
+    let (e, f) = (spread_bytes(v & 0xFFFF_FFFF), spread_bytes(v >> 32));
+    let even = (e & LO) | ((f & LO) << 4);
+    let odd = ((e >> 4) & LO) | (f & (LO << 4));
+    even | (odd << 8)
+}
+
+/// The 4 bytes of a 32-bit `x` at bytes 0, 2, 4, 6 (the inverse of
+/// [`even_bytes`]).
+#[inline(always)]
+fn spread_bytes(x: u64) -> u64 {
+    let x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
+    (x | (x << 8)) & 0x00FF_00FF_00FF_00FF
+}
+
 /// Bytes 0, 2, 4, 6 of `x` as a 32-bit value.
 #[inline(always)]
 fn even_bytes(x: u64) -> u64 {
@@ -106,6 +168,35 @@ mod tests {
             for r in 0..8 {
                 let v = packed::get(rows, r * 2 * rs + c, 4);
                 packed::set(out, 8 * c + r, 4, v);
+            }
+        }
+    }
+
+    #[test]
+    fn unzip8_inverts_zip8_at_every_level() {
+        for cols in [0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 48, 64, 100] {
+            let rs = cols + 5;
+            let packed: alloc::vec::Vec<u8> = (0..8 * cols)
+                .map(|i| (i as u32).wrapping_mul(2654435761).wrapping_shr(9) as u8)
+                .collect();
+            // the definition: slot 8c + r of the packed side is slot c of row r
+            let mut want = alloc::vec![0xEEu8; 8 * rs];
+            for c in 0..2 * cols {
+                for r in 0..8 {
+                    let v = packed::get(&packed, 8 * c + r, 4);
+                    packed::set(&mut want, r * 2 * rs + c, 4, v);
+                }
+            }
+            let mut got = alloc::vec![0xEEu8; 8 * rs];
+            unzip8(&packed, &mut got, rs, cols);
+            assert_eq!(got, want, "cols {cols}");
+            let mut again = alloc::vec![0u8; 8 * cols];
+            zip8(&got, rs, cols, &mut again);
+            assert_eq!(again, packed, "cols {cols}");
+            for level in Simd::ALL {
+                got.fill(0xEE);
+                simd::unzip8_nibbles(Isa::new(Some(level)), &packed, &mut got, rs, cols);
+                assert_eq!(got, want, "{level:?} cols {cols}");
             }
         }
     }

@@ -1,7 +1,8 @@
 //! [`RelayoutPlan`]: computed once for a source and a destination layout,
 //! executed many times.
 
-use super::choose::choose;
+use super::caches::Caches;
+use super::choose::{choose, Budget};
 use super::element::Unit;
 use super::error::StorageError;
 use super::kernels::Mover;
@@ -122,7 +123,7 @@ impl RelayoutPlan {
         src: impl Into<ArrayLayout>,
         dst: impl Into<ArrayLayout>,
     ) -> Result<Self, StorageError> {
-        Self::between(&src.into(), &dst.into())
+        Self::plan(&src.into(), &dst.into(), false, &Caches::host())
     }
 
     /// Plans a relayout that moves the stored bits unchanged between
@@ -152,11 +153,14 @@ impl RelayoutPlan {
         src: impl Into<ArrayLayout>,
         dst: impl Into<ArrayLayout>,
     ) -> Result<Self, StorageError> {
-        Self::plan(&src.into(), &dst.into(), true)
+        Self::plan(&src.into(), &dst.into(), true, &Caches::host())
     }
 
     /// [`RelayoutPlan::new`] as a `const fn`: a plan can be a compile-time
-    /// constant (the typed views' copies use one per layout type).
+    /// constant (the typed views' copies use one per layout type). Its
+    /// cache blocks are sized for [`Caches::FALLBACK`] (the host's caches
+    /// are not known at compile time); [`RelayoutPlan::new`] sizes them
+    /// for [`Caches::host`]. Either plan writes the same bytes.
     ///
     /// # Errors
     /// As [`RelayoutPlan::new`].
@@ -180,15 +184,16 @@ impl RelayoutPlan {
     /// # Ok::<(), StorageError>(())
     /// ```
     pub const fn between(src: &ArrayLayout, dst: &ArrayLayout) -> Result<Self, StorageError> {
-        Self::plan(src, dst, false)
+        Self::plan(src, dst, false, &Caches::FALLBACK)
     }
 
     /// [`RelayoutPlan::between`], or with `reinterpret` the plan of
-    /// [`RelayoutPlan::reinterpret`].
+    /// [`RelayoutPlan::reinterpret`], its blocks sized for `caches`.
     const fn plan(
         src: &ArrayLayout,
         dst: &ArrayLayout,
         reinterpret: bool,
+        caches: &Caches,
     ) -> Result<Self, StorageError> {
         let (sa, da) = (src, dst);
         let src = match Side::new(sa) {
@@ -280,7 +285,7 @@ impl RelayoutPlan {
             return Ok(plan);
         };
         coalesce(&mut loops);
-        let nest = choose(loops, sizes);
+        let nest = choose(loops, sizes, &Budget::new(caches, bits));
         // a nest past what a plan keeps takes the element-wise path
         let Some(kept) = Kept::keep(&nest) else {
             return Ok(plan);

@@ -80,9 +80,17 @@ impl<'p> Walk<'p> {
         count
     }
 
+    /// Whether no loop of the nest is bounded by a dim (every value of
+    /// every loop holds elements): then [`Walk::free`] runs it all.
+    pub(crate) fn all_free(&self) -> bool {
+        self.nest.outer_packed().iter().all(|l| l.dim == FREE)
+            && self.a.dim == FREE
+            && self.b.dim == FREE
+    }
+
     /// Loops `level..` with no bounds to check: plain nested loops, the
     /// innermost repeated inside the mover.
-    fn free<M: Mover>(&self, m: &mut M, level: usize, s: usize, d: usize) {
+    pub(crate) fn free<M: Mover>(&self, m: &mut M, level: usize, s: usize, d: usize) {
         match self.nest.outer(level) {
             None => m.block(self.nest.kernel, &self.a, &self.b, s, d),
             Some(l) => self.free_loop(m, level, &l, s, d),

@@ -1,6 +1,6 @@
 //! The mover of packed sub-byte slots (1, 2 or 4 bits): whole bytes where
-//! runs start on a byte, the nibble zip of `(8,128)(8,1)E(4)`, else slot by
-//! slot.
+//! runs start on a byte, the nibble zip and unzip of `(8,128)(8,1)E(4)`,
+//! else slot by slot.
 
 use super::super::nest::{Kernel, Loop};
 use super::super::packed;
@@ -61,6 +61,32 @@ impl Mover for BitMover<'_> {
                 let c = a.n as usize - 1;
                 for j in 0..8 {
                     self.one(s + c + j * b.src as usize, d + 8 * c + j);
+                }
+            }
+            return;
+        }
+        // the inverse: packed columns of eight nibbles split into rows
+        // (`a`: the rows, `b`: the columns, 8 slots apart)
+        if k == Kernel::Deinterleave(8)
+            && self.bits == 4
+            && b.src == 8
+            && aligned(s)
+            && aligned(d)
+            && aligned(a.dst as usize)
+        {
+            let (pairs, rs) = (n / 2, a.dst as usize / 2);
+            let (so, dof) = (s / 2, d / 2);
+            simd::unzip8_nibbles(
+                self.isa,
+                &self.src[so..so + 8 * pairs],
+                &mut self.dst[dof..],
+                rs,
+                pairs,
+            );
+            if n % 2 == 1 {
+                let c = n - 1;
+                for j in 0..8 {
+                    self.one(s + 8 * c + j, d + c + j * a.dst as usize);
                 }
             }
             return;

@@ -265,6 +265,9 @@ impl Exec {
                 // the part's first slot (a part's offsets are its own)
                 let mut first = 0;
                 match part {
+                    // every value of every loop in bounds: plain loops, no
+                    // bounds to track (a small tile's whole cost otherwise)
+                    None if !self.empty && walk.all_free() => walk.free(m, 0, 0, 0),
                     None if !self.empty => walk.walk(m, 0, 0, 0, e),
                     None if walk.fill => walk.pad_tree(m, 0, 0),
                     None => {}

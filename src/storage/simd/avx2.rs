@@ -1,4 +1,4 @@
-//! AVX2 zip, unzip and 8 × 8 transpose (run-time detected, `std`): 32 bytes
+//! AVX2 zip, unzip and 8 × 8 transposes (run-time detected, `std`): 32 bytes
 //! at a time, with streaming stores and software prefetch; remainders go to
 //! the SSE2 versions.
 
@@ -7,8 +7,26 @@ use core::arch::x86_64::*;
 use super::{each_unzip, each_zip, rows_mut, Blocks};
 use crate::storage::caches::Caches;
 
+/// A gather block's 8 × 8 transposes (`simd::transpose::gather_u32`),
+/// the loops compiled with AVX2 so that [`transpose8_u32`] inlines.
 #[cfg(feature = "alloc")]
 #[target_feature(enable = "avx2")]
+pub(super) fn gather_transpose_u32(
+    src: &[u32],
+    s: usize,
+    loops: &[crate::storage::nest::Loop],
+    out: &mut [u32],
+    ahead: Option<isize>,
+) {
+    super::transpose::blocks(src, s, loops, out, ahead, |a, s, ss, b, d, ds| {
+        transpose8_u32(a, s, ss, b, d, ds)
+    });
+}
+
+/// An 8 × 8 transpose of 32-bit slots (`simd::transpose::transpose8_u32`).
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+#[inline]
 pub(super) fn transpose8_u32(
     src: &[u32],
     s: usize,
@@ -337,6 +355,14 @@ fn unzip4_u8_one(
     unzip_cols(inp, seg, &mut rows, body..cols.end);
 }
 
+/// Whether rows `rs` slots apart are long enough for the in-cache zips to
+/// prefetch 1024 slots ahead along them (a small tile's rows end long
+/// before: there the hints would only fetch lines past the tile).
+#[inline(always)]
+pub(super) fn long_rows(rs: usize) -> bool {
+    rs > 1024
+}
+
 #[inline(always)]
 fn load<T: bytemuck::Pod>(s: &[T]) -> __m256i {
     bytemuck::pod_read_unaligned(&bytemuck::cast_slice::<T, u8>(s)[..32])
@@ -438,7 +464,15 @@ fn zip2_u16_one(
 ) {
     let n = a.len().min(b.len()).min(out.len() / 2);
     let body = n / 16 * 16;
-    for c in (0..body).step_by(16) {
+    // (exact chunks: no bounds checks in the loop, which is most of a
+    // small tile's cost)
+    let chunks = a[..body]
+        .chunks_exact(16)
+        .zip(b[..body].chunks_exact(16))
+        .zip(out[..2 * body].chunks_exact_mut(32));
+    let along = long_rows(rs);
+    for (i, ((xa, xb), o)) in chunks.enumerate() {
+        let c = 16 * i;
         // software prefetch (non-temporal hint): the hardware prefetchers
         // lag on several interleaved row streams (measured: 0.5x -> 0.85x
         // of memcpy on bf16[4096,4096] 2 KiB ahead along each row; 1.0x
@@ -448,24 +482,17 @@ fn zip2_u16_one(
             if let Some(p) = pf {
                 super::prefetch(p.wrapping_add(c));
                 super::prefetch(p.wrapping_add(c + rs));
-            } else {
+            } else if along {
                 prefetch(a, c + 1024);
                 prefetch(b, c + 1024);
             }
         }
-        let (x, y) = (load(&a[c..c + 16]), load(&b[c..c + 16]));
+        let (x, y) = (load(xa), load(xb));
         // unpack works per 128-bit lane; the permutes put lanes in order
         let (lo, hi) = (_mm256_unpacklo_epi16(x, y), _mm256_unpackhi_epi16(x, y));
-        put(
-            nt,
-            &mut out[2 * c..2 * c + 16],
-            _mm256_permute2x128_si256::<0x20>(lo, hi),
-        );
-        put(
-            nt,
-            &mut out[2 * c + 16..2 * c + 32],
-            _mm256_permute2x128_si256::<0x31>(lo, hi),
-        );
+        let (o0, o1) = o.split_at_mut(16);
+        put(nt, o0, _mm256_permute2x128_si256::<0x20>(lo, hi));
+        put(nt, o1, _mm256_permute2x128_si256::<0x31>(lo, hi));
     }
     if body < n {
         // AVX2 implies SSE2

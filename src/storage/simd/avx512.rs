@@ -6,7 +6,7 @@
 
 use core::arch::x86_64::*;
 
-use super::avx2::{prefetch_targets, put};
+use super::avx2::{long_rows, prefetch_targets, put};
 use super::{each_zip, Blocks};
 
 #[target_feature(enable = "avx512f,avx512bw")]
@@ -31,8 +31,9 @@ fn load(s: &[u16]) -> __m512i {
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
 fn store(nt: bool, d: &mut [u16], v: __m512i) {
-    put(nt, &mut d[..16], _mm512_castsi512_si256(v));
-    put(nt, &mut d[16..32], _mm512_extracti64x4_epi64::<1>(v));
+    let (lo, hi) = d[..32].split_at_mut(16);
+    put(nt, lo, _mm512_castsi512_si256(v));
+    put(nt, hi, _mm512_extracti64x4_epi64::<1>(v));
 }
 
 #[target_feature(enable = "avx512f,avx512bw")]
@@ -54,19 +55,26 @@ fn zip2_u16_one(
         39, 7, 38, 6, 37, 5, 36, 4, 35, 3, 34, 2, 33, 1, 32, 0,
     );
     let hi_idx = _mm512_add_epi16(lo_idx, _mm512_set1_epi16(16));
-    for c in (0..body).step_by(32) {
+    // (exact chunks: no bounds checks in the loop)
+    let chunks = a[..body]
+        .chunks_exact(32)
+        .zip(b[..body].chunks_exact(32))
+        .zip(out[..2 * body].chunks_exact_mut(64));
+    let along = long_rows(rs);
+    for (i, ((xa, xb), o)) in chunks.enumerate() {
+        let c = 32 * i;
         // prefetch as the AVX2 zip does (see `prefetch_targets`)
         if let Some(p) = pf {
             super::prefetch(p.wrapping_add(c));
             super::prefetch(p.wrapping_add(c + rs));
-        } else {
+        } else if along {
             super::prefetch(a.as_ptr().wrapping_add(c + 1024));
             super::prefetch(b.as_ptr().wrapping_add(c + 1024));
         }
-        let (x, y) = (load(&a[c..c + 32]), load(&b[c..c + 32]));
-        let o = &mut out[2 * c..2 * c + 64];
-        store(nt, &mut o[..32], _mm512_permutex2var_epi16(x, lo_idx, y));
-        store(nt, &mut o[32..], _mm512_permutex2var_epi16(x, hi_idx, y));
+        let (x, y) = (load(xa), load(xb));
+        let (o0, o1) = o.split_at_mut(32);
+        store(nt, o0, _mm512_permutex2var_epi16(x, lo_idx, y));
+        store(nt, o1, _mm512_permutex2var_epi16(x, hi_idx, y));
     }
     if body < n {
         // AVX-512 implies SSE2

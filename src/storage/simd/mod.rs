@@ -412,29 +412,38 @@ pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &
     crate::storage::nibbles::zip8(rest, rs, cols - done, &mut out[8 * done..]);
 }
 
-/// An 8 × 8 transpose of 32-bit slots: `dst[d + c·ds + r] = src[s + r·ss +
-/// c]` for `r, c < 8`.
-#[cfg(feature = "alloc")]
-pub(crate) fn transpose8_u32(
-    isa: Isa,
-    src: &[u32],
-    s: usize,
-    ss: usize,
-    dst: &mut [u32],
-    d: usize,
-    ds: usize,
-) {
+/// The inverse of [`zip8_nibbles`]: `cols` packed byte columns
+/// (`in_[..8 · cols]`) into eight rows of 4-bit slots `rs` bytes apart
+/// (only the `cols` bytes of each row are written), AVX2 32 and SSE2 16
+/// columns at a time, the rest by
+/// [`nibbles::unzip8`](crate::storage::nibbles::unzip8).
+pub(crate) fn unzip8_nibbles(isa: Isa, in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) {
     #[cfg(target_arch = "x86_64")]
-    if isa.avx2() {
-        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-        return unsafe { avx2::transpose8_u32(src, s, ss, dst, d, ds) };
-    }
-    let _ = isa;
-    for r in 0..8 {
-        for c in 0..8 {
-            dst[d + c * ds + r] = src[s + r * ss + c];
+    let done = {
+        let wide = if isa.avx2() {
+            // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+            unsafe { nibbles::unzip8_avx2(in_, rows, rs, cols) }
+        } else {
+            0
+        };
+        if isa.sse2() {
+            // SAFETY: `sse2` is part of the x86-64 baseline, so the target
+            // feature the callee is compiled for is always present.
+            wide + unsafe {
+                nibbles::unzip8_sse2(&in_[8 * wide..], &mut rows[wide..], rs, cols - wide)
+            }
+        } else {
+            0
         }
-    }
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = {
+        let _ = isa;
+        0
+    };
+    let at = done.min(rows.len());
+    let rest = &mut rows[at..];
+    crate::storage::nibbles::unzip8(&in_[8 * done..], rest, rs, cols - done);
 }
 
 /// Whether the zip kernels for `k` rows of `bytes`-wide elements store
@@ -462,6 +471,21 @@ pub(crate) fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
+/// As [`prefetch`], into L2 (`prefetcht1`): for lines read far ahead of
+/// their use (a whole gather stage, more than L1d holds), which a
+/// non-temporal hint would bring to L1 only to be evicted before use.
+#[inline(always)]
+#[cfg(feature = "alloc")]
+pub(crate) fn prefetch_l2<T>(p: *const T) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: as in `prefetch`.
+    unsafe {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
+        _mm_prefetch::<_MM_HINT_T1>(p.cast())
+    };
+    let _ = p;
+}
+
 /// The same operations 32 bytes at a time; each hands its remainder to
 /// the SSE2 version.
 #[cfg(target_arch = "x86_64")]
@@ -470,6 +494,10 @@ mod avx2;
 /// The nibble zip, SSE2 and AVX2.
 #[cfg(target_arch = "x86_64")]
 mod nibbles;
+
+/// The 8 × 8 tile transposes of gather blocks (32-bit slots).
+#[cfg(feature = "alloc")]
+pub(crate) mod transpose;
 
 /// The 16-bit zip 64 bytes at a time (AVX-512 F + BW).
 #[cfg(target_arch = "x86_64")]
@@ -481,21 +509,6 @@ mod sse2;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn transpose8_matches_the_definition() {
-        let src: alloc::vec::Vec<u32> = (0..8 * 13).collect();
-        let mut dst = alloc::vec![0u32; 8 * 11 + 8];
-        for level in Simd::ALL {
-            dst.fill(0);
-            transpose8_u32(Isa::new(Some(level)), &src, 2, 13, &mut dst, 3, 11);
-            for r in 0..8 {
-                for c in 0..8 {
-                    assert_eq!(dst[3 + c * 11 + r], src[2 + r * 13 + c], "{level:?}");
-                }
-            }
-        }
-    }
 
     #[test]
     fn ahead_walks_the_blocks_in_order_and_into_the_next_calls() {
