@@ -140,6 +140,7 @@
 mod cast;
 mod coalesce;
 mod complement;
+mod composed;
 mod composition;
 mod divide;
 mod error;
@@ -158,16 +159,20 @@ mod tuple;
 pub use cast::{downcast, upcast};
 pub use coalesce::{coalesce, coalesce_by, coalesce_shape, filter, filter_zeros};
 pub use complement::{complement, complement_self};
+pub use composed::{
+    composition_composed, composition_swizzle, swizzle_composition, MAX_SWIZZLE_CHECK,
+};
 pub use composition::{composition, composition_tiler};
 pub use divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
 pub use inverse::{left_inverse, max_common_layout, max_common_vector, right_inverse};
 pub use product::{
-    blocked_product, logical_product, raked_product, tile_to_shape, tiled_product, zipped_product,
+    blocked_product, logical_product, raked_product, tile_to_shape, tile_to_shape_ordered,
+    tiled_product, zipped_product,
 };
 pub use slice::{slice, slice_offset, SliceCoord};
 pub use tiler::{Tiler, MAX_TILER_MODES};
 
-pub use error::{AlgebraError, AlgebraErrorKind};
+pub use error::{AlgebraError, AlgebraErrorKind, ModePath};
 pub use eval::{evaluate, Op, Value};
 pub use int::Int;
 pub use layout::{crd2idx, idx2crd, Layout};
