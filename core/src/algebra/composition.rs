@@ -46,7 +46,7 @@ const fn composition_impl(
                 composition_impl(ls, ld, &tri!(rs.mode(i)), &tri!(rd.mode(i)), strict),
                 i
             ));
-            out = tri!(out.append(&m));
+            tri!(out.append_in(&m));
             i += 1;
         }
         return Ok(out);
@@ -156,8 +156,8 @@ const fn composition_impl(
     let mut d = IntTuple::EMPTY;
     let mut k = 0;
     while k < n {
-        s = tri!(s.push_int(res_s[k]));
-        d = tri!(d.push_int(res_d[k]));
+        tri!(s.push_int_in(res_s[k]));
+        tri!(d.push_int_in(res_d[k]));
         k += 1;
     }
     Layout::new(s, d)
@@ -354,7 +354,7 @@ pub const fn composition_tiler(lhs: &Layout, tiler: &Tiler) -> Result<Layout, Al
             }
         };
         let m = tri!(in_mode(m, i));
-        out = tri!(out.append(&m));
+        tri!(out.append_in(&m));
         i += 1;
     }
     Ok(out)

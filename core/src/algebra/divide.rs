@@ -103,7 +103,7 @@ pub(crate) const fn by_mode(
             };
             tri!(in_mode(r, i))
         };
-        out = tri!(out.append(&m));
+        tri!(out.append_in(&m));
         i += 1;
     }
     Ok(out)
@@ -136,12 +136,12 @@ const fn zip2_by(t: &IntTuple, tiler: &Tiler) -> Result<IntTuple, AlgebraError> 
     while i < g {
         // a nested tiler mode zips its own modes first
         let m = tri!(zip2_by(&tri!(t.mode(i)), &tri!(tiler.sub(i))));
-        first = tri!(first.push(&tri!(m.mode(0))));
-        second = tri!(second.push(&tri!(m.mode(1))));
+        tri!(first.push_in(&tri!(m.mode(0))));
+        tri!(second.push_in(&tri!(m.mode(1))));
         i += 1;
     }
     while i < tr {
-        second = tri!(second.push(&tri!(t.mode(i))));
+        tri!(second.push_in(&tri!(t.mode(i))));
         i += 1;
     }
     IntTuple::tuple(&[first, second])
@@ -170,11 +170,11 @@ const fn unpack_modes(
         if unpack && !m.shape().is_int() && m.rank() >= 2 {
             let mut k = 0;
             while k < m.rank() {
-                out = tri!(out.append(&tri!(m.mode(k))));
+                tri!(out.append_in(&tri!(m.mode(k))));
                 k += 1;
             }
         } else {
-            out = tri!(out.append(&m));
+            tri!(out.append_in(&m));
         }
         i += 1;
     }

@@ -89,7 +89,7 @@ const fn pad_rank(l: &Layout, n: usize) -> Result<Layout, AlgebraError> {
         *l
     };
     while out.rank() < n {
-        out = tri!(out.append(&Layout::TRIVIAL));
+        tri!(out.append_in(&Layout::TRIVIAL));
     }
     Ok(out)
 }
@@ -112,7 +112,7 @@ const fn zip_tuples(a: &IntTuple, b: &IntTuple) -> Result<IntTuple, AlgebraError
     let mut j = 0;
     while j < a.rank() {
         let pair = tri!(IntTuple::tuple(&[tri!(a.mode(j)), tri!(b.mode(j))]));
-        out = tri!(out.push(&pair));
+        tri!(out.push_in(&pair));
         j += 1;
     }
     Ok(out)
@@ -312,7 +312,7 @@ const fn tile_to_shape_impl(
                 block: b.value,
             }));
         }
-        prod = tri!(prod.push_int(tri!(t.ceil_div(b))));
+        tri!(prod.push_int_in(tri!(t.ceil_div(b))));
         i += 1;
     }
     let prod = if target.is_int() {

@@ -140,7 +140,7 @@ impl Tiler {
         let child = if m.by_mode {
             let mut k = 0;
             while k < n {
-                modes = tri!(modes.append(&tri!(m.modes.mode(k))));
+                tri!(modes.append_in(&tri!(m.modes.mode(k))));
                 k += 1;
             }
             // renumber the leaves after ours
@@ -152,7 +152,7 @@ impl Tiler {
             }
             tree
         } else {
-            modes = tri!(modes.append(&m.modes));
+            tri!(modes.append_in(&m.modes));
             IntTuple::fixed(base as i64)
         };
         Ok(Tiler {
