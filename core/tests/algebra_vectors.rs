@@ -192,7 +192,7 @@ fn cute_more_result_is_wrong(op: Op, args: &[&str], cute: &str, e: &AlgebraError
                 return false;
             };
             let (sw, inner) = match args[1].split(" o ").collect::<Vec<_>>()[..] {
-                [sw] => (sw, Layout::column_major(a.shape().clone()).ok()),
+                [sw] => (sw, Layout::column_major(*a.shape()).ok()),
                 [sw, _, l] => (sw, Layout::parse(l).ok()),
                 _ => return false,
             };

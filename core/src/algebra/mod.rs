@@ -82,7 +82,7 @@
 //!
 //! **7. Product** ([`logical_product`], [`zipped_product`],
 //! [`tiled_product`], [`blocked_product`], [`raked_product`],
-//! [`tile_to_shape`]): `A ⊗ B = (A, A* ∘ B)`, `A` repeated as `B` says.
+//! [`tile_to_shape`], [`tile_to_shape_ordered`]): `A ⊗ B = (A, A* ∘ B)`, `A` repeated as `B` says.
 //!
 //! ```
 //! use tilelayout::algebra::{blocked_product, Layout};
@@ -105,8 +105,11 @@
 //! ```
 //!
 //! **9. Swizzle** ([`Swizzle`], [`ComposedLayout`]): `Sw<B,M,S> o offset
-//! o layout`, any sign of `S`; composition, divides and inverses apply
-//! as in CuTe.
+//! o layout`, any sign of `S`; coalesce, the divides and products,
+//! `tile_to_shape`, complement, the casts and the inverses apply as in
+//! CuTe (methods of [`ComposedLayout`]), and a layout composes with a
+//! swizzle on either side ([`swizzle_composition`],
+//! [`composition_swizzle`], [`composition_composed`]).
 //!
 //! ```
 //! use tilelayout::algebra::ComposedLayout;
@@ -125,15 +128,19 @@
 //! (NVIDIA/cutlass issue #3513: `zipped_divide` of a 384-element layout
 //! by a dynamic 128 gives 288 elements). Here every precondition is
 //! checked on values, whatever their binding time, and a failure is an
-//! [`AlgebraError`] naming the mode. Ours, beyond CuTe: composition also
+//! [`AlgebraError`] naming the mode: the mode of the right operand as
+//! written ([`ModePath`], e.g. `; at mode (1,0) of the right operand` for
+//! mode 0 of a nested tiler mode 1) and the mode of the left layout
+//! where the condition failed. Ours, beyond CuTe: composition also
 //! refuses the cases its weak conditions let through although the result
 //! is not `A ∘ B` (see [`composition`]).
 //!
 //! # Limits
 //! A tuple holds at most [`MAX_NODES`] integers and tuples, nested at most
-//! [`MAX_DEPTH`] deep; a by-mode tiler has at most [`MAX_TILER_MODES`]
-//! modes, each a layout or an integer; printed text fits [`MAX_TEXT`]
-//! bytes. Integers are `i64`, shapes positive, and all arithmetic is
+//! [`MAX_DEPTH`] deep; a by-mode tiler holds at most [`MAX_TILER_MODES`]
+//! layouts and integers, in tuples nested as deep as a tuple; printed
+//! text fits [`MAX_TEXT`] bytes; composing with a swizzle checks at most
+//! [`MAX_SWIZZLE_CHECK`] indices. Integers are `i64`, shapes positive, and all arithmetic is
 //! checked. Exceeding a limit or overflowing is an [`AlgebraError`],
 //! never a panic.
 

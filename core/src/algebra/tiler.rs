@@ -229,11 +229,11 @@ impl Tiler {
             tri!(self.leaf_of(i));
             return Ok(*self);
         }
-        self.from_tree(&tri!(self.tree.mode(i)))
+        self.subtree(&tri!(self.tree.mode(i)))
     }
 
     /// The tiler a subtree of `tree` stands for.
-    const fn from_tree(&self, node: &IntTuple) -> Result<Tiler, AlgebraError> {
+    const fn subtree(&self, node: &IntTuple) -> Result<Tiler, AlgebraError> {
         if let Some(k) = node.as_int() {
             let k = k.value as usize;
             return Ok(leaf_tiler(tri!(self.modes.mode(k)), self.leaf_is_int(k)));
@@ -241,7 +241,7 @@ impl Tiler {
         let mut t = Tiler::EMPTY;
         let mut j = 0;
         while j < node.rank() {
-            t = tri!(t.push_tiler(&tri!(self.from_tree(&tri!(node.mode(j))))));
+            t = tri!(t.push_tiler(&tri!(self.subtree(&tri!(node.mode(j))))));
             j += 1;
         }
         Ok(t)
