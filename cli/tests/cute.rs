@@ -286,18 +286,20 @@ fn every_op_reproduces_cutes_vectors() {
     assert!(total >= 1195, "{total} of {}: {exact:?}", cases.len());
 }
 
+/// The command's standard output, which must succeed.
+fn text(args: &[&str]) -> String {
+    let o = run(args, b"");
+    assert_eq!(
+        code(&o),
+        0,
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
 #[test]
 fn text_mode_and_profiles() {
-    let text = |args: &[&str]| {
-        let o = run(args, b"");
-        assert_eq!(
-            code(&o),
-            0,
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        String::from_utf8(o.stdout).unwrap()
-    };
     // CuTe's documented examples (media/docs/cpp/cute/02_layout_algebra.md)
     assert_eq!(
         text(&["cute", "coalesce", "(_2,(_1,_6)):(_1,(_6,_2))"]),
@@ -375,15 +377,20 @@ fn algebra_errors_are_located_in_their_argument() {
         at > "composition\t".len() && at < line.rfind('\t').unwrap(),
         "{v}"
     );
-    // a profile written as CuTe's Step keeps its byte positions
-    let line = "coalesce\t(_4,_2):(_1,_4)\tStep<_1,x>";
-    let o = run(&["cute", "-", "--json"], format!("{line}\n").as_bytes());
-    let v = &json_lines(&o)[0];
-    assert_eq!(
-        v["error_start"].as_u64(),
-        Some(line.find('x').unwrap() as u64),
-        "{v}"
-    );
+    // a profile or an order written as CuTe's Step keeps its byte
+    // positions, in its own argument
+    for line in [
+        "coalesce\t(_4,_2):(_1,_4)\tStep<_1,x>",
+        "tile_to_shape\t(_2,_2):(_1,_2)\t(_4,_6)\tStep<_2,x>",
+    ] {
+        let o = run(&["cute", "-", "--json"], format!("{line}\n").as_bytes());
+        let v = &json_lines(&o)[0];
+        assert_eq!(
+            v["error_start"].as_u64(),
+            Some(line.find('x').unwrap() as u64),
+            "{v}"
+        );
+    }
     // a failed precondition names the mode and covers both arguments
     // (CuTe's issue #3513: a dynamic tiler that does not divide the layout)
     let line = "zipped_divide\t(_12,(_4,_8)):(_7,(_1,_30))\t128";
@@ -491,47 +498,37 @@ fn every_op_reproduces_the_more_vectors() {
 
 #[test]
 fn swizzles_orders_and_nested_tilers() {
-    let text = |args: &[&str]| {
-        let o = run(args, b"");
-        assert_eq!(
-            code(&o),
-            0,
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        String::from_utf8(o.stdout).unwrap()
-    };
-    assert_eq!(
-        text(&[
-            "cute",
-            "tile_to_shape",
-            "(_2,_2):(_1,_2)",
-            "(_4,_6)",
-            "Step<_2,_1>"
-        ]),
-        "((_2,_2),(_2,_3)):((_1,_12),(_2,_4))\n"
-    );
-    assert_eq!(
-        text(&["cute", "composition", "Sw<3,3,3>", "(_8,_64):(_64,_1)"]),
-        "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)\n"
-    );
-    assert_eq!(
-        text(&["cute", "composition", "(_8,_8):(_8,_1)", "Sw<2,0,3>"]),
-        "Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)\n"
-    );
-    assert_eq!(
-        text(&["cute", "upcast", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", "2"]),
-        "Sw<3,2,3> o _0 o (_8,_32):(_32,_1)\n"
-    );
-    assert_eq!(
-        text(&[
-            "cute",
-            "logical_divide",
-            "(_8,(_4,_6)):(_1,(_8,_32))",
-            "(_2,(_2,_3))"
-        ]),
-        "((_2,_4),((_2,_2),(_3,_2))):((_1,_2),((_8,_16),(_32,_96)))\n"
-    );
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["tile_to_shape", "(_2,_2):(_1,_2)", "(_4,_6)", "Step<_2,_1>"],
+            "((_2,_2),(_2,_3)):((_1,_12),(_2,_4))",
+        ),
+        (
+            &["composition", "Sw<3,3,3>", "(_8,_64):(_64,_1)"],
+            "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)",
+        ),
+        (
+            &["composition", "(_8,_8):(_8,_1)", "Sw<2,0,3>"],
+            "Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)",
+        ),
+        (
+            &["upcast", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", "2"],
+            "Sw<3,2,3> o _0 o (_8,_32):(_32,_1)",
+        ),
+        (
+            &[
+                "logical_divide",
+                "(_8,(_4,_6)):(_1,(_8,_32))",
+                "(_2,(_2,_3))",
+            ],
+            "((_2,_4),((_2,_2),(_3,_2))):((_1,_2),((_8,_16),(_32,_96)))",
+        ),
+    ];
+    for (args, want) in cases {
+        let mut all = vec!["cute"];
+        all.extend_from_slice(args);
+        assert_eq!(text(&all), format!("{want}\n"), "{args:?}");
+    }
     // a failed precondition in a nested mode names the path to it
     let (v, c) = one(&[
         "cute",
@@ -546,15 +543,6 @@ fn swizzles_orders_and_nested_tilers() {
             .as_str()
             .unwrap()
             .ends_with("at mode (1,0) of the right operand"),
-        "{v}"
-    );
-    // an order that does not parse is located in the order
-    let line = "tile_to_shape\t(_2,_2):(_1,_2)\t(_4,_6)\tStep<_2,x>";
-    let o = run(&["cute", "-", "--json"], format!("{line}\n").as_bytes());
-    let v = &json_lines(&o)[0];
-    assert_eq!(
-        v["error_start"].as_u64(),
-        Some(line.find('x').unwrap() as u64),
         "{v}"
     );
 }

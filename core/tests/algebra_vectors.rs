@@ -81,19 +81,35 @@ fn upcast_of_indivisible_dynamic_stride(op: Op, e: &AlgebraErrorKind) -> bool {
     op == Op::Upcast && matches!(e, AlgebraErrorKind::CastDivisibility { .. })
 }
 
+/// The cases of a vector file: line number (from 1), the five fields and
+/// the operation; comments and blank lines skipped.
+fn rows(text: &str) -> impl Iterator<Item = (usize, Vec<&str>, Op)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|(n, line)| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 5, "line {}: {line}", n + 1);
+            let op = Op::from_name(f[0])
+                .unwrap_or_else(|| panic!("line {}: unknown op {}", n + 1, f[0]));
+            (n + 1, f, op)
+        })
+}
+
+/// Our answer as a failure message shows it.
+fn shown(got: &Result<Value, AlgebraError>) -> String {
+    match got {
+        Ok(v) => v.to_string(),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
 #[test]
 fn cute_vectors_reproduced_exactly() {
-    let text = include_str!("data/cute_vectors.tsv");
     let mut failures = Vec::new();
     let mut counted = std::collections::BTreeMap::<&str, usize>::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split('\t').collect();
-        assert_eq!(f.len(), 5, "line {}: {line}", n + 1);
+    for (n, f, op_v) in rows(include_str!("data/cute_vectors.tsv")) {
         let (op, a, b, want, post) = (f[0], f[1], f[2], f[3], f[4]);
-        let op_v = Op::from_name(op).unwrap_or_else(|| panic!("line {}: unknown op {op}", n + 1));
         let mut args = vec![a];
         if b != "-" {
             args.push(b);
@@ -114,12 +130,8 @@ fn cute_vectors_reproduced_exactly() {
         };
         if !ok {
             failures.push(format!(
-                "line {}: {op} {a} {b}: CuTe {want} (post {post}), ours {}",
-                n + 1,
-                match &got {
-                    Ok(v) => v.to_string(),
-                    Err(e) => format!("error: {e}"),
-                }
+                "line {n}: {op} {a} {b}: CuTe {want} (post {post}), ours {}",
+                shown(&got)
             ));
         }
     }
@@ -248,17 +260,10 @@ fn cute_more_result_is_wrong(op: Op, args: &[&str], cute: &str, e: &AlgebraError
 /// refusal (`!error`, `!crash`) must be an error here too.
 #[test]
 fn more_cute_vectors_reproduced_exactly() {
-    let text = include_str!("data/cute_vectors_more.tsv");
     let mut failures = Vec::new();
     let mut counted = std::collections::BTreeMap::<&str, usize>::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split('\t').collect();
-        assert_eq!(f.len(), 5, "line {}: {line}", n + 1);
+    for (n, f, op_v) in rows(include_str!("data/cute_vectors_more.tsv")) {
         let (op, want) = (f[0], f[4]);
-        let op_v = Op::from_name(op).unwrap_or_else(|| panic!("line {}: unknown op {op}", n + 1));
         let args: Vec<&str> = f[1..4].iter().copied().filter(|a| *a != "-").collect();
         *counted.entry(op).or_default() += 1;
         let got = evaluate(op_v, &args);
@@ -271,13 +276,9 @@ fn more_cute_vectors_reproduced_exactly() {
         };
         if !ok {
             failures.push(format!(
-                "line {}: {op} {}: CuTe {want}, ours {}",
-                n + 1,
+                "line {n}: {op} {}: CuTe {want}, ours {}",
                 args.join(" "),
-                match &got {
-                    Ok(v) => v.to_string(),
-                    Err(e) => format!("error: {e}"),
-                }
+                shown(&got)
             ));
         }
     }
