@@ -542,7 +542,7 @@ fn swizzles_orders_and_nested_tilers() {
         v["error"]
             .as_str()
             .unwrap()
-            .ends_with("at mode (1,0) of the right operand"),
+            .contains("; at mode (1,0) of the right operand"),
         "{v}"
     );
 }

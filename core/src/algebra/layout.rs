@@ -268,17 +268,17 @@ const fn crd_at(
     stride: &IntTuple,
     p: usize,
 ) -> Result<Int, AlgebraError> {
-    let (arity, shape_rank) = match shape.at(p) {
-        NodeView::Tuple { arity, .. } => (arity, arity),
-        NodeView::Leaf(_) => (0, 1),
+    let (arity, shape_is_leaf) = match shape.at(p) {
+        NodeView::Tuple { arity, .. } => (arity, false),
+        NodeView::Leaf(_) => (1, true),
     };
     match coord.at(cp) {
         NodeView::Leaf(c) => idx_at(c, shape, stride, p),
         NodeView::Tuple { arity: cr, .. } => {
             // a tuple coordinate: the shape must be a tuple of its rank
-            if arity == 0 || cr != arity {
+            if shape_is_leaf || cr != arity {
                 return Err(AlgebraError::new(AlgebraErrorKind::RankMismatch {
-                    expected: shape_rank as u32,
+                    expected: arity as u32,
                     found: cr as u32,
                 }));
             }
@@ -418,6 +418,22 @@ mod tests {
             Layout::column_major(s).unwrap().to_string(),
             "(_2,_1,(_4,_1)):(_1,_0,(_2,_0))"
         );
+    }
+
+    #[test]
+    fn empty_coordinates() {
+        // a scalar (rank 0): the empty coordinate is index 0
+        assert_eq!(
+            Layout::EMPTY.crd2idx(&IntTuple::EMPTY).unwrap(),
+            Int::fixed(0)
+        );
+        assert_eq!(Layout::EMPTY.call(0).unwrap(), 0);
+        // an integer mode takes no tuple coordinate
+        let l = Layout::parse("_4:_1").unwrap();
+        assert!(l.crd2idx(&IntTuple::EMPTY).is_err());
+        assert!(Layout::EMPTY
+            .crd2idx(&IntTuple::parse("(1)").unwrap())
+            .is_err());
     }
 
     #[test]

@@ -11,7 +11,7 @@
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
 use super::layout::Layout;
-use super::tuple::{tri, IntTuple};
+use super::tuple::{tri, IntTuple, NodeView};
 
 /// Most layouts and integers (the leaves) in one [`Tiler`].
 pub const MAX_TILER_MODES: usize = 16;
@@ -192,9 +192,9 @@ impl Tiler {
         if !self.by_mode {
             return false;
         }
-        match self.tree.mode(i) {
-            Ok(m) => !m.is_int(),
-            Err(_) => false,
+        match self.tree.mode_pos(i) {
+            Some(p) => matches!(self.tree.at(p), NodeView::Tuple { .. }),
+            None => false,
         }
     }
 
@@ -209,10 +209,18 @@ impl Tiler {
                 rank: 1,
             }));
         }
-        let m = tri!(self.tree.mode(i));
-        match m.as_int() {
-            Some(k) => Ok(k.value as usize),
-            None => Err(AlgebraError::new(AlgebraErrorKind::Unsupported {
+        let p = match self.tree.mode_pos(i) {
+            Some(p) => p,
+            None => {
+                return Err(AlgebraError::new(AlgebraErrorKind::ModeOutOfRange {
+                    mode: i as u32,
+                    rank: self.tree.rank() as u32,
+                }))
+            }
+        };
+        match self.tree.at(p) {
+            NodeView::Leaf(k) => Ok(k.value as usize),
+            NodeView::Tuple { .. } => Err(AlgebraError::new(AlgebraErrorKind::Unsupported {
                 what: "this tiler mode is a tuple of tilers (take it with Tiler::sub)",
             })),
         }

@@ -326,6 +326,15 @@ impl IntTuple {
         p
     }
 
+    /// Node position of mode `i` of the root tuple, if it has one.
+    pub(crate) const fn mode_pos(&self, i: usize) -> Option<usize> {
+        if self.is_int() || i >= self.node(0).arity as usize {
+            None
+        } else {
+            Some(self.child_pos(i))
+        }
+    }
+
     /// Number of leaves before node position `p`.
     const fn leaves_before(&self, p: usize) -> usize {
         let mut n = 0;
