@@ -41,18 +41,11 @@ impl Layout {
         if !shape.congruent(&stride) {
             return Err(AlgebraError::new(AlgebraErrorKind::NotCongruent));
         }
-        let n = shape.leaf_count();
-        let mut k = 0;
-        while k < n {
-            if let Some(s) = shape.leaf(k) {
-                if s.value < 1 {
-                    return Err(AlgebraError::new(AlgebraErrorKind::ShapeNotPositive {
-                        mode: k as u32,
-                        value: s.value,
-                    }));
-                }
-            }
-            k += 1;
+        if let Some((k, value)) = shape.first_below_one() {
+            return Err(AlgebraError::new(AlgebraErrorKind::ShapeNotPositive {
+                mode: k as u32,
+                value,
+            }));
         }
         Ok(Layout { shape, stride })
     }

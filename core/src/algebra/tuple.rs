@@ -596,6 +596,23 @@ impl IntTuple {
         Ok(p)
     }
 
+    /// The first integer below 1 (preorder index among the integers, and
+    /// its value), if any: what [`super::Layout::new`] refuses in a shape.
+    pub(crate) const fn first_below_one(&self) -> Option<(usize, i64)> {
+        let mut k = 0;
+        let mut i = 0;
+        while i < self.len as usize {
+            if self.tags[i] != TAG_TUPLE {
+                if self.vals[i] < 1 {
+                    return Some((k, self.vals[i]));
+                }
+                k += 1;
+            }
+            i += 1;
+        }
+        None
+    }
+
     /// Whether every integer is static (CuTe's `is_static`).
     pub const fn is_static(&self) -> bool {
         let mut i = 0;
