@@ -162,6 +162,7 @@ mod slice;
 mod swizzle;
 mod tiler;
 mod tuple;
+mod tuple_ops;
 
 pub use cast::{downcast, upcast};
 pub use coalesce::{coalesce, coalesce_by, coalesce_shape, filter, filter_zeros};

@@ -28,18 +28,18 @@ macro_rules! tri {
 }
 pub(crate) use tri;
 
-const TAG_DYNAMIC: u8 = 0;
-const TAG_STATIC: u8 = 1;
-const TAG_TUPLE: u8 = 2;
+pub(super) const TAG_DYNAMIC: u8 = 0;
+pub(super) const TAG_STATIC: u8 = 1;
+pub(super) const TAG_TUPLE: u8 = 2;
 
 /// One node in preorder: a leaf integer, or a tuple with `arity` children
 /// whose subtree holds `span` nodes (itself included).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Node {
-    value: i64,
-    tag: u8,
-    arity: u8,
-    span: u8,
+pub(super) struct Node {
+    pub(super) value: i64,
+    pub(super) tag: u8,
+    pub(super) arity: u8,
+    pub(super) span: u8,
 }
 
 /// A hierarchical integer tuple of at most [`MAX_NODES`] nodes (integers
@@ -61,9 +61,9 @@ struct Node {
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct IntTuple {
-    vals: [i64; MAX_NODES],
-    tags: [u8; MAX_NODES],
-    len: u8,
+    pub(super) vals: [i64; MAX_NODES],
+    pub(super) tags: [u8; MAX_NODES],
+    pub(super) len: u8,
 }
 
 impl IntTuple {
@@ -91,7 +91,7 @@ impl IntTuple {
     };
 
     /// The node at preorder position `p`.
-    const fn node(&self, p: usize) -> Node {
+    pub(super) const fn node(&self, p: usize) -> Node {
         let tag = self.tags[p];
         let v = self.vals[p];
         if tag == TAG_TUPLE {
@@ -112,7 +112,7 @@ impl IntTuple {
     }
 
     /// Stores `n` at preorder position `p`.
-    const fn set(&mut self, p: usize, n: Node) {
+    pub(super) const fn set(&mut self, p: usize, n: Node) {
         self.tags[p] = n.tag;
         self.vals[p] = if n.tag == TAG_TUPLE {
             n.arity as i64 | (n.span as i64) << 8
@@ -455,221 +455,6 @@ impl IntTuple {
     pub const fn push_int_in(&mut self, i: Int) -> Result<(), AlgebraError> {
         self.push_in(&IntTuple::int(i))
     }
-
-    /// The tuple of the given modes, in order (always a tuple, even of one
-    /// mode).
-    ///
-    /// # Errors
-    /// As [`IntTuple::push`].
-    pub const fn tuple(modes: &[IntTuple]) -> Result<IntTuple, AlgebraError> {
-        let mut t = IntTuple::EMPTY;
-        let mut i = 0;
-        while i < modes.len() {
-            tri!(t.push_in(&modes[i]));
-            i += 1;
-        }
-        Ok(t)
-    }
-
-    /// The modes `start..end` of a tuple as a tuple (CuTe's `take`).
-    ///
-    /// # Errors
-    /// [`AlgebraErrorKind::ModeOutOfRange`].
-    pub const fn take(&self, start: usize, end: usize) -> Result<IntTuple, AlgebraError> {
-        let mut t = IntTuple::EMPTY;
-        let mut i = start;
-        while i < end {
-            let m = tri!(self.mode(i));
-            tri!(t.push_in(&m));
-            i += 1;
-        }
-        Ok(t)
-    }
-
-    /// The same tree with mode `i` replaced by `m`.
-    ///
-    /// # Errors
-    /// [`AlgebraErrorKind::ModeOutOfRange`], capacity errors.
-    pub const fn replace_mode(&self, i: usize, m: &IntTuple) -> Result<IntTuple, AlgebraError> {
-        if self.is_int() {
-            if i == 0 {
-                return Ok(*m);
-            }
-            return Err(AlgebraError::new(AlgebraErrorKind::ModeOutOfRange {
-                mode: i as u32,
-                rank: 1,
-            }));
-        }
-        let r = self.rank();
-        if i >= r {
-            return Err(AlgebraError::new(AlgebraErrorKind::ModeOutOfRange {
-                mode: i as u32,
-                rank: r as u32,
-            }));
-        }
-        let mut t = IntTuple::EMPTY;
-        let mut k = 0;
-        while k < r {
-            if k == i {
-                tri!(t.push_in(m));
-            } else {
-                let c = tri!(self.mode(k));
-                tri!(t.push_in(&c));
-            }
-            k += 1;
-        }
-        Ok(t)
-    }
-
-    /// CuTe's `flatten`: an integer stays an integer; a tuple becomes the
-    /// tuple of its integers.
-    pub const fn flatten(&self) -> IntTuple {
-        if self.is_int() {
-            return *self;
-        }
-        let mut t = IntTuple::EMPTY;
-        let mut i = 0;
-        while i < self.len as usize {
-            if self.tags[i] != TAG_TUPLE {
-                let l = t.len as usize;
-                t.vals[l] = self.vals[i];
-                t.tags[l] = self.tags[i];
-                t.len += 1;
-                let mut root = t.node(0);
-                root.arity += 1;
-                root.span += 1;
-                t.set(0, root);
-            }
-            i += 1;
-        }
-        t
-    }
-
-    /// CuTe's `unwrap`-once: a tuple of one mode becomes that mode.
-    pub const fn unwrap_single(&self) -> IntTuple {
-        if !self.is_int() && self.node(0).arity == 1 {
-            match self.mode(0) {
-                Ok(m) => m,
-                Err(_) => *self,
-            }
-        } else {
-            *self
-        }
-    }
-
-    /// CuTe's `unwrap`: strips every tuple of one mode around the value.
-    pub const fn unwrap(&self) -> IntTuple {
-        let mut t = *self;
-        while !t.is_int() && t.node(0).arity == 1 {
-            t = t.unwrap_single();
-        }
-        t
-    }
-
-    /// CuTe's `wrap`: an integer becomes a one-mode tuple, a tuple stays.
-    pub const fn wrap(&self) -> IntTuple {
-        if self.is_int() {
-            match IntTuple::EMPTY.push(self) {
-                Ok(t) => t,
-                Err(_) => *self,
-            }
-        } else {
-            *self
-        }
-    }
-
-    /// CuTe's `product` (the `size` of a shape): the product of all
-    /// integers; `()` has size `_1`.
-    ///
-    /// # Errors
-    /// [`AlgebraErrorKind::Overflow`].
-    pub const fn size(&self) -> Result<Int, AlgebraError> {
-        let mut p = Int::fixed(1);
-        let mut i = 0;
-        while i < self.len as usize {
-            let n = self.node(i);
-            if n.tag != TAG_TUPLE {
-                p = tri!(p.mul(node_int(n)));
-            }
-            i += 1;
-        }
-        Ok(p)
-    }
-
-    /// The first integer below 1 (preorder index among the integers, and
-    /// its value), if any: what [`super::Layout::new`] refuses in a shape.
-    pub(crate) const fn first_below_one(&self) -> Option<(usize, i64)> {
-        let mut k = 0;
-        let mut i = 0;
-        while i < self.len as usize {
-            if self.tags[i] != TAG_TUPLE {
-                if self.vals[i] < 1 {
-                    return Some((k, self.vals[i]));
-                }
-                k += 1;
-            }
-            i += 1;
-        }
-        None
-    }
-
-    /// Whether every integer is static (CuTe's `is_static`).
-    pub const fn is_static(&self) -> bool {
-        let mut i = 0;
-        while i < self.len as usize {
-            if self.node(i).tag == TAG_DYNAMIC {
-                return false;
-            }
-            i += 1;
-        }
-        true
-    }
-
-    /// CuTe's `congruent`: the same tree, integers anywhere.
-    pub const fn congruent(&self, other: &IntTuple) -> bool {
-        if self.len != other.len {
-            return false;
-        }
-        let mut i = 0;
-        while i < self.len as usize {
-            let a = self.node(i);
-            let b = other.node(i);
-            if (a.tag == TAG_TUPLE) != (b.tag == TAG_TUPLE) || a.arity != b.arity {
-                return false;
-            }
-            i += 1;
-        }
-        true
-    }
-
-    /// CuTe's `weakly_congruent(self, other)`: `self`'s tree is a prefix
-    /// of `other`'s (an integer of `self` may stand for a whole subtree).
-    pub const fn weakly_congruent(&self, other: &IntTuple) -> bool {
-        wc(self, 0, other, 0)
-    }
-}
-
-const fn wc(a: &IntTuple, pa: usize, b: &IntTuple, pb: usize) -> bool {
-    let na = a.node(pa);
-    let nb = b.node(pb);
-    if na.tag != TAG_TUPLE {
-        return true;
-    }
-    if nb.tag != TAG_TUPLE || na.arity != nb.arity {
-        return false;
-    }
-    let mut ca = pa + 1;
-    let mut cb = pb + 1;
-    let mut k = 0;
-    while k < na.arity as usize {
-        if !wc(a, ca, b, cb) {
-            return false;
-        }
-        ca += a.node(ca).span as usize;
-        cb += b.node(cb).span as usize;
-        k += 1;
-    }
-    true
 }
 
 /// One node as [`IntTuple::at`] shows it.
@@ -686,7 +471,7 @@ pub(crate) enum NodeView {
     },
 }
 
-const fn node_int(n: Node) -> Int {
+pub(super) const fn node_int(n: Node) -> Int {
     Int {
         value: n.value,
         is_static: n.tag == TAG_STATIC,
