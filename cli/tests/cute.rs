@@ -286,18 +286,20 @@ fn every_op_reproduces_cutes_vectors() {
     assert!(total >= 1195, "{total} of {}: {exact:?}", cases.len());
 }
 
+/// The command's standard output, which must succeed.
+fn text(args: &[&str]) -> String {
+    let o = run(args, b"");
+    assert_eq!(
+        code(&o),
+        0,
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
 #[test]
 fn text_mode_and_profiles() {
-    let text = |args: &[&str]| {
-        let o = run(args, b"");
-        assert_eq!(
-            code(&o),
-            0,
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        String::from_utf8(o.stdout).unwrap()
-    };
     // CuTe's documented examples (media/docs/cpp/cute/02_layout_algebra.md)
     assert_eq!(
         text(&["cute", "coalesce", "(_2,(_1,_6)):(_1,(_6,_2))"]),
@@ -375,15 +377,20 @@ fn algebra_errors_are_located_in_their_argument() {
         at > "composition\t".len() && at < line.rfind('\t').unwrap(),
         "{v}"
     );
-    // a profile written as CuTe's Step keeps its byte positions
-    let line = "coalesce\t(_4,_2):(_1,_4)\tStep<_1,x>";
-    let o = run(&["cute", "-", "--json"], format!("{line}\n").as_bytes());
-    let v = &json_lines(&o)[0];
-    assert_eq!(
-        v["error_start"].as_u64(),
-        Some(line.find('x').unwrap() as u64),
-        "{v}"
-    );
+    // a profile or an order written as CuTe's Step keeps its byte
+    // positions, in its own argument
+    for line in [
+        "coalesce\t(_4,_2):(_1,_4)\tStep<_1,x>",
+        "tile_to_shape\t(_2,_2):(_1,_2)\t(_4,_6)\tStep<_2,x>",
+    ] {
+        let o = run(&["cute", "-", "--json"], format!("{line}\n").as_bytes());
+        let v = &json_lines(&o)[0];
+        assert_eq!(
+            v["error_start"].as_u64(),
+            Some(line.find('x').unwrap() as u64),
+            "{v}"
+        );
+    }
     // a failed precondition names the mode and covers both arguments
     // (CuTe's issue #3513: a dynamic tiler that does not divide the layout)
     let line = "zipped_divide\t(_12,(_4,_8)):(_7,(_1,_30))\t128";
@@ -422,4 +429,120 @@ fn every_core_operation_is_wired() {
             op.name()
         );
     }
+}
+
+/// `core/tests/data/cute_vectors_more.tsv` (nested tilers, `tile_to_shape`
+/// with an order, swizzled layouts, composition with a swizzle), through
+/// `-`: the command answers as the core's `evaluate` does, CuTe's text
+/// wherever both accept the input, and its offsets are the result's.
+#[test]
+fn every_op_reproduces_the_more_vectors() {
+    use tilelayout::algebra::{evaluate, Op};
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../core/tests/data/cute_vectors_more.tsv");
+    let text = std::fs::read_to_string(path).unwrap();
+    let cases: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').collect())
+        .collect();
+    let stdin: String = cases
+        .iter()
+        .map(|f| {
+            let args: Vec<&str> = f[1..4].iter().copied().filter(|a| *a != "-").collect();
+            // the order as CuTe's type name, as a user would type it
+            let args: Vec<String> = args
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    if f[0] == "tile_to_shape" && i == 2 {
+                        format!("Step<{}>", &a[1..a.len() - 1])
+                    } else {
+                        a.to_string()
+                    }
+                })
+                .collect();
+            format!("{}\t{}\n", f[0], args.join("\t"))
+        })
+        .collect();
+    let o = run(&["cute", "-", "--json"], stdin.as_bytes());
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), cases.len());
+    let mut exact = 0;
+    for (f, v) in cases.iter().zip(&lines) {
+        let args: Vec<&str> = f[1..4].iter().copied().filter(|a| *a != "-").collect();
+        let case = format!("{f:?}: {v}");
+        match evaluate(Op::from_name(f[0]).unwrap(), &args) {
+            Ok(r) => {
+                assert_eq!(v["ok"], true, "{case}");
+                assert_eq!(v["result"], r.to_string(), "{case}");
+                let n = r.to_string();
+                if n == f[4] {
+                    exact += 1;
+                }
+                let size = v["size"].as_i64().unwrap();
+                let want: Vec<i64> = (0..size.min(1024)).map(|i| r.call(i).unwrap()).collect();
+                assert_eq!(ints(&v["offsets"]), want, "{case}");
+            }
+            Err(e) => {
+                assert_eq!(v["ok"], false, "{case}");
+                assert!(
+                    v["error"].as_str().unwrap().contains(e.message().as_str()),
+                    "{case}"
+                );
+            }
+        }
+    }
+    assert!(exact >= 300, "{exact} of {} exactly as CuTe", cases.len());
+}
+
+#[test]
+fn swizzles_orders_and_nested_tilers() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["tile_to_shape", "(_2,_2):(_1,_2)", "(_4,_6)", "Step<_2,_1>"],
+            "((_2,_2),(_2,_3)):((_1,_12),(_2,_4))",
+        ),
+        (
+            &["composition", "Sw<3,3,3>", "(_8,_64):(_64,_1)"],
+            "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)",
+        ),
+        (
+            &["composition", "(_8,_8):(_8,_1)", "Sw<2,0,3>"],
+            "Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)",
+        ),
+        (
+            &["upcast", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", "2"],
+            "Sw<3,2,3> o _0 o (_8,_32):(_32,_1)",
+        ),
+        (
+            &[
+                "logical_divide",
+                "(_8,(_4,_6)):(_1,(_8,_32))",
+                "(_2,(_2,_3))",
+            ],
+            "((_2,_4),((_2,_2),(_3,_2))):((_1,_2),((_8,_16),(_32,_96)))",
+        ),
+    ];
+    for (args, want) in cases {
+        let mut all = vec!["cute"];
+        all.extend_from_slice(args);
+        assert_eq!(text(&all), format!("{want}\n"), "{args:?}");
+    }
+    // a failed precondition in a nested mode names the path to it
+    let (v, c) = one(&[
+        "cute",
+        "--json",
+        "logical_divide",
+        "(_8,((_6,_4),_2)):(_1,((_1,_100),_1000))",
+        "(_2,(_4:_4,_2))",
+    ]);
+    assert_eq!(c, 1, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("; at mode (1,0) of the right operand"),
+        "{v}"
+    );
 }

@@ -315,21 +315,9 @@ impl Error {
         let mut t = TextBuf::new();
         match self.kind {
             ErrorKind::Unexpected { expected, found } => {
-                t.push_str("expected ");
-                t.push_str(expected);
-                t.push_str(", found ");
-                if found.is_ascii_graphic() || found == b' ' {
-                    t.push_ascii(b'`');
-                    t.push_ascii(found);
-                    t.push_ascii(b'`');
-                } else {
-                    t.push_str("a non-printable or non-ASCII byte");
-                }
+                t.push_expected_found(expected, found, false, "a non-printable or non-ASCII byte")
             }
-            ErrorKind::UnexpectedEnd { expected } => {
-                t.push_str("unexpected end of input, expected ");
-                t.push_str(expected);
-            }
+            ErrorKind::UnexpectedEnd { expected } => t.push_unexpected_end(expected),
             ErrorKind::UnknownType => t.push_str(
                 "unknown element type; expected an XLA type such as f32, bf16, s8, s4, pred, f8e4m3fn",
             ),
@@ -502,14 +490,7 @@ impl Error {
     /// The message followed by `at byte N` when the error has a position:
     /// what `Display` prints, built in `const fn`.
     pub const fn describe(&self) -> TextBuf<192> {
-        let m = self.message();
-        let mut t = TextBuf::new();
-        t.push_str(m.as_str());
-        if !self.span.is_none() {
-            t.push_str(" at byte ");
-            t.push_u64(self.span.start as u64);
-        }
-        t
+        TextBuf::described(&self.message(), self.span)
     }
 }
 

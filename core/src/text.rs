@@ -1,6 +1,9 @@
 //! A fixed-capacity text buffer usable in `const fn`: the printer and the
 //! error formatter write into it, so the same code serves `Display`, the
-//! proc macro and compile-time panics in the type layer.
+//! proc macro and compile-time panics in the type layer. The pieces both
+//! error types' messages share are written here once.
+
+use crate::error::Span;
 
 /// A byte buffer of capacity `N` holding UTF-8 text, writable in `const fn`.
 ///
@@ -116,6 +119,48 @@ impl<const N: usize> TextBuf<N> {
             self.push_ascii(b'-');
         }
         self.push_u64(v.unsigned_abs());
+    }
+
+    /// Appends "expected X, found `c`", the syntax message both error
+    /// types share; a space is written in words when `space_in_words`,
+    /// any other byte that does not print as `other`.
+    pub(crate) const fn push_expected_found(
+        &mut self,
+        expected: &str,
+        found: u8,
+        space_in_words: bool,
+        other: &str,
+    ) {
+        self.push_str("expected ");
+        self.push_str(expected);
+        self.push_str(", found ");
+        if found.is_ascii_graphic() || (found == b' ' && !space_in_words) {
+            self.push_ascii(b'`');
+            self.push_ascii(found);
+            self.push_ascii(b'`');
+        } else if found == b' ' {
+            self.push_str("a space");
+        } else {
+            self.push_str(other);
+        }
+    }
+
+    /// Appends "unexpected end of input, expected X".
+    pub(crate) const fn push_unexpected_end(&mut self, expected: &str) {
+        self.push_str("unexpected end of input, expected ");
+        self.push_str(expected);
+    }
+
+    /// `message` followed by ` at byte N` when `span` has a position: what
+    /// both error types' `describe` and `Display` print.
+    pub(crate) const fn described<const M: usize>(message: &TextBuf<M>, span: Span) -> Self {
+        let mut t = TextBuf::new();
+        t.push_str(message.as_str());
+        if !span.is_none() {
+            t.push_str(" at byte ");
+            t.push_u64(span.start as u64);
+        }
+        t
     }
 
     /// Builder form of [`TextBuf::push_str`].

@@ -6,7 +6,7 @@ mod algebra_gen;
 use algebra_gen::{image, layout, small_layout, tiler, Strides};
 use proptest::prelude::*;
 use tilelayout_core::algebra::{
-    composition, composition_tiler, AlgebraErrorKind, IntTuple, Layout,
+    composition, composition_tiler, AlgebraErrorKind, IntTuple, Layout, Tiler,
 };
 
 /// The reference: `A(B(i))` for every `i` of `B` (`None` where `B(i)` is
@@ -135,4 +135,46 @@ fn divisibility_errors_name_the_mode() {
         }
     );
     assert!(e.to_string().contains("mode 0"), "{e}");
+}
+
+/// A failed precondition names the mode of the right operand the user
+/// wrote (the top-level mode, then the path into nested modes), not the
+/// position inside the sub-composition where it was found.
+#[test]
+fn errors_name_the_mode_of_the_right_operand() {
+    use tilelayout_core::algebra::{logical_divide, zipped_divide};
+    let lhs = Layout::parse("(_6,_4):(_1,_100)").unwrap();
+    // mode 1 of a right layout: 4 elements every 4 wrap past the mode of 6
+    let e = composition(&lhs, &Layout::parse("(_2,_4):(_1,_4)").unwrap()).unwrap_err();
+    assert_eq!(e.path.modes(), &[1]);
+    assert!(
+        e.to_string().ends_with("; at mode 1 of the right operand"),
+        "{e}"
+    );
+    // a nested tiler: mode 0 of mode 1
+    let a = Layout::parse("(_8,((_6,_4),_2)):(_1,((_1,_100),_1000))").unwrap();
+    let t = Tiler::parse("(_2,(_4:_4,_2))").unwrap();
+    for e in [
+        composition_tiler(&a, &t).unwrap_err(),
+        logical_divide(&a, &t).unwrap_err(),
+    ] {
+        assert_eq!(e.path.modes(), &[1, 0], "{e}");
+        assert!(
+            e.to_string()
+                .ends_with("; at mode (1,0) of the right operand"),
+            "{e}"
+        );
+    }
+    // a by-mode tiler: its mode 1
+    let a = Layout::parse("(_8,(_6,_4)):(_1,(_1,_100))").unwrap();
+    let e = logical_divide(&a, &Tiler::parse("(_2,_4:_4)").unwrap()).unwrap_err();
+    assert_eq!(e.path.modes(), &[1], "{e}");
+    // a single tiler is the whole right operand: no path, as before
+    let a = Layout::parse("(_12,(_4,_8)):(_7,(_1,_30))").unwrap();
+    let e = zipped_divide(&a, &Tiler::parse("128").unwrap()).unwrap_err();
+    assert!(e.path.is_empty());
+    assert_eq!(
+        e.to_string(),
+        "shape divisibility: in mode 0 of the left layout, 128 is not divisible by 12; make the tile a divisor of the mode"
+    );
 }

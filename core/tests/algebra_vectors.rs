@@ -17,7 +17,8 @@
 //!   some wrong layouts through even for static operands).
 
 use tilelayout_core::algebra::{
-    coalesce, complement, evaluate, AlgebraErrorKind, IntTuple, Layout, Op, Tiler, Value,
+    coalesce, complement, evaluate, AlgebraError, AlgebraErrorKind, IntTuple, Layout, Op, Tiler,
+    Value,
 };
 
 /// Where we refuse an input CuTe computes, CuTe's printed result must be
@@ -80,19 +81,35 @@ fn upcast_of_indivisible_dynamic_stride(op: Op, e: &AlgebraErrorKind) -> bool {
     op == Op::Upcast && matches!(e, AlgebraErrorKind::CastDivisibility { .. })
 }
 
+/// The cases of a vector file: line number (from 1), the five fields and
+/// the operation; comments and blank lines skipped.
+fn rows(text: &str) -> impl Iterator<Item = (usize, Vec<&str>, Op)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|(n, line)| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 5, "line {}: {line}", n + 1);
+            let op = Op::from_name(f[0])
+                .unwrap_or_else(|| panic!("line {}: unknown op {}", n + 1, f[0]));
+            (n + 1, f, op)
+        })
+}
+
+/// Our answer as a failure message shows it.
+fn shown(got: &Result<Value, AlgebraError>) -> String {
+    match got {
+        Ok(v) => v.to_string(),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
 #[test]
 fn cute_vectors_reproduced_exactly() {
-    let text = include_str!("data/cute_vectors.tsv");
     let mut failures = Vec::new();
     let mut counted = std::collections::BTreeMap::<&str, usize>::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split('\t').collect();
-        assert_eq!(f.len(), 5, "line {}: {line}", n + 1);
+    for (n, f, op_v) in rows(include_str!("data/cute_vectors.tsv")) {
         let (op, a, b, want, post) = (f[0], f[1], f[2], f[3], f[4]);
-        let op_v = Op::from_name(op).unwrap_or_else(|| panic!("line {}: unknown op {op}", n + 1));
         let mut args = vec![a];
         if b != "-" {
             args.push(b);
@@ -113,12 +130,8 @@ fn cute_vectors_reproduced_exactly() {
         };
         if !ok {
             failures.push(format!(
-                "line {}: {op} {a} {b}: CuTe {want} (post {post}), ours {}",
-                n + 1,
-                match &got {
-                    Ok(v) => v.to_string(),
-                    Err(e) => format!("error: {e}"),
-                }
+                "line {n}: {op} {a} {b}: CuTe {want} (post {post}), ours {}",
+                shown(&got)
             ));
         }
     }
@@ -134,4 +147,146 @@ fn cute_vectors_reproduced_exactly() {
             .join("\n")
     );
     assert!(counted.len() >= 20, "ops covered: {counted:?}");
+}
+
+/// CuTe's `Swizzle<B,M,S>` on one offset, written again here (bits
+/// `[M+max(0,S), +B)` XORed into `[M+max(0,-S), +B)`) to judge CuTe's
+/// results independently of the library.
+fn swizzle(b: i64, m: i64, s: i64, x: i64) -> i64 {
+    let yyy = ((1i64 << b) - 1) << (m + s.max(0));
+    if s >= 0 {
+        x ^ ((x & yyy) >> s)
+    } else {
+        x ^ ((x & yyy) << -s)
+    }
+}
+
+/// Where we refuse an input of the second file that CuTe computes, CuTe's
+/// printed result must be wrong by brute force:
+/// * `tile_to_shape` whose block does not divide a dynamic target: CuTe
+///   rounds up, so its result does not have the target's shape;
+/// * composition with a swizzle (`A ∘ Sw`, `A ∘ (Sw o _0 o L)`): CuTe's
+///   result differs from `A(Sw(i))` / `A(Sw(L(i)))` on some index;
+/// * a product by a by-mode tiler refused at mode `i` of the tiler: CuTe's
+///   mode for `i` differs from `complement(A_i, size(A_i)·cosize(B_i)) ∘
+///   B_i` evaluated index by index.
+fn cute_more_result_is_wrong(op: Op, args: &[&str], cute: &str, e: &AlgebraError) -> bool {
+    let parse_sw = |t: &str| -> Option<(i64, i64, i64)> {
+        let t = t.trim().strip_prefix("Sw<")?;
+        let t = &t[..t.find('>')?];
+        let v: Vec<i64> = t
+            .split(',')
+            .map(|x| x.parse().ok())
+            .collect::<Option<_>>()?;
+        Some((v[0], v[1], v[2]))
+    };
+    let cute_call = |i: i64| -> Option<i64> {
+        match cute.split(" o ").collect::<Vec<_>>()[..] {
+            [sw, off, l] => {
+                let (b, m, s) = parse_sw(sw)?;
+                let off: i64 = off.trim_start_matches('_').parse().ok()?;
+                Some(swizzle(b, m, s, off + Layout::parse(l).ok()?.call(i).ok()?))
+            }
+            [l] => Layout::parse(l).ok()?.call(i).ok(),
+            _ => None,
+        }
+    };
+    match op {
+        Op::TileToShape => {
+            let (Ok(target), Ok(r)) = (IntTuple::parse(args[1]), Layout::parse(cute)) else {
+                return false;
+            };
+            matches!(e.kind, AlgebraErrorKind::TargetDivisibility { .. })
+                && r.size().map(|s| s.value) != target.size().map(|s| s.value)
+        }
+        Op::Composition => {
+            let Ok(a) = Layout::parse(args[0]) else {
+                return false;
+            };
+            let (sw, inner) = match args[1].split(" o ").collect::<Vec<_>>()[..] {
+                [sw] => (sw, Layout::column_major(*a.shape()).ok()),
+                [sw, _, l] => (sw, Layout::parse(l).ok()),
+                _ => return false,
+            };
+            let (Some((b, m, s)), Some(inner)) = (parse_sw(sw), inner) else {
+                return false;
+            };
+            let n = inner.size().unwrap().value;
+            (0..n).any(|i| {
+                let want = a.call(swizzle(b, m, s, inner.call(i).unwrap())).unwrap();
+                cute_call(i) != Some(want)
+            })
+        }
+        Op::ZippedProduct | Op::LogicalProduct | Op::TiledProduct => {
+            let [i] = e.path.modes() else {
+                return false;
+            };
+            let i = *i as usize;
+            let (Ok(a), Ok(t), Ok(r)) = (
+                Layout::parse(args[0]),
+                Tiler::parse(args[1]),
+                Layout::parse(cute),
+            ) else {
+                return false;
+            };
+            let (Ok(ai), Ok(bi)) = (a.mode(i), t.mode(i)) else {
+                return false;
+            };
+            let n = ai.size().unwrap().value * bi.cosize().unwrap().value;
+            let Ok(c) = complement(&ai, &IntTuple::fixed(n)) else {
+                return false;
+            };
+            // CuTe's layout of the repetitions of mode i
+            let rest = match op {
+                Op::LogicalProduct => r.mode(i).and_then(|m| m.mode(1)),
+                Op::ZippedProduct => r.mode(1).and_then(|m| m.mode(i)),
+                _ => r.mode(1 + i),
+            };
+            let Ok(rest) = rest else {
+                return false;
+            };
+            (0..bi.size().unwrap().value)
+                .any(|k| rest.call(k).ok() != c.call(bi.call(k).unwrap()).ok())
+        }
+        _ => false,
+    }
+}
+
+/// The second file, `tests/data/cute_vectors_more.tsv` (made by
+/// `tools/cute-vectors/gen.py` with CuTe itself): nested by-mode tilers,
+/// `tile_to_shape` with a mode order, the operations on swizzled layouts
+/// and composition with a swizzle. A line is `op \t A \t B \t C \t
+/// result`; every result must be reproduced text for text, every
+/// refusal (`!error`, `!crash`) must be an error here too.
+#[test]
+fn more_cute_vectors_reproduced_exactly() {
+    let mut failures = Vec::new();
+    let mut counted = std::collections::BTreeMap::<&str, usize>::new();
+    for (n, f, op_v) in rows(include_str!("data/cute_vectors_more.tsv")) {
+        let (op, want) = (f[0], f[4]);
+        let args: Vec<&str> = f[1..4].iter().copied().filter(|a| *a != "-").collect();
+        *counted.entry(op).or_default() += 1;
+        let got = evaluate(op_v, &args);
+        let refused = want.starts_with('!');
+        let ok = match (&got, refused) {
+            (Err(_), true) => true,
+            (Ok(v), false) => v.to_string() == want,
+            (Ok(v), true) => tile_to_shape_with_dynamic_block(op_v, args[0], args[1], v),
+            (Err(e), false) => cute_more_result_is_wrong(op_v, &args, want, e),
+        };
+        if !ok {
+            failures.push(format!(
+                "line {n}: {op} {}: CuTe {want}, ours {}",
+                args.join(" "),
+                shown(&got)
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of the vectors differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(counted.len() >= 15, "ops covered: {counted:?}");
 }

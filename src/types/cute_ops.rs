@@ -171,9 +171,10 @@ const fn ok_op(
             let mut t = TextBuf::<{ 2 * MAX_TEXT + 512 }>::new();
             t.push_str(op);
             t.push_str(": ");
-            let m = e.describe();
-            t.push_str(m.as_str());
-            if !contains(m.as_str().as_bytes(), b"; ") {
+            t.push_str(e.describe().as_str());
+            // the hint, unless the kind's own message says what to change
+            let own = AlgebraError::new(e.kind).message();
+            if !contains(own.as_str().as_bytes(), b"; ") {
                 t.push_str(hint(&e.kind));
             }
             t.push_str(" (A = ");

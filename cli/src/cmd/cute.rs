@@ -3,7 +3,10 @@
 //!
 //! Operations are named as CuTe's functions; the first argument is a
 //! layout (`(_2,(_3,_4)):(_12,(_4,_1))`, or swizzled,
-//! `Sw<3,4,3> o _0 o (8,64):(64,1)`). Besides CuTe's: `layout L` evaluates
+//! `Sw<3,4,3> o _0 o (8,64):(64,1)`; `composition` also takes a bare
+//! swizzle `Sw<3,3,3>` on either side, or a swizzled layout on the right).
+//! Tilers may nest (`(_2,(_3:_2,_4))`), and `tile_to_shape` takes CuTe's
+//! mode order as a third argument (`Step<_2,_1>`). Besides CuTe's: `layout L` evaluates
 //! `L` itself, `from-xla SHAPE` gives an XLA layout as a CuTe layout (its
 //! offsets over the logical elements, the first dim fastest), and
 //! `to-xla L [TYPE]` the XLA shape whose tiling is `L`, when there is one.
@@ -14,7 +17,7 @@ use std::ops::Range;
 use serde::Serialize;
 use tilelayout::algebra::{
     self, AlgebraError, AlgebraErrorKind, AnyLayout, ComposedLayout, Int, IntTuple, Layout, Op,
-    SwizzledInput,
+    Swizzle, SwizzledInput,
 };
 use tilelayout::value::{lower, parse_shape_with, to_xla, Lowered, PrimitiveType};
 
@@ -42,7 +45,7 @@ pub const OPS: &[(&str, &str)] = &[
     ("tiled_product", "L TILER"),
     ("blocked_product", "L B"),
     ("raked_product", "L B"),
-    ("tile_to_shape", "L SHAPE"),
+    ("tile_to_shape", "L SHAPE [ORDER]"),
     ("right_inverse", "L"),
     ("left_inverse", "L"),
     ("max_common_vector", "L B"),
@@ -64,9 +67,12 @@ pub struct Args {
     /// read `OP<TAB>ARG[<TAB>ARG]` lines from stdin.
     #[arg(value_name = "OP")]
     pub op: String,
-    /// The operation's arguments in CuTe's notation: a layout, then a
-    /// tiler, layout, shape, profile (`Step<_1,_1>`), cast factor,
-    /// coordinate or index (an XLA shape for `from-xla`).
+    /// The operation's arguments in CuTe's notation: a layout (or a
+    /// swizzle `Sw<B,M,S>` for `composition`), then a tiler (nested ones
+    /// too: `(_2,(_3:_2,_4))`), layout, swizzle, shape, profile
+    /// (`Step<_1,_1>`), cast factor, coordinate or index, and for
+    /// `tile_to_shape` an optional mode order (`Step<_2,_1>`); an XLA
+    /// shape for `from-xla`.
     #[arg(value_name = "ARG")]
     pub args: Vec<String>,
 }
@@ -389,10 +395,14 @@ fn algebra_op(call: &Call, name: &str, usage: &str) -> Result<Value, Problem> {
     let mut args: Vec<String> = (0..call.args.len())
         .map(|i| call.arg(i).to_owned())
         .collect();
-    if op == Op::Coalesce {
-        if let Some(p) = args.get_mut(1) {
-            *p = step_as_tuple(p);
-        }
+    // CuTe's Step<…> types: coalesce's profile, tile_to_shape's order
+    let step_arg = match op {
+        Op::Coalesce => Some(1),
+        Op::TileToShape => Some(2),
+        _ => None,
+    };
+    if let Some(p) = step_arg.and_then(|i| args.get_mut(i)) {
+        *p = step_as_tuple(p);
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     match algebra::evaluate(op, &args) {
@@ -426,6 +436,7 @@ fn argument_name(what: &str) -> String {
         "L" | "B" => "a layout".into(),
         "TILER" => "a layout or a tiler".into(),
         "SHAPE" => "a shape".into(),
+        "ORDER" => "a mode order such as Step<_2,_1>".into(),
         "COORD" => "a coordinate".into(),
         "INDEX" => "an index".into(),
         "N" => "a factor".into(),
@@ -434,17 +445,21 @@ fn argument_name(what: &str) -> String {
 }
 
 /// Locates an error of [`algebra::evaluate`]: a text error belongs to the
-/// first argument when that one does not parse alone, otherwise to the
-/// second (the only other text parsed); an error about the values (a
-/// failed precondition, which names the mode) covers the arguments.
+/// first argument when that one does not parse alone (as a layout, or a
+/// swizzle for `composition`), else to the last one given (the second, or
+/// `tile_to_shape`'s order when the shape parses); an error about the
+/// values (a failed precondition, which names the mode) covers the
+/// arguments.
 fn locate(call: &Call, e: &AlgebraError) -> Problem {
-    let first_fails = AnyLayout::parse(call.arg(0)).is_err();
+    let first = call.arg(0);
+    let first_fails = AnyLayout::parse(first).is_err() && Swizzle::parse(first).is_err();
     if first_fails || call.args.len() < 2 {
         if first_fails || !e.span.is_none() {
             return located(call, 0, e);
         }
     } else if !e.span.is_none() {
-        return located(call, 1, e);
+        let third = call.args.len() > 2 && IntTuple::parse(call.arg(1)).is_ok();
+        return located(call, if third { 2 } else { 1 }, e);
     }
     let all = call.args[0].start..call.args[call.args.len() - 1].end;
     let message = e.message();

@@ -67,8 +67,8 @@ const fn bw_coalesce(
     let mut k = len;
     while k > 0 {
         k -= 1;
-        shape = tri!(shape.push_int(rs[k]));
-        stride = tri!(stride.push_int(rd[k]));
+        tri!(shape.push_int_in(rs[k]));
+        tri!(stride.push_int_in(rd[k]));
     }
     Layout::new(shape, stride)
 }
@@ -157,7 +157,7 @@ pub const fn coalesce_by(layout: &Layout, profile: &IntTuple) -> Result<Layout, 
         } else {
             m
         };
-        out = tri!(out.append(&m));
+        tri!(out.append_in(&m));
         i += 1;
     }
     Ok(out)
@@ -233,7 +233,7 @@ pub const fn coalesce_shape(shape: &IntTuple) -> Result<IntTuple, AlgebraError> 
     let mut out = IntTuple::EMPTY;
     let mut j = 0;
     while j < len {
-        out = tri!(out.push_int(vals[j]));
+        tri!(out.push_int_in(vals[j]));
         j += 1;
     }
     Ok(out)

@@ -27,7 +27,7 @@ pub(crate) const fn ceil_div_shape(a: &IntTuple, b: Int) -> Result<IntTuple, Alg
         } else {
             tri!(ceil_div_shape(&m, rest))
         };
-        out = tri!(out.push(&q));
+        tri!(out.push_in(&q));
         rest = tri!(rest.ceil_div(ai));
         i += 1;
     }
@@ -164,8 +164,8 @@ const fn complement_filtered(f: &Layout, cotarget: &IntTuple) -> Result<Layout, 
     let mut rd = IntTuple::EMPTY;
     let mut k = 0;
     while k < r {
-        rs = tri!(rs.push_int(res_s[k]));
-        rd = tri!(rd.push_int(res_d[k]));
+        tri!(rs.push_int_in(res_s[k]));
+        tri!(rd.push_int_in(res_d[k]));
         k += 1;
     }
     let s = tri!(IntTuple::tuple(&[rs, rest_shape]));

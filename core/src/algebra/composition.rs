@@ -18,7 +18,7 @@
 //! are not `A ∘ B` even for static operands.
 
 use super::coalesce::coalesce_x;
-use super::error::{AlgebraError, AlgebraErrorKind};
+use super::error::{in_mode, AlgebraError, AlgebraErrorKind};
 use super::int::Int;
 use super::layout::Layout;
 use super::tiler::Tiler;
@@ -42,14 +42,11 @@ const fn composition_impl(
         let mut out = Layout::EMPTY;
         let mut i = 0;
         while i < rs.rank() {
-            let m = tri!(composition_impl(
-                ls,
-                ld,
-                &tri!(rs.mode(i)),
-                &tri!(rd.mode(i)),
-                strict
+            let m = tri!(in_mode(
+                composition_impl(ls, ld, &tri!(rs.mode(i)), &tri!(rd.mode(i)), strict),
+                i
             ));
-            out = tri!(out.append(&m));
+            tri!(out.append_in(&m));
             i += 1;
         }
         return Ok(out);
@@ -159,8 +156,8 @@ const fn composition_impl(
     let mut d = IntTuple::EMPTY;
     let mut k = 0;
     while k < n {
-        s = tri!(s.push_int(res_s[k]));
-        d = tri!(d.push_int(res_d[k]));
+        tri!(s.push_int_in(res_s[k]));
+        tri!(d.push_int_in(res_d[k]));
         k += 1;
     }
     Layout::new(s, d)
@@ -311,8 +308,8 @@ const fn check_no_carry(lhs: &Layout, rhs: &Layout) -> Result<(), AlgebraError> 
 
 /// CuTe's `composition(lhs, tiler)`: a single-layout tiler composes as
 /// [`composition`]; a by-mode tiler composes mode `i` of `lhs` with mode
-/// `i` of the tiler and *drops* the modes of `lhs` past the tiler's rank,
-/// as CuTe does.
+/// `i` of the tiler (by mode again where that is a tuple of tilers) and
+/// *drops* the modes of `lhs` past the tiler's rank, as CuTe does.
 ///
 /// # Examples
 /// ```
@@ -323,6 +320,9 @@ const fn check_no_carry(lhs: &Layout, rhs: &Layout) -> Result<(), AlgebraError> 
 /// assert_eq!(composition_tiler(&a, &t)?.to_text().as_str(), "(_3,(2,4)):(236,(26,1))");
 /// let t = Tiler::parse("(_3,_8)")?;
 /// assert_eq!(composition_tiler(&a, &t)?.to_text().as_str(), "(_3,(4,2)):(59,(13,1))");
+/// // a nested tiler: mode 1 of the layout is tiled by mode again
+/// let t = Tiler::parse("(_3,(_2,_4:_2))")?;
+/// assert_eq!(composition_tiler(&a, &t)?.to_text().as_str(), "(_3,(_2,_4)):(59,(13,2))");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
@@ -344,11 +344,17 @@ pub const fn composition_tiler(lhs: &Layout, tiler: &Tiler) -> Result<Layout, Al
     let mut out = Layout::EMPTY;
     let mut i = 0;
     while i < r {
-        let m = tri!(composition(
-            &tri!(lhs.mode(i)),
-            &tri!(tiler.composition_mode(i))
-        ));
-        out = tri!(out.append(&m));
+        let l = tri!(lhs.mode(i));
+        let m = if tiler.mode_is_tuple(i) {
+            composition_tiler(&l, &tri!(tiler.sub(i)))
+        } else {
+            match tiler.composition_mode(i) {
+                Ok(t) => composition(&l, &t),
+                Err(e) => Err(e),
+            }
+        };
+        let m = tri!(in_mode(m, i));
+        tri!(out.append_in(&m));
         i += 1;
     }
     Ok(out)

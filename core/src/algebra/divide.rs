@@ -16,7 +16,7 @@
 use super::coalesce::coalesce;
 use super::complement::complement;
 use super::composition::composition;
-use super::error::{AlgebraError, AlgebraErrorKind};
+use super::error::{in_mode, AlgebraError, AlgebraErrorKind};
 use super::layout::Layout;
 use super::tiler::Tiler;
 use super::tuple::{tri, IntTuple};
@@ -26,7 +26,18 @@ const fn divide_by_layout(layout: &Layout, tiler: &Layout) -> Result<Layout, Alg
     let c = tri!(coalesce(layout));
     let rest = tri!(complement(tiler, c.shape()));
     let both = tri!(Layout::concat(&[*tiler, rest]));
-    composition(layout, &both)
+    match composition(layout, &both) {
+        Ok(l) => Ok(l),
+        // the right operand the user wrote is the tiler, mode 0 of
+        // `both`; the complement (mode 1) is not theirs to name
+        Err(e) => {
+            let path = match e.path.modes() {
+                [0, ..] => e.path.inner(),
+                _ => super::ModePath::NONE,
+            };
+            Err(e.with_path(path))
+        }
+    }
 }
 
 /// CuTe's `logical_divide(layout, tiler)`: splits `layout` into the
@@ -79,24 +90,28 @@ pub(crate) const fn by_mode(
     let mut i = 0;
     while i < lr {
         let m = tri!(layout.mode(i));
-        let m = if i < r {
-            let t = tri!(tiler.mode(i));
-            if divide {
-                tri!(divide_by_layout(&m, &t))
-            } else {
-                tri!(super::product::product_by_layout(&m, &t))
-            }
-        } else {
+        let m = if i >= r {
             m
+        } else if tiler.mode_is_tuple(i) {
+            tri!(in_mode(by_mode(&m, &tri!(tiler.sub(i)), divide), i))
+        } else {
+            let t = tri!(tiler.mode(i));
+            let r = if divide {
+                divide_by_layout(&m, &t)
+            } else {
+                super::product::product_by_layout(&m, &t)
+            };
+            tri!(in_mode(r, i))
         };
-        out = tri!(out.append(&m));
+        tri!(out.append_in(&m));
         i += 1;
     }
     Ok(out)
 }
 
 /// CuTe's `zip2_by(t, guide)` on one tuple: with a by-mode guide of rank
-/// `g`, `((A,a),(B,b),…,x,y)` becomes `((A,B,…),(a,b,…,x,y))`.
+/// `g`, `((A,a),(B,b),…,x,y)` becomes `((A,B,…),(a,b,…,x,y))`; a guide
+/// mode that is a tuple zips that mode of `t` the same way first.
 const fn zip2_by(t: &IntTuple, tiler: &Tiler) -> Result<IntTuple, AlgebraError> {
     if !tiler.is_by_mode() {
         if t.rank() != 2 || t.is_int() {
@@ -119,19 +134,14 @@ const fn zip2_by(t: &IntTuple, tiler: &Tiler) -> Result<IntTuple, AlgebraError> 
     let mut second = IntTuple::EMPTY;
     let mut i = 0;
     while i < g {
-        let m = tri!(t.mode(i));
-        if m.is_int() || m.rank() != 2 {
-            return Err(AlgebraError::new(AlgebraErrorKind::RankMismatch {
-                expected: 2,
-                found: m.rank() as u32,
-            }));
-        }
-        first = tri!(first.push(&tri!(m.mode(0))));
-        second = tri!(second.push(&tri!(m.mode(1))));
+        // a nested tiler mode zips its own modes first
+        let m = tri!(zip2_by(&tri!(t.mode(i)), &tri!(tiler.sub(i))));
+        tri!(first.push_in(&tri!(m.mode(0))));
+        tri!(second.push_in(&tri!(m.mode(1))));
         i += 1;
     }
     while i < tr {
-        second = tri!(second.push(&tri!(t.mode(i))));
+        tri!(second.push_in(&tri!(t.mode(i))));
         i += 1;
     }
     IntTuple::tuple(&[first, second])
@@ -160,11 +170,11 @@ const fn unpack_modes(
         if unpack && !m.shape().is_int() && m.rank() >= 2 {
             let mut k = 0;
             while k < m.rank() {
-                out = tri!(out.append(&tri!(m.mode(k))));
+                tri!(out.append_in(&tri!(m.mode(k))));
                 k += 1;
             }
         } else {
-            out = tri!(out.append(&m));
+            tri!(out.append_in(&m));
         }
         i += 1;
     }

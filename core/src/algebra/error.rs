@@ -159,6 +159,66 @@ pub enum AlgebraErrorKind {
     },
 }
 
+/// Where in the right operand (a layout or a tiler) an error arose: the
+/// top-level mode the user wrote, then the mode inside it, and so on
+/// (`(1,0)` is mode 0 of mode 1). Empty when the error is not about one
+/// mode of the right operand.
+///
+/// Invariant: `len <= MAX_PATH`; the entries past `len` are 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ModePath {
+    modes: [u8; ModePath::MAX_PATH],
+    len: u8,
+}
+
+impl ModePath {
+    /// Most entries kept (the outermost ones; nesting is at most
+    /// [`super::MAX_DEPTH`] deep).
+    pub const MAX_PATH: usize = super::MAX_DEPTH;
+
+    /// The empty path.
+    pub const NONE: ModePath = ModePath {
+        modes: [0; ModePath::MAX_PATH],
+        len: 0,
+    };
+
+    /// The modes, outermost first.
+    pub const fn modes(&self) -> &[u8] {
+        self.modes.split_at(self.len as usize).0
+    }
+
+    /// Whether the path is empty.
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The path with `mode` in front (the innermost entry is dropped when
+    /// the path is full; modes past 255 are kept as 255).
+    pub const fn within(self, mode: usize) -> ModePath {
+        let mut out = ModePath::NONE;
+        out.modes[0] = if mode > 255 { 255 } else { mode as u8 };
+        let mut k = 0;
+        while k < self.len as usize && k + 1 < ModePath::MAX_PATH {
+            out.modes[k + 1] = self.modes[k];
+            k += 1;
+        }
+        out.len = (k + 1) as u8;
+        out
+    }
+
+    /// The path without its outermost entry.
+    pub const fn inner(self) -> ModePath {
+        let mut out = ModePath::NONE;
+        let mut k = 1;
+        while k < self.len as usize {
+            out.modes[k - 1] = self.modes[k];
+            k += 1;
+        }
+        out.len = if self.len > 0 { self.len - 1 } else { 0 };
+        out
+    }
+}
+
 /// An error of the layout algebra: what went wrong and, for text, where.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AlgebraError {
@@ -166,6 +226,24 @@ pub struct AlgebraError {
     pub kind: AlgebraErrorKind,
     /// Where in the text (bytes), or [`Span::NONE`].
     pub span: Span,
+    /// Which mode of the right operand the error is about (as written:
+    /// the top-level mode, then nested modes), or empty.
+    pub path: ModePath,
+}
+
+/// Marks an error of an operation on mode `i` of the right operand
+/// (its path gains `i` in front).
+pub(crate) const fn in_mode<T: Copy>(
+    r: Result<T, AlgebraError>,
+    i: usize,
+) -> Result<T, AlgebraError> {
+    match r {
+        Ok(v) => Ok(v),
+        Err(mut e) => {
+            e.path = e.path.within(i);
+            Err(e)
+        }
+    }
 }
 
 impl AlgebraError {
@@ -174,6 +252,7 @@ impl AlgebraError {
         AlgebraError {
             kind,
             span: Span::NONE,
+            path: ModePath::NONE,
         }
     }
 
@@ -182,32 +261,26 @@ impl AlgebraError {
         AlgebraError {
             kind,
             span: Span::new(start, end),
+            path: ModePath::NONE,
         }
     }
 
+    /// The same error with another path.
+    pub const fn with_path(mut self, path: ModePath) -> AlgebraError {
+        self.path = path;
+        self
+    }
+
     /// The fixed message for the kind, with its numbers, lowercase and
-    /// without a period.
-    pub const fn message(&self) -> TextBuf<192> {
+    /// without a period, then the mode of the right operand it is about
+    /// (`; at mode (1,0) of the right operand`) when there is one.
+    pub const fn message(&self) -> TextBuf<256> {
         let mut t = TextBuf::new();
         match self.kind {
             AlgebraErrorKind::Unexpected { expected, found } => {
-                t.push_str("expected ");
-                t.push_str(expected);
-                t.push_str(", found ");
-                if found >= 0x21 && found < 0x7f {
-                    t.push_ascii(b'`');
-                    t.push_ascii(found);
-                    t.push_ascii(b'`');
-                } else if found == b' ' {
-                    t.push_str("a space");
-                } else {
-                    t.push_str("a control or non-ASCII byte");
-                }
+                t.push_expected_found(expected, found, true, "a control or non-ASCII byte")
             }
-            AlgebraErrorKind::UnexpectedEnd { expected } => {
-                t.push_str("unexpected end of input, expected ");
-                t.push_str(expected);
-            }
+            AlgebraErrorKind::UnexpectedEnd { expected } => t.push_unexpected_end(expected),
             AlgebraErrorKind::IntegerTooLarge => t.push_str("integer does not fit in i64"),
             AlgebraErrorKind::TrailingInput => t.push_str("unexpected text after the value"),
             AlgebraErrorKind::TooManyNodes => {
@@ -335,19 +408,31 @@ impl AlgebraError {
                 t.push_str(what);
             }
         }
+        let path = self.path.modes();
+        if !path.is_empty() {
+            t.push_str("; at mode ");
+            if path.len() > 1 {
+                t.push_ascii(b'(');
+            }
+            let mut k = 0;
+            while k < path.len() {
+                if k > 0 {
+                    t.push_ascii(b',');
+                }
+                t.push_u64(path[k] as u64);
+                k += 1;
+            }
+            if path.len() > 1 {
+                t.push_ascii(b')');
+            }
+            t.push_str(" of the right operand");
+        }
         t
     }
 
     /// The message followed by `at byte N` when the error has a position.
-    pub const fn describe(&self) -> TextBuf<224> {
-        let m = self.message();
-        let mut t = TextBuf::new();
-        t.push_str(m.as_str());
-        if !self.span.is_none() {
-            t.push_str(" at byte ");
-            t.push_u64(self.span.start as u64);
-        }
-        t
+    pub const fn describe(&self) -> TextBuf<288> {
+        TextBuf::described(&self.message(), self.span)
     }
 }
 

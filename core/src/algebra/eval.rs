@@ -5,7 +5,7 @@ use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
 use super::layout::Layout;
 use super::notation::AnyLayout;
-use super::swizzle::{ComposedLayout, SwizzledInput, SwizzledInverse};
+use super::swizzle::{ComposedLayout, Swizzle, SwizzledInput, SwizzledInverse};
 use super::tiler::Tiler;
 use super::tuple::{tri, IntTuple};
 use super::*;
@@ -20,7 +20,8 @@ pub enum Op {
     Coalesce,
     /// `filter L`.
     Filter,
-    /// `composition L tiler`.
+    /// `composition L tiler`, `composition L B` with `B` swizzled,
+    /// `composition L Sw<B,M,S>` and `composition Sw<B,M,S> L`.
     Composition,
     /// `complement L [cotarget]`.
     Complement,
@@ -42,7 +43,7 @@ pub enum Op {
     BlockedProduct,
     /// `raked_product L L`.
     RakedProduct,
-    /// `tile_to_shape L shape`.
+    /// `tile_to_shape L shape [order]`.
     TileToShape,
     /// `right_inverse L`.
     RightInverse,
@@ -129,6 +130,7 @@ impl Op {
         match self {
             Op::Layout | Op::Filter | Op::RightInverse | Op::LeftInverse => (1, 0),
             Op::Coalesce | Op::Complement => (1, 1),
+            Op::TileToShape => (2, 1),
             _ => (2, 0),
         }
     }
@@ -215,6 +217,13 @@ fn on_layout(
     }
 }
 
+fn any(a: AnyLayout) -> Value {
+    match a {
+        AnyLayout::Plain(l) => Value::Layout(l),
+        AnyLayout::Swizzled(c) => Value::Composed(c),
+    }
+}
+
 fn inverse_value(v: SwizzledInverse) -> Value {
     match v {
         SwizzledInverse::Composed(c) => Value::Composed(c),
@@ -230,8 +239,11 @@ fn plain(a: AnyLayout, what: &'static str) -> Result<Layout, AlgebraError> {
 }
 
 /// Evaluates `op` on arguments in CuTe's notation: the first is a layout
-/// (plain or swizzled), the second depends on the operation (a tiler, a
-/// layout, a shape, a profile, a factor, a coordinate or an index).
+/// (plain or swizzled; a bare swizzle `Sw<B,M,S>` for `composition`), the
+/// second depends on the operation (a tiler, a layout, a swizzle or a
+/// swizzled layout for `composition`, a shape, a profile, a factor, a
+/// coordinate or an index), the third is `tile_to_shape`'s mode order
+/// (CuTe's `Step<_2,_1>` written `(_2,_1)`).
 ///
 /// # Examples
 /// ```
@@ -245,13 +257,17 @@ fn plain(a: AnyLayout, what: &'static str) -> Result<Layout, AlgebraError> {
 /// Parse errors of an argument (positions within that argument), a
 /// missing argument, and the operation's own errors.
 pub fn evaluate(op: Op, args: &[&str]) -> Result<Value, AlgebraError> {
+    if op == Op::Composition {
+        if let Ok(sw) = Swizzle::parse(arg(args, 0)?) {
+            // CuTe's composition(Swizzle, Layout)
+            let l = Layout::parse(arg(args, 1)?)?;
+            return Ok(any(swizzle_composition(&sw, &l)));
+        }
+    }
     let a = AnyLayout::parse(arg(args, 0)?)?;
     let b = args.get(1).copied();
     match op {
-        Op::Layout => Ok(match a {
-            AnyLayout::Plain(l) => Value::Layout(l),
-            AnyLayout::Swizzled(c) => Value::Composed(c),
-        }),
+        Op::Layout => Ok(any(a)),
         Op::Coalesce => match b {
             None => on_layout(a, coalesce),
             Some(p) => {
@@ -259,21 +275,29 @@ pub fn evaluate(op: Op, args: &[&str]) -> Result<Value, AlgebraError> {
                 on_layout(a, |l| coalesce_by(l, &p))
             }
         },
-        Op::Filter => on_layout(a, filter),
+        Op::Filter => Ok(Value::Layout(filter(&plain(
+            a,
+            "filter of a swizzled layout (CuTe has none)",
+        )?)?)),
         Op::Composition => {
-            let t = Tiler::parse(arg(args, 1)?)?;
+            let text = arg(args, 1)?;
+            if let AnyLayout::Plain(l) = a {
+                if let Ok(sw) = Swizzle::parse(text) {
+                    return Ok(any(composition_swizzle(&l, &sw)?));
+                }
+                if let Ok(c) = ComposedLayout::parse(text) {
+                    return Ok(any(composition_composed(&l, &c)?));
+                }
+            }
+            let t = Tiler::parse(text)?;
             on_layout(a, |l| composition_tiler(l, &t))
         }
-        Op::Complement => {
-            let l = match a {
-                AnyLayout::Plain(l) => l,
-                AnyLayout::Swizzled(c) => c.layout,
-            };
-            Ok(Value::Layout(match b {
-                None => complement_self(&l)?,
-                Some(t) => complement(&l, &IntTuple::parse(t)?)?,
-            }))
-        }
+        Op::Complement => Ok(Value::Layout(match (a, b) {
+            (AnyLayout::Plain(l), None) => complement_self(&l)?,
+            (AnyLayout::Plain(l), Some(t)) => complement(&l, &IntTuple::parse(t)?)?,
+            (AnyLayout::Swizzled(c), None) => c.complement()?,
+            (AnyLayout::Swizzled(c), Some(t)) => c.complement_to(&IntTuple::parse(t)?)?,
+        })),
         Op::LogicalDivide | Op::ZippedDivide | Op::TiledDivide | Op::FlatDivide => {
             let t = Tiler::parse(arg(args, 1)?)?;
             let f = match op {
@@ -304,7 +328,13 @@ pub fn evaluate(op: Op, args: &[&str]) -> Result<Value, AlgebraError> {
         }
         Op::TileToShape => {
             let s = IntTuple::parse(arg(args, 1)?)?;
-            on_layout(a, |l| tile_to_shape(l, &s))
+            match args.get(2) {
+                None => on_layout(a, |l| tile_to_shape(l, &s)),
+                Some(o) => {
+                    let o = IntTuple::parse(o)?;
+                    on_layout(a, |l| tile_to_shape_ordered(l, &s, &o))
+                }
+            }
         }
         Op::RightInverse => match a {
             AnyLayout::Plain(l) => Ok(Value::Layout(right_inverse(&l)?)),
@@ -325,12 +355,12 @@ pub fn evaluate(op: Op, args: &[&str]) -> Result<Value, AlgebraError> {
         }
         Op::Upcast | Op::Downcast => {
             let n = factor(arg(args, 1)?)?;
-            let x = plain(a, "casts of a swizzled layout")?;
-            Ok(Value::Layout(if op == Op::Upcast {
-                upcast(&x, n)?
-            } else {
-                downcast(&x, n)?
-            }))
+            Ok(match (a, op) {
+                (AnyLayout::Plain(x), Op::Upcast) => Value::Layout(upcast(&x, n)?),
+                (AnyLayout::Plain(x), _) => Value::Layout(downcast(&x, n)?),
+                (AnyLayout::Swizzled(c), Op::Upcast) => Value::Composed(c.upcast(n)?),
+                (AnyLayout::Swizzled(c), _) => Value::Composed(c.downcast(n)?),
+            })
         }
         Op::Crd2Idx => {
             let c = IntTuple::parse(arg(args, 1)?)?;

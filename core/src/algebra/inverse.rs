@@ -86,8 +86,8 @@ pub const fn right_inverse(layout: &Layout) -> Result<Layout, AlgebraError> {
         let i = st.order[k];
         let istride = st.stride[i];
         if curr.is_static && istride.value == curr.value {
-            rs = tri!(rs.push_int(st.shape[i]));
-            rd = tri!(rd.push_int(st.preprod[i]));
+            tri!(rs.push_int_in(st.shape[i]));
+            tri!(rd.push_int_in(st.preprod[i]));
             curr = tri!(st.shape[i].mul(istride));
         }
         k += 1;
@@ -146,8 +146,8 @@ pub const fn left_inverse(layout: &Layout) -> Result<Layout, AlgebraError> {
                 }));
             }
             let s = tri!(istride.div(size));
-            rs = tri!(rs.push_int(s));
-            rd = tri!(rd.push_int(st.preprod[i]));
+            tri!(rs.push_int_in(s));
+            tri!(rd.push_int_in(st.preprod[i]));
             size = tri!(size.mul(s));
         }
         k += 1;
@@ -172,7 +172,7 @@ pub const fn left_inverse(layout: &Layout) -> Result<Layout, AlgebraError> {
             k += 1;
         }
     }
-    rs = tri!(rs.push_int(last));
+    tri!(rs.push_int_in(last));
     coalesce(&tri!(Layout::new(rs, rd)))
 }
 

@@ -8,7 +8,7 @@
 
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
-use super::tuple::{tri, IntTuple};
+use super::tuple::{tri, IntTuple, NodeView};
 
 /// A CuTe layout `shape:stride`, e.g. `(_2,(_3,_4)):(_12,(_4,_1))`.
 ///
@@ -41,18 +41,11 @@ impl Layout {
         if !shape.congruent(&stride) {
             return Err(AlgebraError::new(AlgebraErrorKind::NotCongruent));
         }
-        let n = shape.leaf_count();
-        let mut k = 0;
-        while k < n {
-            if let Some(s) = shape.leaf(k) {
-                if s.value < 1 {
-                    return Err(AlgebraError::new(AlgebraErrorKind::ShapeNotPositive {
-                        mode: k as u32,
-                        value: s.value,
-                    }));
-                }
-            }
-            k += 1;
+        if let Some((k, value)) = shape.first_below_one() {
+            return Err(AlgebraError::new(AlgebraErrorKind::ShapeNotPositive {
+                mode: k as u32,
+                value,
+            }));
         }
         Ok(Layout { shape, stride })
     }
@@ -177,8 +170,8 @@ impl Layout {
         let mut d = IntTuple::EMPTY;
         let mut i = 0;
         while i < modes.len() {
-            s = tri!(s.push(&modes[i].shape));
-            d = tri!(d.push(&modes[i].stride));
+            tri!(s.push_in(&modes[i].shape));
+            tri!(d.push_in(&modes[i].stride));
             i += 1;
         }
         Ok(Layout {
@@ -193,10 +186,20 @@ impl Layout {
     /// # Errors
     /// Capacity errors.
     pub const fn append(&self, x: &Layout) -> Result<Layout, AlgebraError> {
-        Ok(Layout {
-            shape: tri!(self.shape.push(&x.shape)),
-            stride: tri!(self.stride.push(&x.stride)),
-        })
+        let mut l = *self;
+        tri!(l.append_in(x));
+        Ok(l)
+    }
+
+    /// [`Layout::append`] in place (no copy of the layout); on an error
+    /// the layout is unchanged (shape and stride are congruent, so the
+    /// stride fits wherever the shape did).
+    ///
+    /// # Errors
+    /// Capacity errors.
+    pub const fn append_in(&mut self, x: &Layout) -> Result<(), AlgebraError> {
+        tri!(self.shape.push_in(&x.shape));
+        self.stride.push_in(&x.stride)
     }
 
     /// CuTe's `crd2idx(coord, layout)`: the index of a coordinate. An
@@ -208,7 +211,7 @@ impl Layout {
     /// [`AlgebraErrorKind::RankMismatch`] when a tuple coordinate does not
     /// fit the shape; [`AlgebraErrorKind::Overflow`].
     pub const fn crd2idx(&self, coord: &IntTuple) -> Result<Int, AlgebraError> {
-        crd2idx(coord, &self.shape, &self.stride)
+        crd_at(coord, 0, &self.shape, &self.stride, 0)
     }
 
     /// The index of the 1-D coordinate `i` (CuTe's `layout(i)`).
@@ -216,7 +219,7 @@ impl Layout {
     /// # Errors
     /// [`AlgebraErrorKind::Overflow`].
     pub const fn call(&self, i: i64) -> Result<i64, AlgebraError> {
-        match crd2idx(&IntTuple::dynamic(i), &self.shape, &self.stride) {
+        match idx_at(Int::dynamic(i), &self.shape, &self.stride, 0) {
             Ok(v) => Ok(v.value),
             Err(e) => Err(e),
         }
@@ -242,50 +245,94 @@ pub const fn crd2idx(
     shape: &IntTuple,
     stride: &IntTuple,
 ) -> Result<Int, AlgebraError> {
-    if let Some(c) = coord.as_int() {
-        if let Some(d) = stride.as_int() {
-            // int int int: c * d
-            return c.mul(d);
-        }
-        // int tuple tuple: divmod by each mode's size, the last unbounded
-        let r = shape.rank();
-        if r == 0 {
-            return Ok(Int::fixed(0));
-        }
-        let mut acc = Int::fixed(0);
-        let mut rest = c;
-        let mut i = 0;
-        while i < r {
-            let s = tri!(shape.mode(i));
-            let d = tri!(stride.mode(i));
-            if i + 1 == r {
-                acc = tri!(acc.add(tri!(crd2idx(&IntTuple::int(rest), &s, &d))));
-            } else if rest.is_constant(0) {
-                acc = tri!(acc.add(tri!(crd2idx(&IntTuple::fixed(0), &s, &d))));
-            } else {
-                let p = tri!(s.size());
-                let m = tri!(rest.rem(p));
-                rest = tri!(rest.div(p));
-                acc = tri!(acc.add(tri!(crd2idx(&IntTuple::int(m), &s, &d))));
-            }
-            i += 1;
-        }
-        return Ok(acc);
+    if !shape.congruent(stride) {
+        return Err(AlgebraError::new(AlgebraErrorKind::NotCongruent));
     }
-    // tuple coordinate: the shape must be a tuple of the same rank
-    if shape.is_int() || coord.rank() != shape.rank() {
-        return Err(AlgebraError::new(AlgebraErrorKind::RankMismatch {
-            expected: shape.rank() as u32,
-            found: coord.rank() as u32,
-        }));
+    crd_at(coord, 0, shape, stride, 0)
+}
+
+/// `crd2idx` of the coordinate subtree at `cp` over the layout subtree at
+/// `p` (shape and stride are congruent: the same positions), walking the
+/// trees in place.
+const fn crd_at(
+    coord: &IntTuple,
+    cp: usize,
+    shape: &IntTuple,
+    stride: &IntTuple,
+    p: usize,
+) -> Result<Int, AlgebraError> {
+    let (arity, shape_is_leaf) = match shape.at(p) {
+        NodeView::Tuple { arity, .. } => (arity, false),
+        NodeView::Leaf(_) => (1, true),
+    };
+    match coord.at(cp) {
+        NodeView::Leaf(c) => idx_at(c, shape, stride, p),
+        NodeView::Tuple { arity: cr, .. } => {
+            // a tuple coordinate: the shape must be a tuple of its rank
+            if shape_is_leaf || cr != arity {
+                return Err(AlgebraError::new(AlgebraErrorKind::RankMismatch {
+                    expected: arity as u32,
+                    found: cr as u32,
+                }));
+            }
+            let mut acc = Int::fixed(0);
+            let mut c = cp + 1;
+            let mut s = p + 1;
+            let mut i = 0;
+            while i < arity {
+                acc = tri!(acc.add(tri!(crd_at(coord, c, shape, stride, s))));
+                c += span_of(coord, c);
+                s += span_of(shape, s);
+                i += 1;
+            }
+            Ok(acc)
+        }
+    }
+}
+
+const fn span_of(t: &IntTuple, p: usize) -> usize {
+    match t.at(p) {
+        NodeView::Tuple { span, .. } => span,
+        NodeView::Leaf(_) => 1,
+    }
+}
+
+/// `crd2idx` of an integer coordinate over the layout subtree at `p`:
+/// divmod by each mode's size, the last mode unbounded, as CuTe does.
+const fn idx_at(
+    c: Int,
+    shape: &IntTuple,
+    stride: &IntTuple,
+    p: usize,
+) -> Result<Int, AlgebraError> {
+    let arity = match shape.at(p) {
+        NodeView::Tuple { arity, .. } => arity,
+        NodeView::Leaf(_) => {
+            return match stride.at(p) {
+                NodeView::Leaf(d) => c.mul(d),
+                NodeView::Tuple { .. } => Err(AlgebraError::new(AlgebraErrorKind::NotCongruent)),
+            }
+        }
+    };
+    if arity == 0 {
+        return Ok(Int::fixed(0));
     }
     let mut acc = Int::fixed(0);
+    let mut rest = c;
+    let mut s = p + 1;
     let mut i = 0;
-    while i < coord.rank() {
-        let c = tri!(coord.mode(i));
-        let s = tri!(shape.mode(i));
-        let d = tri!(stride.mode(i));
-        acc = tri!(acc.add(tri!(crd2idx(&c, &s, &d))));
+    while i < arity {
+        if i + 1 == arity {
+            acc = tri!(acc.add(tri!(idx_at(rest, shape, stride, s))));
+        } else if rest.is_constant(0) {
+            acc = tri!(acc.add(tri!(idx_at(Int::fixed(0), shape, stride, s))));
+        } else {
+            let size = tri!(shape.size_at(s));
+            let m = tri!(rest.rem(size));
+            rest = tri!(rest.div(size));
+            acc = tri!(acc.add(tri!(idx_at(m, shape, stride, s))));
+        }
+        s += span_of(shape, s);
         i += 1;
     }
     Ok(acc)
@@ -307,12 +354,12 @@ pub const fn idx2crd(i: Int, shape: &IntTuple) -> Result<IntTuple, AlgebraError>
     while k < r {
         let s = tri!(shape.mode(k));
         if k + 1 == r {
-            out = tri!(out.push(&tri!(idx2crd(rest, &s))));
+            tri!(out.push_in(&tri!(idx2crd(rest, &s))));
         } else {
             let p = tri!(s.size());
             let m = tri!(rest.rem(p));
             rest = tri!(rest.div(p));
-            out = tri!(out.push(&tri!(idx2crd(m, &s))));
+            tri!(out.push_in(&tri!(idx2crd(m, &s))));
         }
         k += 1;
     }
@@ -339,7 +386,7 @@ pub(crate) const fn compact_left(
     while k < shape.rank() {
         let m = tri!(shape.mode(k));
         let (d, next) = tri!(compact_left(&m, cur));
-        out = tri!(out.push(&d));
+        tri!(out.push_in(&d));
         cur = next;
         k += 1;
     }
@@ -364,6 +411,22 @@ mod tests {
             Layout::column_major(s).unwrap().to_string(),
             "(_2,_1,(_4,_1)):(_1,_0,(_2,_0))"
         );
+    }
+
+    #[test]
+    fn empty_coordinates() {
+        // a scalar (rank 0): the empty coordinate is index 0
+        assert_eq!(
+            Layout::EMPTY.crd2idx(&IntTuple::EMPTY).unwrap(),
+            Int::fixed(0)
+        );
+        assert_eq!(Layout::EMPTY.call(0).unwrap(), 0);
+        // an integer mode takes no tuple coordinate
+        let l = Layout::parse("_4:_1").unwrap();
+        assert!(l.crd2idx(&IntTuple::EMPTY).is_err());
+        assert!(Layout::EMPTY
+            .crd2idx(&IntTuple::parse("(1)").unwrap())
+            .is_err());
     }
 
     #[test]

@@ -82,7 +82,7 @@
 //!
 //! **7. Product** ([`logical_product`], [`zipped_product`],
 //! [`tiled_product`], [`blocked_product`], [`raked_product`],
-//! [`tile_to_shape`]): `A ⊗ B = (A, A* ∘ B)`, `A` repeated as `B` says.
+//! [`tile_to_shape`], [`tile_to_shape_ordered`]): `A ⊗ B = (A, A* ∘ B)`, `A` repeated as `B` says.
 //!
 //! ```
 //! use tilelayout::algebra::{blocked_product, Layout};
@@ -105,8 +105,11 @@
 //! ```
 //!
 //! **9. Swizzle** ([`Swizzle`], [`ComposedLayout`]): `Sw<B,M,S> o offset
-//! o layout`, any sign of `S`; composition, divides and inverses apply
-//! as in CuTe.
+//! o layout`, any sign of `S`; coalesce, the divides and products,
+//! `tile_to_shape`, complement, the casts and the inverses apply as in
+//! CuTe (methods of [`ComposedLayout`]), and a layout composes with a
+//! swizzle on either side ([`swizzle_composition`],
+//! [`composition_swizzle`], [`composition_composed`]).
 //!
 //! ```
 //! use tilelayout::algebra::ComposedLayout;
@@ -125,21 +128,26 @@
 //! (NVIDIA/cutlass issue #3513: `zipped_divide` of a 384-element layout
 //! by a dynamic 128 gives 288 elements). Here every precondition is
 //! checked on values, whatever their binding time, and a failure is an
-//! [`AlgebraError`] naming the mode. Ours, beyond CuTe: composition also
+//! [`AlgebraError`] naming the mode: the mode of the right operand as
+//! written ([`ModePath`], e.g. `; at mode (1,0) of the right operand` for
+//! mode 0 of a nested tiler mode 1) and the mode of the left layout
+//! where the condition failed. Ours, beyond CuTe: composition also
 //! refuses the cases its weak conditions let through although the result
 //! is not `A ∘ B` (see [`composition`]).
 //!
 //! # Limits
 //! A tuple holds at most [`MAX_NODES`] integers and tuples, nested at most
-//! [`MAX_DEPTH`] deep; a by-mode tiler has at most [`MAX_TILER_MODES`]
-//! modes, each a layout or an integer; printed text fits [`MAX_TEXT`]
-//! bytes. Integers are `i64`, shapes positive, and all arithmetic is
+//! [`MAX_DEPTH`] deep; a by-mode tiler holds at most [`MAX_TILER_MODES`]
+//! layouts and integers, in tuples nested as deep as a tuple; printed
+//! text fits [`MAX_TEXT`] bytes; composing with a swizzle checks at most
+//! [`MAX_SWIZZLE_CHECK`] indices. Integers are `i64`, shapes positive, and all arithmetic is
 //! checked. Exceeding a limit or overflowing is an [`AlgebraError`],
 //! never a panic.
 
 mod cast;
 mod coalesce;
 mod complement;
+mod composed;
 mod composition;
 mod divide;
 mod error;
@@ -154,20 +162,25 @@ mod slice;
 mod swizzle;
 mod tiler;
 mod tuple;
+mod tuple_ops;
 
 pub use cast::{downcast, upcast};
 pub use coalesce::{coalesce, coalesce_by, coalesce_shape, filter, filter_zeros};
 pub use complement::{complement, complement_self};
+pub use composed::{
+    composition_composed, composition_swizzle, swizzle_composition, MAX_SWIZZLE_CHECK,
+};
 pub use composition::{composition, composition_tiler};
 pub use divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
 pub use inverse::{left_inverse, max_common_layout, max_common_vector, right_inverse};
 pub use product::{
-    blocked_product, logical_product, raked_product, tile_to_shape, tiled_product, zipped_product,
+    blocked_product, logical_product, raked_product, tile_to_shape, tile_to_shape_ordered,
+    tiled_product, zipped_product,
 };
 pub use slice::{slice, slice_offset, SliceCoord};
 pub use tiler::{Tiler, MAX_TILER_MODES};
 
-pub use error::{AlgebraError, AlgebraErrorKind};
+pub use error::{AlgebraError, AlgebraErrorKind, ModePath};
 pub use eval::{evaluate, Op, Value};
 pub use int::Int;
 pub use layout::{crd2idx, idx2crd, Layout};

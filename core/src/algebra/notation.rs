@@ -12,7 +12,7 @@
 //! swizzle  ::= 'Sw<' ['-']DIGITS ',' ['-']DIGITS ',' ['-']DIGITS '>'
 //! composed ::= swizzle 'o' int 'o' layout
 //! tiler    ::= layout | int | '(' [mode (',' mode)*] ')'
-//! mode     ::= layout | int
+//! mode     ::= layout | int | '(' [mode (',' mode)*] ')'
 //! ```
 //! White space between tokens is accepted; the printer writes none except
 //! the ` o ` of a composed layout. A one-mode tuple keeps its parentheses:
@@ -361,9 +361,60 @@ impl ComposedLayout {
     }
 }
 
+/// Parses one mode of a by-mode tiler at `pos`: a layout, an integer,
+/// or a tuple of modes again; `depth` tuples are open around it.
+const fn parse_tiler_mode_at(
+    b: &[u8],
+    pos: usize,
+    depth: usize,
+) -> Result<(Tiler, usize), AlgebraError> {
+    let m0 = skip_ws(b, pos);
+    // a layout (`_4:_2`, `(_2,_4):(_1,_8)`) first
+    let as_layout = parse_layout_at(b, m0);
+    if let Ok((l, end)) = as_layout {
+        return Ok((Tiler::layout(l), end));
+    }
+    if m0 < b.len() && b[m0] == b'(' {
+        let nested = parse_tiler_modes_at(b, m0, depth);
+        return match (nested, as_layout) {
+            (Ok(t), _) => Ok(t),
+            (Err(e2), Err(e1)) => {
+                // the reading that got further explains the text best
+                if e1.span.start > e2.span.start && !e1.span.is_none() {
+                    Err(e1)
+                } else {
+                    Err(e2)
+                }
+            }
+            (Err(e2), Ok(_)) => Err(e2),
+        };
+    }
+    let (n, end) = tri!(parse_int_at(b, m0));
+    let q = skip_ws(b, end);
+    if q < b.len() && b[q] == b':' {
+        // an integer shape with a bad stride: the layout's error
+        return match as_layout {
+            Err(e) => Err(e),
+            Ok((l, e)) => Ok((Tiler::layout(l), e)),
+        };
+    }
+    match Tiler::int(n) {
+        Ok(t) => Ok((t, end)),
+        Err(e) => Err(AlgebraError::at(e.kind, m0, end)),
+    }
+}
+
 /// Parses a by-mode tiler `( mode, … )` at `pos`.
-const fn parse_tiler_modes_at(b: &[u8], pos: usize) -> Result<(Tiler, usize), AlgebraError> {
+const fn parse_tiler_modes_at(
+    b: &[u8],
+    pos: usize,
+    depth: usize,
+) -> Result<(Tiler, usize), AlgebraError> {
+    let open = skip_ws(b, pos);
     let p = tri!(expect_byte(b, pos, b'(', "`(`"));
+    if depth + 1 > MAX_DEPTH {
+        return Err(AlgebraError::at(AlgebraErrorKind::TooDeep, open, open + 1));
+    }
     let mut t = Tiler::EMPTY;
     let mut p = skip_ws(b, p);
     if p < b.len() && b[p] == b')' {
@@ -371,26 +422,8 @@ const fn parse_tiler_modes_at(b: &[u8], pos: usize) -> Result<(Tiler, usize), Al
     }
     loop {
         let m0 = skip_ws(b, p);
-        let (shape, m1) = tri!(parse_tuple_at(b, m0, 1));
-        let q = skip_ws(b, m1);
-        let (next, end) = if q < b.len() && b[q] == b':' {
-            let (l, e) = tri!(parse_layout_at(b, m0));
-            (t.push(&l), e)
-        } else {
-            match shape.as_int() {
-                Some(n) => (t.push_int(n), m1),
-                None => {
-                    return Err(AlgebraError::at(
-                        AlgebraErrorKind::Unsupported {
-                            what: "a tiler mode that is a tuple of tilers",
-                        },
-                        m0,
-                        m1,
-                    ))
-                }
-            }
-        };
-        t = match next {
+        let (m, end) = tri!(parse_tiler_mode_at(b, m0, depth + 1));
+        t = match t.push_tiler(&m) {
             Ok(t) => t,
             Err(e) => return Err(AlgebraError::at(e.kind, m0, end)),
         };
@@ -407,8 +440,8 @@ const fn parse_tiler_modes_at(b: &[u8], pos: usize) -> Result<(Tiler, usize), Al
 
 impl Tiler {
     /// Parses a tiler: a layout (`(_2,_4):(_1,_2)`), an integer (`_4`,
-    /// meaning `_4:_1`) or a by-mode tuple of layouts and integers
-    /// (`(_2:_1,_4)`, `(_4,_8)`).
+    /// meaning `_4:_1`) or a by-mode tuple of layouts, integers and
+    /// tuples of them (`(_2:_1,_4)`, `(_4,_8)`, `(_2,(_3:_2,_4))`).
     ///
     /// # Errors
     /// Syntax errors with the byte range; when neither a layout nor a
@@ -422,7 +455,7 @@ impl Tiler {
         };
         let p = skip_ws(b, 0);
         let e2 = if p < b.len() && b[p] == b'(' {
-            match finish(b, parse_tiler_modes_at(b, p)) {
+            match finish(b, parse_tiler_modes_at(b, p, 0)) {
                 Ok(t) => return Ok(t),
                 Err(e) => e,
             }

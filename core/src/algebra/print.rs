@@ -11,7 +11,7 @@ use super::tuple::IntTuple;
 use super::{MAX_DEPTH, MAX_TEXT};
 use crate::TextBuf;
 
-/// Writes a tiler as CuTe prints it.
+/// Writes a tiler as CuTe prints it: `_4`, `_4:_2`, `(_2,(_3:_2,_4))`.
 pub const fn write_tiler<const N: usize>(t: &mut TextBuf<N>, x: &Tiler) {
     if !x.is_by_mode() {
         if let Ok(l) = x.mode(0) {
@@ -29,12 +29,8 @@ pub const fn write_tiler<const N: usize>(t: &mut TextBuf<N>, x: &Tiler) {
         if i > 0 {
             t.push_ascii(b',');
         }
-        if let Ok(l) = x.mode(i) {
-            if x.mode_is_int(i) {
-                write_int_tuple(t, l.shape());
-            } else {
-                write_layout(t, &l);
-            }
+        if let Ok(sub) = x.sub(i) {
+            write_tiler(t, &sub);
         }
         i += 1;
     }

@@ -89,7 +89,7 @@ const fn pad_rank(l: &Layout, n: usize) -> Result<Layout, AlgebraError> {
         *l
     };
     while out.rank() < n {
-        out = tri!(out.append(&Layout::TRIVIAL));
+        tri!(out.append_in(&Layout::TRIVIAL));
     }
     Ok(out)
 }
@@ -112,7 +112,7 @@ const fn zip_tuples(a: &IntTuple, b: &IntTuple) -> Result<IntTuple, AlgebraError
     let mut j = 0;
     while j < a.rank() {
         let pair = tri!(IntTuple::tuple(&[tri!(a.mode(j)), tri!(b.mode(j))]));
-        out = tri!(out.push(&pair));
+        tri!(out.push_in(&pair));
         j += 1;
     }
     Ok(out)
@@ -191,6 +191,107 @@ pub const fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout, Alg
 /// [`AlgebraErrorKind::RankMismatch`], [`AlgebraErrorKind::TargetDivisibility`]
 /// naming the mode; the product's errors.
 pub const fn tile_to_shape(block: &Layout, target: &IntTuple) -> Result<Layout, AlgebraError> {
+    tile_to_shape_impl(block, target, None)
+}
+
+/// CuTe's `tile_to_shape(block, target, order)`: as [`tile_to_shape`],
+/// the copies of the block laid out in the order of the modes that
+/// `order` gives (CuTe's `make_ordered_layout`: the mode with the
+/// smallest order value repeats fastest; `Step<_2,_1>`, written
+/// `(_2,_1)`, repeats along mode 1 first). A dynamic order value counts
+/// as larger than every static one, in the order written; equal values
+/// share a stride, as in CuTe.
+///
+/// * Pre: `order` has one integer per mode of the target.
+///
+/// # Examples
+/// ```
+/// use tilelayout::algebra::{tile_to_shape_ordered, IntTuple, Layout};
+/// let block = Layout::parse("(_2,_2):(_1,_2)")?;
+/// let target = IntTuple::parse("(_4,_6)")?;
+/// let r = tile_to_shape_ordered(&block, &target, &IntTuple::parse("(_2,_1)")?)?;
+/// assert_eq!(r.to_text().as_str(), "((_2,_2),(_2,_3)):((_1,_12),(_2,_4))");
+/// # Ok::<(), tilelayout::algebra::AlgebraError>(())
+/// ```
+///
+/// # Errors
+/// As [`tile_to_shape`]; [`AlgebraErrorKind::RankMismatch`] when `order`
+/// does not have one integer per mode of the target.
+pub const fn tile_to_shape_ordered(
+    block: &Layout,
+    target: &IntTuple,
+    order: &IntTuple,
+) -> Result<Layout, AlgebraError> {
+    tile_to_shape_impl(block, target, Some(order))
+}
+
+/// CuTe's `make_ordered_layout(shape, order)` for a flat shape (or an
+/// integer) and as many integers in `order` (`include/cute/stride.hpp`,
+/// `compact_order`).
+const fn ordered_layout(shape: &IntTuple, order: &IntTuple) -> Result<Layout, AlgebraError> {
+    let r = shape.leaf_count();
+    if order.leaf_count() != r || order.depth() > 1 || shape.is_int() != order.is_int() {
+        return Err(AlgebraError::new(AlgebraErrorKind::RankMismatch {
+            expected: shape.rank() as u32,
+            found: order.rank() as u32,
+        }));
+    }
+    // dynamic order values: larger than the largest static one, in order
+    let mut most = 0;
+    let mut k = 0;
+    while k < r {
+        if let Some(o) = order.leaf(k) {
+            if o.is_static && o.value > most {
+                most = o.value;
+            }
+        }
+        k += 1;
+    }
+    let mut ord = [0i64; super::MAX_NODES];
+    let mut k = 0;
+    while k < r {
+        ord[k] = match order.leaf(k) {
+            Some(o) if o.is_static => o.value,
+            _ => most + 1 + k as i64,
+        };
+        k += 1;
+    }
+    let mut stride = *shape;
+    let mut i = 0;
+    while i < r {
+        let mut start = Int::fixed(1);
+        let mut j = 0;
+        while j < r {
+            if ord[j] < ord[i] {
+                let s = match shape.leaf(j) {
+                    Some(s) => s,
+                    None => Int::fixed(1),
+                };
+                start = tri!(start.mul(s));
+            }
+            j += 1;
+        }
+        let s = match shape.leaf(i) {
+            Some(s) => s,
+            None => Int::fixed(1),
+        };
+        // CuTe's compact_col_major: a static-1 mode gets stride _0
+        let d = if s.is_constant(1) {
+            Int::fixed(0)
+        } else {
+            start
+        };
+        stride = stride.with_leaf(i, d);
+        i += 1;
+    }
+    Layout::new(*shape, stride)
+}
+
+const fn tile_to_shape_impl(
+    block: &Layout,
+    target: &IntTuple,
+    order: Option<&IntTuple>,
+) -> Result<Layout, AlgebraError> {
     let r = target.rank();
     if block.rank() > r {
         return Err(AlgebraError::new(AlgebraErrorKind::RankMismatch {
@@ -211,7 +312,7 @@ pub const fn tile_to_shape(block: &Layout, target: &IntTuple) -> Result<Layout, 
                 block: b.value,
             }));
         }
-        prod = tri!(prod.push_int(tri!(t.ceil_div(b))));
+        tri!(prod.push_int_in(tri!(t.ceil_div(b))));
         i += 1;
     }
     let prod = if target.is_int() {
@@ -219,6 +320,9 @@ pub const fn tile_to_shape(block: &Layout, target: &IntTuple) -> Result<Layout, 
     } else {
         prod
     };
-    let order = tri!(Layout::column_major(prod));
+    let order = match order {
+        None => tri!(Layout::column_major(prod)),
+        Some(o) => tri!(ordered_layout(&prod, o)),
+    };
     blocked_product(&padded, &order)
 }

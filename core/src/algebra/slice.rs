@@ -126,8 +126,8 @@ const fn lift(
         ));
         let mut k = 0;
         while k < ks.rank() {
-            os = tri!(os.push(&tri!(ks.mode(k))));
-            od = tri!(od.push(&tri!(kd.mode(k))));
+            tri!(os.push_in(&tri!(ks.mode(k))));
+            tri!(od.push_in(&tri!(kd.mode(k))));
             k += 1;
         }
         i += 1;

@@ -293,20 +293,6 @@ impl ComposedLayout {
         Ok(ComposedLayout::new(self.swizzle, self.offset, l))
     }
 
-    /// CuTe's `logical_divide(ComposedLayout, tiler)`: divides the inner
-    /// layout (the zipped, tiled and flat forms and the products work the
-    /// same way on [`ComposedLayout::layout`]).
-    ///
-    /// # Errors
-    /// As [`super::logical_divide`].
-    pub const fn logical_divide(
-        &self,
-        tiler: &super::Tiler,
-    ) -> Result<ComposedLayout, AlgebraError> {
-        let l = tri!(super::logical_divide(&self.layout, tiler));
-        Ok(ComposedLayout::new(self.swizzle, self.offset, l))
-    }
-
     /// CuTe's `right_inverse(ComposedLayout<Swizzle,…>)`. With a static
     /// zero offset the swizzle is carried through to the left, as CuTe's
     /// `composition(Layout, Swizzle)` does: `R = Sw' o _0 o L'` with `L'`
@@ -390,23 +376,12 @@ const fn swizzle_through(a: &Layout, sw: &Swizzle) -> Result<Swizzle, AlgebraErr
     }
     let y = tri!(a.call(sw.yyy_mask()));
     let z = tri!(a.call(sw.zzz_mask()));
-    let unsupported = AlgebraError::new(AlgebraErrorKind::Unsupported {
-        what: "the swizzle's bits do not map to bits through the inverse layout",
-    });
-    if y <= 0 || z <= 0 || y.count_ones() != z.count_ones() {
-        return Err(unsupported);
+    if y <= 0 || z <= 0 {
+        return Err(AlgebraError::new(AlgebraErrorKind::Unsupported {
+            what: "the swizzle's bits do not map to bits through the inverse layout",
+        }));
     }
-    let ty = y.trailing_zeros() as i32;
-    let tz = z.trailing_zeros() as i32;
-    let m = if ty < tz { ty } else { tz };
-    let r = match Swizzle::new(y.count_ones() as i32, m, ty - tz) {
-        Ok(r) => r,
-        Err(_) => return Err(unsupported),
-    };
-    if (r.yyy_mask() | r.zzz_mask()) != (y | z) {
-        return Err(unsupported);
-    }
-    Ok(r)
+    super::composed::make_swizzle(y, z)
 }
 
 /// What inverting a swizzled layout gives (see

@@ -7,10 +7,12 @@
 //! The value is the same; the flag decides how results print and follows
 //! CuTe's propagation rules ([`Int::mul`] and friends).
 //!
-//! Representation: the nodes of the tree in preorder in a fixed array of
-//! [`MAX_NODES`]; a tuple node stores its number of children and the
-//! number of nodes of its subtree, so a child is found by skipping whole
-//! subtrees. Unused nodes are kept zeroed so that equality is structural.
+//! Representation: the nodes of the tree in preorder in fixed arrays of
+//! [`MAX_NODES`]: one `i64` and one tag byte per node (576 bytes in all).
+//! A leaf's `i64` is its value; a tuple's packs its number of children
+//! and the number of nodes of its subtree, so a child is found by
+//! skipping whole subtrees. Unused nodes are kept zeroed so that equality
+//! is structural.
 
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
@@ -26,26 +28,19 @@ macro_rules! tri {
 }
 pub(crate) use tri;
 
-const TAG_DYNAMIC: u8 = 0;
-const TAG_STATIC: u8 = 1;
-const TAG_TUPLE: u8 = 2;
+pub(super) const TAG_DYNAMIC: u8 = 0;
+pub(super) const TAG_STATIC: u8 = 1;
+pub(super) const TAG_TUPLE: u8 = 2;
 
 /// One node in preorder: a leaf integer, or a tuple with `arity` children
 /// whose subtree holds `span` nodes (itself included).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Node {
-    value: i64,
-    tag: u8,
-    arity: u8,
-    span: u8,
+pub(super) struct Node {
+    pub(super) value: i64,
+    pub(super) tag: u8,
+    pub(super) arity: u8,
+    pub(super) span: u8,
 }
-
-const ZERO_NODE: Node = Node {
-    value: 0,
-    tag: 0,
-    arity: 0,
-    span: 0,
-};
 
 /// A hierarchical integer tuple of at most [`MAX_NODES`] nodes (integers
 /// plus tuples) nested at most [`MAX_DEPTH`] deep: `_4`, `(_2,3)`,
@@ -66,33 +61,73 @@ const ZERO_NODE: Node = Node {
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct IntTuple {
-    nodes: [Node; MAX_NODES],
-    len: u8,
+    pub(super) vals: [i64; MAX_NODES],
+    pub(super) tags: [u8; MAX_NODES],
+    pub(super) len: u8,
 }
 
 impl IntTuple {
     /// The empty tuple `()`.
     pub const EMPTY: IntTuple = {
-        let mut nodes = [ZERO_NODE; MAX_NODES];
-        nodes[0] = Node {
-            value: 0,
-            tag: TAG_TUPLE,
-            arity: 0,
-            span: 1,
-        };
-        IntTuple { nodes, len: 1 }
+        let mut t = IntTuple::ZEROED;
+        t.set(
+            0,
+            Node {
+                value: 0,
+                tag: TAG_TUPLE,
+                arity: 0,
+                span: 1,
+            },
+        );
+        t.len = 1;
+        t
     };
+
+    /// Nothing stored (not a valid tuple: `len` 0), to fill.
+    const ZEROED: IntTuple = IntTuple {
+        vals: [0; MAX_NODES],
+        tags: [0; MAX_NODES],
+        len: 0,
+    };
+
+    /// The node at preorder position `p`.
+    pub(super) const fn node(&self, p: usize) -> Node {
+        let tag = self.tags[p];
+        let v = self.vals[p];
+        if tag == TAG_TUPLE {
+            Node {
+                value: 0,
+                tag,
+                arity: (v & 0xff) as u8,
+                span: ((v >> 8) & 0xff) as u8,
+            }
+        } else {
+            Node {
+                value: v,
+                tag,
+                arity: 0,
+                span: 1,
+            }
+        }
+    }
+
+    /// Stores `n` at preorder position `p`.
+    pub(super) const fn set(&mut self, p: usize, n: Node) {
+        self.tags[p] = n.tag;
+        self.vals[p] = if n.tag == TAG_TUPLE {
+            n.arity as i64 | (n.span as i64) << 8
+        } else {
+            n.value
+        };
+    }
 
     /// A single integer (not wrapped in a tuple).
     pub const fn int(i: Int) -> IntTuple {
-        let mut nodes = [ZERO_NODE; MAX_NODES];
-        nodes[0] = Node {
-            value: i.value,
-            tag: if i.is_static { TAG_STATIC } else { TAG_DYNAMIC },
-            arity: 0,
-            span: 1,
-        };
-        IntTuple { nodes, len: 1 }
+        let mut t = IntTuple::ZEROED;
+        t.tags[0] = if i.is_static { TAG_STATIC } else { TAG_DYNAMIC };
+        t.vals[0] = i.value;
+        t.len = 1;
+        t
     }
 
     /// A static integer `_v`.
@@ -113,8 +148,8 @@ impl IntTuple {
         }
         let mut i = 0;
         while i < self.len as usize {
-            let a = self.nodes[i];
-            let b = other.nodes[i];
+            let a = self.node(i);
+            let b = other.node(i);
             if a.value != b.value || a.tag != b.tag || a.arity != b.arity || a.span != b.span {
                 return false;
             }
@@ -125,13 +160,42 @@ impl IntTuple {
 
     /// Whether this is a single integer (CuTe's `is_integral`).
     pub const fn is_int(&self) -> bool {
-        self.nodes[0].tag != TAG_TUPLE
+        self.tags[0] != TAG_TUPLE
+    }
+
+    /// The node at preorder position `p`: its integer (for a leaf), or
+    /// its number of children and the number of nodes of its subtree
+    /// (for a tuple). Internal traversal without copying subtrees.
+    pub(crate) const fn at(&self, p: usize) -> NodeView {
+        let n = self.node(p);
+        if n.tag == TAG_TUPLE {
+            NodeView::Tuple {
+                arity: n.arity as usize,
+                span: n.span as usize,
+            }
+        } else {
+            NodeView::Leaf(node_int(n))
+        }
+    }
+
+    /// CuTe's `size` of the subtree at preorder position `p`.
+    pub(crate) const fn size_at(&self, p: usize) -> Result<Int, AlgebraError> {
+        let span = self.node(p).span as usize;
+        let mut acc = Int::fixed(1);
+        let mut i = p;
+        while i < p + span {
+            if self.tags[i] != TAG_TUPLE {
+                acc = tri!(acc.mul(node_int(self.node(i))));
+            }
+            i += 1;
+        }
+        Ok(acc)
     }
 
     /// The integer, if this is one.
     pub const fn as_int(&self) -> Option<Int> {
         if self.is_int() {
-            Some(node_int(self.nodes[0]))
+            Some(node_int(self.node(0)))
         } else {
             None
         }
@@ -147,7 +211,7 @@ impl IntTuple {
         if self.is_int() {
             1
         } else {
-            self.nodes[0].arity as usize
+            self.node(0).arity as usize
         }
     }
 
@@ -157,7 +221,7 @@ impl IntTuple {
     }
 
     const fn depth_at(&self, p: usize) -> usize {
-        let n = self.nodes[p];
+        let n = self.node(p);
         if n.tag != TAG_TUPLE {
             return 0;
         }
@@ -169,7 +233,7 @@ impl IntTuple {
             if d > best {
                 best = d;
             }
-            c += self.nodes[c].span as usize;
+            c += self.node(c).span as usize;
             k += 1;
         }
         best + 1
@@ -181,7 +245,7 @@ impl IntTuple {
         let mut n = 0;
         let mut i = 0;
         while i < self.len as usize {
-            if self.nodes[i].tag != TAG_TUPLE {
+            if self.node(i).tag != TAG_TUPLE {
                 n += 1;
             }
             i += 1;
@@ -192,12 +256,27 @@ impl IntTuple {
     /// The `k`-th integer in preorder (colexicographic modes read left to
     /// right), or `None` past the end.
     pub const fn leaf(&self, k: usize) -> Option<Int> {
+        // flat tuples (what coalesce and flatten give): leaf k is node k+1
+        if self.is_int() {
+            return if k == 0 {
+                Some(node_int(self.node(0)))
+            } else {
+                None
+            };
+        }
+        if self.node(0).arity as usize + 1 == self.len as usize {
+            return if k + 1 < self.len as usize {
+                Some(node_int(self.node(k + 1)))
+            } else {
+                None
+            };
+        }
         let mut n = 0;
         let mut i = 0;
         while i < self.len as usize {
-            if self.nodes[i].tag != TAG_TUPLE {
+            if self.node(i).tag != TAG_TUPLE {
                 if n == k {
-                    return Some(node_int(self.nodes[i]));
+                    return Some(node_int(self.node(i)));
                 }
                 n += 1;
             }
@@ -211,10 +290,10 @@ impl IntTuple {
         let mut n = 0;
         let mut i = 0;
         while i < self.len as usize {
-            if self.nodes[i].tag != TAG_TUPLE {
+            if self.node(i).tag != TAG_TUPLE {
                 if n == k {
-                    self.nodes[i].value = v.value;
-                    self.nodes[i].tag = if v.is_static { TAG_STATIC } else { TAG_DYNAMIC };
+                    self.vals[i] = v.value;
+                    self.tags[i] = if v.is_static { TAG_STATIC } else { TAG_DYNAMIC };
                     return self;
                 }
                 n += 1;
@@ -228,7 +307,7 @@ impl IntTuple {
     /// number of children (for a tuple). Internal traversal for the
     /// printer.
     pub(crate) const fn node_at(&self, p: usize) -> (Option<Int>, usize) {
-        let n = self.nodes[p];
+        let n = self.node(p);
         if n.tag == TAG_TUPLE {
             (None, n.arity as usize)
         } else {
@@ -241,10 +320,19 @@ impl IntTuple {
         let mut p = 1;
         let mut k = 0;
         while k < i {
-            p += self.nodes[p].span as usize;
+            p += self.node(p).span as usize;
             k += 1;
         }
         p
+    }
+
+    /// Node position of mode `i` of the root tuple, if it has one.
+    pub(crate) const fn mode_pos(&self, i: usize) -> Option<usize> {
+        if self.is_int() || i >= self.node(0).arity as usize {
+            None
+        } else {
+            Some(self.child_pos(i))
+        }
     }
 
     /// Number of leaves before node position `p`.
@@ -252,7 +340,7 @@ impl IntTuple {
         let mut n = 0;
         let mut i = 0;
         while i < p {
-            if self.nodes[i].tag != TAG_TUPLE {
+            if self.node(i).tag != TAG_TUPLE {
                 n += 1;
             }
             i += 1;
@@ -278,19 +366,18 @@ impl IntTuple {
             if i == 0 {
                 return Ok(*self);
             }
-        } else if i < self.nodes[0].arity as usize {
+        } else if i < self.node(0).arity as usize {
             let p = self.child_pos(i);
-            let span = self.nodes[p].span as usize;
-            let mut nodes = [ZERO_NODE; MAX_NODES];
+            let span = self.node(p).span as usize;
+            let mut t = IntTuple::ZEROED;
             let mut k = 0;
             while k < span {
-                nodes[k] = self.nodes[p + k];
+                t.vals[k] = self.vals[p + k];
+                t.tags[k] = self.tags[p + k];
                 k += 1;
             }
-            return Ok(IntTuple {
-                nodes,
-                len: span as u8,
-            });
+            t.len = span as u8;
+            return Ok(t);
         }
         Err(AlgebraError::new(AlgebraErrorKind::ModeOutOfRange {
             mode: i as u32,
@@ -303,31 +390,54 @@ impl IntTuple {
     ///
     /// # Errors
     /// [`AlgebraErrorKind::TooManyNodes`], [`AlgebraErrorKind::TooDeep`].
-    pub const fn push(self, child: &IntTuple) -> Result<IntTuple, AlgebraError> {
-        let mut t = if self.is_int() {
-            tri!(IntTuple::EMPTY.push(&self))
-        } else {
-            self
-        };
-        let total = t.len as usize + child.len as usize;
-        if total > MAX_NODES {
-            return Err(AlgebraError::new(AlgebraErrorKind::TooManyNodes));
-        }
-        if t.nodes[0].arity as usize >= MAX_NODES {
+    pub const fn push(mut self, child: &IntTuple) -> Result<IntTuple, AlgebraError> {
+        tri!(self.push_in(child));
+        Ok(self)
+    }
+
+    /// [`IntTuple::push`] in place (no copy of the tuple); on an error
+    /// the tuple is unchanged.
+    ///
+    /// # Errors
+    /// As [`IntTuple::push`].
+    pub const fn push_in(&mut self, child: &IntTuple) -> Result<(), AlgebraError> {
+        let base = if self.is_int() { 2 } else { self.len as usize };
+        let total = base + child.len as usize;
+        if total > MAX_NODES || (!self.is_int() && self.node(0).arity as usize >= MAX_NODES) {
             return Err(AlgebraError::new(AlgebraErrorKind::TooManyNodes));
         }
         if child.depth() + 1 > MAX_DEPTH {
             return Err(AlgebraError::new(AlgebraErrorKind::TooDeep));
         }
+        if self.is_int() {
+            // CuTe's append(4, x) is (4,x): wrap the integer first
+            let (v, tag) = (self.vals[0], self.tags[0]);
+            *self = IntTuple::EMPTY;
+            self.vals[1] = v;
+            self.tags[1] = tag;
+            self.len = 2;
+            self.set(
+                0,
+                Node {
+                    value: 0,
+                    tag: TAG_TUPLE,
+                    arity: 1,
+                    span: 2,
+                },
+            );
+        }
         let mut k = 0;
         while k < child.len as usize {
-            t.nodes[t.len as usize + k] = child.nodes[k];
+            self.vals[self.len as usize + k] = child.vals[k];
+            self.tags[self.len as usize + k] = child.tags[k];
             k += 1;
         }
-        t.len = total as u8;
-        t.nodes[0].arity += 1;
-        t.nodes[0].span = total as u8;
-        Ok(t)
+        self.len = total as u8;
+        let mut root = self.node(0);
+        root.arity += 1;
+        root.span = total as u8;
+        self.set(0, root);
+        Ok(())
     }
 
     /// Appends an integer as the last mode.
@@ -338,204 +448,30 @@ impl IntTuple {
         self.push(&IntTuple::int(i))
     }
 
-    /// The tuple of the given modes, in order (always a tuple, even of one
-    /// mode).
+    /// [`IntTuple::push_int`] in place.
     ///
     /// # Errors
     /// As [`IntTuple::push`].
-    pub const fn tuple(modes: &[IntTuple]) -> Result<IntTuple, AlgebraError> {
-        let mut t = IntTuple::EMPTY;
-        let mut i = 0;
-        while i < modes.len() {
-            t = tri!(t.push(&modes[i]));
-            i += 1;
-        }
-        Ok(t)
-    }
-
-    /// The modes `start..end` of a tuple as a tuple (CuTe's `take`).
-    ///
-    /// # Errors
-    /// [`AlgebraErrorKind::ModeOutOfRange`].
-    pub const fn take(&self, start: usize, end: usize) -> Result<IntTuple, AlgebraError> {
-        let mut t = IntTuple::EMPTY;
-        let mut i = start;
-        while i < end {
-            let m = tri!(self.mode(i));
-            t = tri!(t.push(&m));
-            i += 1;
-        }
-        Ok(t)
-    }
-
-    /// The same tree with mode `i` replaced by `m`.
-    ///
-    /// # Errors
-    /// [`AlgebraErrorKind::ModeOutOfRange`], capacity errors.
-    pub const fn replace_mode(&self, i: usize, m: &IntTuple) -> Result<IntTuple, AlgebraError> {
-        if self.is_int() {
-            if i == 0 {
-                return Ok(*m);
-            }
-            return Err(AlgebraError::new(AlgebraErrorKind::ModeOutOfRange {
-                mode: i as u32,
-                rank: 1,
-            }));
-        }
-        let r = self.rank();
-        if i >= r {
-            return Err(AlgebraError::new(AlgebraErrorKind::ModeOutOfRange {
-                mode: i as u32,
-                rank: r as u32,
-            }));
-        }
-        let mut t = IntTuple::EMPTY;
-        let mut k = 0;
-        while k < r {
-            if k == i {
-                t = tri!(t.push(m));
-            } else {
-                let c = tri!(self.mode(k));
-                t = tri!(t.push(&c));
-            }
-            k += 1;
-        }
-        Ok(t)
-    }
-
-    /// CuTe's `flatten`: an integer stays an integer; a tuple becomes the
-    /// tuple of its integers.
-    pub const fn flatten(&self) -> IntTuple {
-        if self.is_int() {
-            return *self;
-        }
-        let mut t = IntTuple::EMPTY;
-        let mut i = 0;
-        while i < self.len as usize {
-            let n = self.nodes[i];
-            if n.tag != TAG_TUPLE {
-                let l = t.len as usize;
-                t.nodes[l] = n;
-                t.len += 1;
-                t.nodes[0].arity += 1;
-                t.nodes[0].span += 1;
-            }
-            i += 1;
-        }
-        t
-    }
-
-    /// CuTe's `unwrap`-once: a tuple of one mode becomes that mode.
-    pub const fn unwrap_single(&self) -> IntTuple {
-        if !self.is_int() && self.nodes[0].arity == 1 {
-            match self.mode(0) {
-                Ok(m) => m,
-                Err(_) => *self,
-            }
-        } else {
-            *self
-        }
-    }
-
-    /// CuTe's `unwrap`: strips every tuple of one mode around the value.
-    pub const fn unwrap(&self) -> IntTuple {
-        let mut t = *self;
-        while !t.is_int() && t.nodes[0].arity == 1 {
-            t = t.unwrap_single();
-        }
-        t
-    }
-
-    /// CuTe's `wrap`: an integer becomes a one-mode tuple, a tuple stays.
-    pub const fn wrap(&self) -> IntTuple {
-        if self.is_int() {
-            match IntTuple::EMPTY.push(self) {
-                Ok(t) => t,
-                Err(_) => *self,
-            }
-        } else {
-            *self
-        }
-    }
-
-    /// CuTe's `product` (the `size` of a shape): the product of all
-    /// integers; `()` has size `_1`.
-    ///
-    /// # Errors
-    /// [`AlgebraErrorKind::Overflow`].
-    pub const fn size(&self) -> Result<Int, AlgebraError> {
-        let mut p = Int::fixed(1);
-        let mut i = 0;
-        while i < self.len as usize {
-            let n = self.nodes[i];
-            if n.tag != TAG_TUPLE {
-                p = tri!(p.mul(node_int(n)));
-            }
-            i += 1;
-        }
-        Ok(p)
-    }
-
-    /// Whether every integer is static (CuTe's `is_static`).
-    pub const fn is_static(&self) -> bool {
-        let mut i = 0;
-        while i < self.len as usize {
-            if self.nodes[i].tag == TAG_DYNAMIC {
-                return false;
-            }
-            i += 1;
-        }
-        true
-    }
-
-    /// CuTe's `congruent`: the same tree, integers anywhere.
-    pub const fn congruent(&self, other: &IntTuple) -> bool {
-        if self.len != other.len {
-            return false;
-        }
-        let mut i = 0;
-        while i < self.len as usize {
-            let a = self.nodes[i];
-            let b = other.nodes[i];
-            if (a.tag == TAG_TUPLE) != (b.tag == TAG_TUPLE) || a.arity != b.arity {
-                return false;
-            }
-            i += 1;
-        }
-        true
-    }
-
-    /// CuTe's `weakly_congruent(self, other)`: `self`'s tree is a prefix
-    /// of `other`'s (an integer of `self` may stand for a whole subtree).
-    pub const fn weakly_congruent(&self, other: &IntTuple) -> bool {
-        wc(self, 0, other, 0)
+    pub const fn push_int_in(&mut self, i: Int) -> Result<(), AlgebraError> {
+        self.push_in(&IntTuple::int(i))
     }
 }
 
-const fn wc(a: &IntTuple, pa: usize, b: &IntTuple, pb: usize) -> bool {
-    let na = a.nodes[pa];
-    let nb = b.nodes[pb];
-    if na.tag != TAG_TUPLE {
-        return true;
-    }
-    if nb.tag != TAG_TUPLE || na.arity != nb.arity {
-        return false;
-    }
-    let mut ca = pa + 1;
-    let mut cb = pb + 1;
-    let mut k = 0;
-    while k < na.arity as usize {
-        if !wc(a, ca, b, cb) {
-            return false;
-        }
-        ca += a.nodes[ca].span as usize;
-        cb += b.nodes[cb].span as usize;
-        k += 1;
-    }
-    true
+/// One node as [`IntTuple::at`] shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NodeView {
+    /// An integer.
+    Leaf(Int),
+    /// A tuple of `arity` modes whose subtree has `span` nodes.
+    Tuple {
+        /// Number of modes.
+        arity: usize,
+        /// Nodes of the subtree, the tuple itself included.
+        span: usize,
+    },
 }
 
-const fn node_int(n: Node) -> Int {
+pub(super) const fn node_int(n: Node) -> Int {
     Int {
         value: n.value,
         is_static: n.tag == TAG_STATIC,
