@@ -133,14 +133,30 @@ pub mod value {
 /// (without it, a hand-written invalid layout fails only when a constant or
 /// method of it is used in code that is built).
 ///
+/// An invalid type is one error at this macro's line, naming the type in
+/// XLA's text and the rule it breaks (it checks [`Layout::VERDICT`]):
+///
+/// ```text
+/// error[E0080]: evaluation panicked: invalid layout type f32[3,5]{1,0:T(0,2)}: tile 0 has a zero dim (dim 0); tile dims must be positive or `*`
+///  --> src/main.rs:4:1
+///   |
+/// 4 | assert_layout!(Tiled<F32, Shape<3, 5>, T<0, 2>>);
+///   | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ evaluation of `_` failed here
+/// ```
+///
 /// ```
 /// use tilelayout::{assert_layout, Shape, Tiled, F32, T};
 /// assert_layout!(Tiled<F32, Shape<3, 5>, T<2, 2>>);
 /// ```
+///
+/// ```compile_fail,E0080
+/// use tilelayout::{assert_layout, Shape, Tiled, F32, T};
+/// assert_layout!(Tiled<F32, Shape<3, 5>, T<0, 2>>);
+/// ```
 #[macro_export]
 macro_rules! assert_layout {
     ($($l:ty),+ $(,)?) => {
-        $(const _: () = <$l as $crate::Layout>::VALID;)+
+        $(const _: () = <$l as $crate::Layout>::VERDICT.check();)+
     };
 }
 

@@ -51,6 +51,7 @@ pub mod cute_ops;
 pub mod element;
 pub mod layout;
 pub mod params;
+pub mod verdict;
 
 pub use cute::{AlgebraLayout, Append, Cute, Flatten, FromXla, Get, Leaf, Modes};
 pub use cute_ops::{
@@ -65,6 +66,7 @@ pub use params::{
     AttrSet, Attrs, Descending, Dims, MinorToMajor, Order, Shape, Tile, Tiles, COMBINE,
     MAX_TYPE_RANK, T,
 };
+pub use verdict::Verdict;
 
 /// Capacity of a layout type's canonical text (each used `TEXT` keeps one
 /// buffer of this size in read-only data). Real layouts take under 100

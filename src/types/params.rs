@@ -2,8 +2,8 @@
 //! the attributes `L`, `E`, `S`, spelled as in XLA's text.
 //!
 //! Each list type takes up to 8 const parameters; absent ones default to a
-//! sentinel that never shows in a message (the checks name dims and tiles
-//! by position). The value-level twins are the arrays in the associated
+//! sentinel (`usize::MAX`) that never shows in a layout's own messages (the
+//! checks name dims and tiles by position, and the type in XLA's text). The value-level twins are the arrays in the associated
 //! consts (`DIMS`, `TILES`, …).
 
 /// Most dims (and tile dims, and tiles) a layout *type* has. Runtime values
@@ -23,22 +23,15 @@ pub const NO_DIM: usize = usize::MAX;
 /// ```
 pub const COMBINE: usize = usize::MAX - 1;
 
-/// Reads up to 8 const parameters into an array and a count, checking that
-/// no present parameter follows an absent one.
-const fn collect(v: [usize; MAX_TYPE_RANK]) -> ([usize; MAX_TYPE_RANK], usize, bool) {
+/// The number of present parameters: those before the first absent one.
+/// (A present parameter after an absent one is reported by the layout
+/// type's [`crate::Layout::VERDICT`], which names it.)
+const fn count(v: [usize; MAX_TYPE_RANK]) -> usize {
     let mut n = 0;
     while n < MAX_TYPE_RANK && v[n] != NO_DIM {
         n += 1;
     }
-    let mut gap = false;
-    let mut i = n;
-    while i < MAX_TYPE_RANK {
-        if v[i] != NO_DIM {
-            gap = true;
-        }
-        i += 1;
-    }
-    (v, n, gap)
+    n
 }
 
 /// The dims of an array, `Shape<3, 5>` for `[3,5]` (rank 0 to 8).
@@ -62,9 +55,10 @@ pub struct Shape<
 
 /// Dims as a type (implemented by [`Shape`]).
 pub trait Dims: 'static {
-    /// The number of dims.
+    /// The number of dims (before the first absent parameter).
     const RANK: usize;
-    /// The dims (entries past `RANK` are unspecified).
+    /// The dims as written, absent ones included (entries past `RANK` are
+    /// unspecified).
     const DIMS: [usize; MAX_TYPE_RANK];
 }
 
@@ -79,11 +73,7 @@ impl<
         const D7: usize,
     > Dims for Shape<D0, D1, D2, D3, D4, D5, D6, D7>
 {
-    const RANK: usize = {
-        let (_, n, gap) = collect([D0, D1, D2, D3, D4, D5, D6, D7]);
-        assert!(!gap, "Shape<…>: a dim follows an absent one");
-        n
-    };
+    const RANK: usize = count([D0, D1, D2, D3, D4, D5, D6, D7]);
     const DIMS: [usize; MAX_TYPE_RANK] = [D0, D1, D2, D3, D4, D5, D6, D7];
 }
 
@@ -102,9 +92,10 @@ pub struct T<
 
 /// One tile as a type (implemented by [`T`]).
 pub trait Tile: 'static {
-    /// The tile dims (past `RANK`: unspecified); [`COMBINE`] is `*`.
+    /// The tile dims as written, absent ones included (past `RANK`:
+    /// unspecified); [`COMBINE`] is `*`.
     const DIMS: [usize; MAX_TYPE_RANK];
-    /// The number of tile dims.
+    /// The number of tile dims (before the first absent parameter).
     const RANK: usize;
 }
 
@@ -120,11 +111,7 @@ impl<
     > Tile for T<D0, D1, D2, D3, D4, D5, D6, D7>
 {
     const DIMS: [usize; MAX_TYPE_RANK] = [D0, D1, D2, D3, D4, D5, D6, D7];
-    const RANK: usize = {
-        let (_, n, gap) = collect(Self::DIMS);
-        assert!(!gap, "T<…>: a tile dim follows an absent one");
-        n
-    };
+    const RANK: usize = count(Self::DIMS);
 }
 
 /// The tiles of a layout type, applied in order: `()` (none), one `T<…>`,
@@ -206,7 +193,8 @@ pub struct MinorToMajor<
 
 /// A `minor_to_major` as a type ([`Descending`] or [`MinorToMajor`]).
 pub trait Order: 'static {
-    /// `None` for [`Descending`]; else the entries and their count.
+    /// `None` for [`Descending`]; else the entries as written and their
+    /// count (before the first absent parameter).
     const ORDER: Option<([usize; MAX_TYPE_RANK], usize)>;
 }
 
@@ -226,9 +214,8 @@ impl<
     > Order for MinorToMajor<D0, D1, D2, D3, D4, D5, D6, D7>
 {
     const ORDER: Option<([usize; MAX_TYPE_RANK], usize)> = {
-        let (v, n, gap) = collect([D0, D1, D2, D3, D4, D5, D6, D7]);
-        assert!(!gap, "MinorToMajor<…>: an entry follows an absent one");
-        Some((v, n))
+        let v = [D0, D1, D2, D3, D4, D5, D6, D7];
+        Some((v, count(v)))
     };
 }
 
