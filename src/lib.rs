@@ -165,6 +165,21 @@ macro_rules! assert_layout {
 pub mod __private {
     pub use tilelayout_macros::{cute_impl, layout_array_impl, layout_impl, layout_slots_impl};
 
+    /// A `usize` const parameter that `layout!` writes for a value past
+    /// `u32::MAX`: the value, or (on a target whose `usize` does not hold
+    /// it) one error at the macro's line saying so.
+    #[track_caller] // reason: the error points at the user's `layout!`
+    pub const fn usize_param(value: u64) -> usize {
+        if value > usize::MAX as u64 {
+            let kind = crate::value::ErrorKind::TooLargeForTarget {
+                value,
+                bits: usize::BITS,
+            };
+            panic!("{}", crate::value::Error::new(kind).describe().as_str());
+        }
+        value as usize
+    }
+
     /// What `layout!` and `layout_array!` expand to after reporting an
     /// error (`<[(); { compile_error!{…} 0 }] as StandIn>::Layout`): a valid
     /// type, so that uses of it report nothing more.

@@ -104,7 +104,7 @@ mod tests {
         assert!(!v.is_ok());
         assert_eq!(v.message(), Some("ab"));
         assert_eq!(Verdict::fail(&[]).message(), Some("invalid layout type"));
-        assert_eq!(format!("{v:?}"), "Verdict::Fail(\"ab\")");
+        assert_eq!(std::format!("{v:?}"), "Verdict::Fail(\"ab\")");
         const { Verdict::OK.check() };
     }
 }
