@@ -341,6 +341,7 @@ pub trait AlgebraLayout: 'static + Sized {
     }
 }
 
+#[track_caller] // reason: the error points at the `const` block, not at this helper
 const fn check_rank(rank: usize, n: usize) {
     if rank != n {
         let mut t = TextBuf::<96>::new();

@@ -176,6 +176,7 @@ where
 /// `Tiled` without tiles: `Untiled<F32, Shape<3, 5>>` is `f32[3,5]{1,0}`.
 pub type Untiled<E, S, M = Descending> = Tiled<E, S, (), M>;
 
+#[track_caller] // reason: the error points at the `const` block, not at this helper
 const fn check_rank(rank: usize, n: usize) {
     if rank != n {
         let mut t = TextBuf::<96>::new();
