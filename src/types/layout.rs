@@ -5,7 +5,7 @@
 use core::marker::PhantomData;
 
 use super::element::Element;
-use super::params::{AttrSet, Descending, Dims, Order, Tiles, COMBINE, MAX_TYPE_RANK, NO_DIM};
+use super::params::{AttrSet, Descending, Dims, Order, Tiles, COMBINE, MAX_TYPE_RANK};
 use super::verdict::Verdict;
 use crate::value::{self, Error, Program, TextBuf, TileDim, Tiling};
 
@@ -263,56 +263,38 @@ const fn to_usize(
     Ok(v as usize)
 }
 
-/// The verdict on a list of up to 8 const parameters if a present one
-/// follows an absent one (`usize::MAX` marks absent parameters).
-#[allow(clippy::result_large_err)] // reason: compile-time only; a const fn cannot box
-const fn gap(v: &[usize; MAX_TYPE_RANK], what: &str) -> Result<usize, Verdict> {
-    let mut n = 0;
-    while n < MAX_TYPE_RANK && v[n] != NO_DIM {
-        n += 1;
-    }
-    let mut i = n;
-    while i < MAX_TYPE_RANK {
-        if v[i] != NO_DIM {
-            let mut t = TextBuf::<24>::new();
-            t.push_u64(i as u64);
-            return Err(Verdict::fail(&[
-                "invalid layout type: ",
-                what,
-                ": parameter ",
-                t.as_str(),
-                " follows an absent one (`usize::MAX` marks absent parameters; \
-                 they must come last)",
-            ]));
-        }
-        i += 1;
-    }
-    Ok(n)
+/// The verdict on a parameter written after an absent one (`usize::MAX`
+/// marks absent parameters).
+const fn gap(what: &str, position: usize) -> Verdict {
+    let mut t = TextBuf::<24>::new();
+    t.push_u64(position as u64);
+    Verdict::fail(&[
+        "invalid layout type: ",
+        what,
+        ": parameter ",
+        t.as_str(),
+        " follows an absent one (`usize::MAX` marks absent parameters; \
+         they must come last)",
+    ])
 }
 
 /// Checks the type parameters and computes every fact of the layout.
 #[allow(clippy::result_large_err)] // reason: compile-time only; a const fn cannot box
 const fn compute<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet>() -> Result<Facts, Verdict> {
-    let rank = match gap(&S::DIMS, "Shape<…>") {
-        Ok(n) => n,
-        Err(v) => return Err(v),
-    };
-    let mut ti = 0;
-    while ti < Ts::COUNT {
+    if let Some(p) = S::GAP {
+        return Err(gap("Shape<…>", p));
+    }
+    if let Some((tile, p)) = Ts::GAP {
         let mut what = TextBuf::<24>::new();
         what.push_str("tile ");
-        what.push_u64(ti as u64);
+        what.push_u64(tile as u64);
         what.push_str(", T<…>");
-        if let Err(v) = gap(&Ts::TILES[ti].0, what.as_str()) {
-            return Err(v);
-        }
-        ti += 1;
+        return Err(gap(what.as_str(), p));
     }
-    if let Some((m, _)) = M::ORDER {
-        if let Err(v) = gap(&m, "MinorToMajor<…>") {
-            return Err(v);
-        }
+    if let Some(p) = M::GAP {
+        return Err(gap("MinorToMajor<…>", p));
     }
+    let rank = S::RANK;
     let shape = match build_shape::<E, S, Ts, M, A>(rank) {
         Some(s) => s,
         None => return Err(Verdict::fail(&["invalid layout type: more than 8 dims"])),
@@ -385,10 +367,10 @@ const fn build_shape<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet>(
     };
     let mut layout = match order {
         None => value::Layout::descending(rank),
-        Some((m, _)) => {
+        Some((m, n)) => {
             let mut l = value::Layout::EMPTY;
             let mut i = 0;
-            while i < MAX_TYPE_RANK && m[i] != NO_DIM {
+            while i < n {
                 // usize → i64 keeps the bits: a huge entry becomes negative
                 // and validation reports it out of range.
                 let _ = l.push_minor_to_major(m[i] as i64);
@@ -399,10 +381,10 @@ const fn build_shape<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet>(
     };
     let mut ti = 0;
     while ti < tile_count {
-        let td = tiles[ti].0;
+        let (td, tr) = tiles[ti];
         let mut tile = value::Tile::EMPTY;
         let mut j = 0;
-        while j < MAX_TYPE_RANK && td[j] != NO_DIM {
+        while j < tr {
             let _ = tile.push(if td[j] == COMBINE {
                 TileDim::Combine
             } else {

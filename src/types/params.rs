@@ -34,6 +34,18 @@ const fn count(v: [usize; MAX_TYPE_RANK]) -> usize {
     n
 }
 
+/// The position of the first present parameter after an absent one.
+const fn gap(v: [usize; MAX_TYPE_RANK]) -> Option<usize> {
+    let mut i = count(v);
+    while i < MAX_TYPE_RANK {
+        if v[i] != NO_DIM {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
 /// The dims of an array, `Shape<3, 5>` for `[3,5]` (rank 0 to 8).
 ///
 /// ```
@@ -60,6 +72,9 @@ pub trait Dims: 'static {
     /// The dims as written, absent ones included (entries past `RANK` are
     /// unspecified).
     const DIMS: [usize; MAX_TYPE_RANK];
+    /// The position of a dim written after an absent one (`usize::MAX`), a
+    /// mistake the layout's [`crate::Layout::VERDICT`] reports.
+    const GAP: Option<usize> = None;
 }
 
 impl<
@@ -75,6 +90,7 @@ impl<
 {
     const RANK: usize = count([D0, D1, D2, D3, D4, D5, D6, D7]);
     const DIMS: [usize; MAX_TYPE_RANK] = [D0, D1, D2, D3, D4, D5, D6, D7];
+    const GAP: Option<usize> = gap([D0, D1, D2, D3, D4, D5, D6, D7]);
 }
 
 /// One tile, `T<8, 128>` for `(8,128)`; [`COMBINE`] spells `*`.
@@ -97,6 +113,8 @@ pub trait Tile: 'static {
     const DIMS: [usize; MAX_TYPE_RANK];
     /// The number of tile dims (before the first absent parameter).
     const RANK: usize;
+    /// The position of a tile dim written after an absent one.
+    const GAP: Option<usize> = None;
 }
 
 impl<
@@ -112,6 +130,7 @@ impl<
 {
     const DIMS: [usize; MAX_TYPE_RANK] = [D0, D1, D2, D3, D4, D5, D6, D7];
     const RANK: usize = count(Self::DIMS);
+    const GAP: Option<usize> = gap(Self::DIMS);
 }
 
 /// The tiles of a layout type, applied in order: `()` (none), one `T<…>`,
@@ -121,6 +140,8 @@ pub trait Tiles: 'static {
     const COUNT: usize;
     /// Each tile's dims and rank.
     const TILES: [([usize; MAX_TYPE_RANK], usize); MAX_TYPE_RANK];
+    /// A tile dim written after an absent one: which tile, which dim.
+    const GAP: Option<(usize, usize)> = None;
 }
 
 const NO_TILE: ([usize; MAX_TYPE_RANK], usize) = ([NO_DIM; MAX_TYPE_RANK], 0);
@@ -147,6 +168,10 @@ impl<
         t[0] = (<Self as Tile>::DIMS, <Self as Tile>::RANK);
         t
     };
+    const GAP: Option<(usize, usize)> = match <Self as Tile>::GAP {
+        Some(d) => Some((0, d)),
+        None => None,
+    };
 }
 
 macro_rules! tile_tuples {
@@ -157,6 +182,18 @@ macro_rules! tile_tuples {
                 let mut t = [NO_TILE; MAX_TYPE_RANK];
                 $(t[$n] = ($t::DIMS, $t::RANK);)+
                 t
+            };
+            const GAP: Option<(usize, usize)> = {
+                let gaps = [$($t::GAP),+];
+                let mut i = 0;
+                let mut first = None;
+                while i < gaps.len() {
+                    if let (None, Some(d)) = (first, gaps[i]) {
+                        first = Some((i, d));
+                    }
+                    i += 1;
+                }
+                first
             };
         }
     )*};
@@ -196,6 +233,8 @@ pub trait Order: 'static {
     /// `None` for [`Descending`]; else the entries as written and their
     /// count (before the first absent parameter).
     const ORDER: Option<([usize; MAX_TYPE_RANK], usize)>;
+    /// The position of an entry written after an absent one.
+    const GAP: Option<usize> = None;
 }
 
 impl Order for Descending {
@@ -217,6 +256,7 @@ impl<
         let v = [D0, D1, D2, D3, D4, D5, D6, D7];
         Some((v, count(v)))
     };
+    const GAP: Option<usize> = gap([D0, D1, D2, D3, D4, D5, D6, D7]);
 }
 
 /// The layout attributes a type carries: `L(n)` tail padding alignment in
