@@ -230,11 +230,12 @@ const fn facts(f: Result<Facts, Verdict>) -> Facts {
     }
 }
 
-/// "invalid layout type TEXT: MESSAGE".
-const fn invalid(text: &TextBuf<{ crate::types::TEXT_CAP }>, e: Error) -> Verdict {
+/// "invalid layout type TEXT: MESSAGE". (The text is printed on this error
+/// path only: a valid type pays for it only if `TEXT` is used.)
+const fn invalid(shape: &value::Shape, e: Error) -> Verdict {
     Verdict::fail(&[
         "invalid layout type ",
-        text.as_str(),
+        shape.canonical::<{ crate::types::TEXT_CAP }>().as_str(),
         ": ",
         e.describe().as_str(),
     ])
@@ -242,17 +243,13 @@ const fn invalid(text: &TextBuf<{ crate::types::TEXT_CAP }>, e: Error) -> Verdic
 
 /// `v` as a `usize`, or the verdict that it does not fit this target.
 #[allow(clippy::result_large_err)] // reason: compile-time only; a const fn cannot box
-const fn to_usize(
-    text: &TextBuf<{ crate::types::TEXT_CAP }>,
-    v: u64,
-    what: &str,
-) -> Result<usize, Verdict> {
+const fn to_usize(shape: &value::Shape, v: u64, what: &str) -> Result<usize, Verdict> {
     if v > usize::MAX as u64 {
         let mut n = TextBuf::<24>::new();
         n.push_u64(v);
         return Err(Verdict::fail(&[
             "invalid layout type ",
-            text.as_str(),
+            shape.canonical::<{ crate::types::TEXT_CAP }>().as_str(),
             ": ",
             what,
             " ",
@@ -299,40 +296,33 @@ const fn compute<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet>() -> Resu
         Some(s) => s,
         None => return Err(Verdict::fail(&["invalid layout type: more than 8 dims"])),
     };
-    let text = shape.canonical::<{ crate::types::TEXT_CAP }>();
-    if text.overflowed() {
-        return Err(Verdict::fail(&[
-            "invalid layout type: its canonical text is longer than 512 bytes, \
-             the capacity of `Layout::TEXT`",
-        ]));
-    }
     if let Err(e) = shape.validate() {
-        return Err(invalid(&text, e));
+        return Err(invalid(&shape, e));
     }
     if let Err(e) = value::check_element_size(A::ELEMENT_BITS as u64) {
-        return Err(invalid(&text, e));
+        return Err(invalid(&shape, e));
     }
     let tiling = match shape.tiling() {
         Ok(t) => t,
-        Err(e) => return Err(invalid(&text, e)),
+        Err(e) => return Err(invalid(&shape, e)),
     };
     let sizes = match shape.sizes() {
         Ok(s) => s,
-        Err(e) => return Err(invalid(&text, e)),
+        Err(e) => return Err(invalid(&shape, e)),
     };
-    let elements = match to_usize(&text, tiling.elements(), "the element count") {
+    let elements = match to_usize(&shape, tiling.elements(), "the element count") {
         Ok(v) => v,
         Err(v) => return Err(v),
     };
-    let slots = match to_usize(&text, tiling.slots(), "the slot count") {
+    let slots = match to_usize(&shape, tiling.slots(), "the slot count") {
         Ok(v) => v,
         Err(v) => return Err(v),
     };
-    let bytes = match to_usize(&text, sizes.bytes, "the byte size") {
+    let bytes = match to_usize(&shape, sizes.bytes, "the byte size") {
         Ok(v) => v,
         Err(v) => return Err(v),
     };
-    let xla_bytes = match to_usize(&text, sizes.xla_bytes, "XLA's byte size") {
+    let xla_bytes = match to_usize(&shape, sizes.xla_bytes, "XLA's byte size") {
         Ok(v) => v,
         Err(v) => return Err(v),
     };
@@ -438,11 +428,20 @@ impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E, S
 }
 
 /// Holder for the canonical text, so that a `&'static` to it can be formed.
-/// (Its length was checked by the verdict, which `SHAPE` checks.)
 struct Text<L>(PhantomData<L>);
 
 impl<L: Layout> Text<L> {
-    const BUF: TextBuf<{ crate::types::TEXT_CAP }> = L::SHAPE.canonical();
+    const BUF: TextBuf<{ crate::types::TEXT_CAP }> = {
+        let t = L::SHAPE.canonical();
+        // Room for every layout up to rank 8 with three tiles of 5-digit
+        // dims is checked in `types/mod.rs`; past that, an error here.
+        assert!(
+            !t.overflowed(),
+            "the canonical text of this layout is longer than 512 bytes, \
+             the capacity of Layout::TEXT"
+        );
+        t
+    };
 }
 
 /// The executors of the index program: unrolled with every step a constant
