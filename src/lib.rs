@@ -292,7 +292,13 @@ macro_rules! cute {
 #[macro_export]
 macro_rules! assert_cute {
     ($($l:ty),+ $(,)?) => {
-        $(const _: () = <$l as $crate::AlgebraLayout>::VALID;)+
+        // `LAYOUT` first: a failed operation is then one error at the
+        // operation's constant and one note here, not a chain of notes
+        // through the constants that read it.
+        $(const _: () = {
+            let _ = <$l as $crate::AlgebraLayout>::LAYOUT;
+            <$l as $crate::AlgebraLayout>::VALID
+        };)+
     };
 }
 

@@ -156,6 +156,7 @@ impl<L: crate::Layout> AlgebraLayout for FromXla<L> {
 
 /// Unwraps an algebra result in a const: the error becomes a compile error
 /// naming `what` and the core's message.
+#[track_caller] // reason: the error points at the constant, not at this helper
 const fn ok<T: Copy>(r: Result<T, AlgebraError>, what: &str) -> T {
     match r {
         Ok(v) => v,
