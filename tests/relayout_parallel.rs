@@ -7,13 +7,14 @@ mod relayout_common;
 use relayout_common::{perms, shape, strided};
 use tilelayout::storage::{ArrayLayout, RelayoutPlan};
 
-// Under Miri (interpreted; each comparison runs 14 relayouts) a sample:
-// two shapes, four tilings, three widths, and the thread-count test on a
-// quarter of its array. Natively, everything.
+// Under Miri (interpreted; each comparison runs 8 relayouts, 6 of them on
+// threads) a small sample: one shape, one tiling in each order, three
+// widths, and the thread-count test on a quarter of its array. Natively,
+// everything.
 #[cfg(miri)]
-const DIMS: &[&[u64]] = &[&[16, 48], &[4, 6, 10]];
+const DIMS: &[&[u64]] = &[&[16, 48]];
 #[cfg(miri)]
-const TILES: &[&str] = &["", "T(8,16)", "T(8,16)(2,1)", "T(4,8)(4,1)"];
+const TILES: &[&str] = &["T(8,16)"];
 const WIDTHS: usize = if cfg!(miri) { 3 } else { 6 };
 const ROWS: usize = if cfg!(miri) { 16 } else { 64 };
 
