@@ -8,16 +8,17 @@ use relayout_common::{check, perms, shape, strided};
 use tilelayout::storage::{ArrayLayout, Kernel};
 
 // Under Miri (interpreted, the suite must run in a few minutes) a sample
-// of the family: the shapes and tilings below marked `miri` (rank-3 arrays
-// run in relayout_miri), one larger array, and not the kernel-choice test
+// of the family: one shape in both orders with three tilings (planning
+// dominates interpreted: ~1 s a plan on a loaded machine; rank-3 arrays run
+// in relayout_miri), one larger array, and not the kernel-choice test
 // (its arrays of 2^16 elements take the gather kernel; the kernels' unsafe
 // code runs under Miri in relayout_miri). Natively, everything.
 #[cfg(miri)]
-const TILES: &[&str] = &["", "T(2,2)", "T(4,2)(2,1)", "T(*,2)L(5)"];
+const TILES: &[&str] = &["T(2,2)", "T(4,2)(2,1)", "T(*,2)L(5)"];
 #[cfg(miri)]
-const DIMS: &[&[u64]] = &[&[5], &[3, 5]];
+const DIMS: &[&[u64]] = &[&[3, 5]];
 const LARGER_ARRAYS: usize = if cfg!(miri) { 1 } else { usize::MAX };
-const MIN_F32_PAIRS: usize = if cfg!(miri) { 100 } else { 10_000 };
+const MIN_F32_PAIRS: usize = if cfg!(miri) { 70 } else { 10_000 };
 
 /// Tilings for rank ≤ 3: none, one level, two levels (the bf16/s8
 /// packings), uneven splits, combined dims, tiles longer than the rank.
