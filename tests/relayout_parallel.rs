@@ -17,6 +17,8 @@ const DIMS: &[&[u64]] = &[&[16, 48]];
 const TILES: &[&str] = &["T(8,16)"];
 const WIDTHS: usize = if cfg!(miri) { 3 } else { 6 };
 const ROWS: usize = if cfg!(miri) { 16 } else { 64 };
+/// More than one plan in this many splits (the sample: 12 of 48).
+const SPLIT_ONE_IN: usize = if cfg!(miri) { 5 } else { 4 };
 
 #[cfg(not(miri))]
 const DIMS: &[&[u64]] = &[&[16, 48], &[24, 40], &[9, 33], &[4, 6, 10], &[3, 256]];
@@ -131,7 +133,10 @@ fn parallel_runs_write_what_serial_runs_write() {
     // many plans split (not a vacuous comparison; the others have no loop
     // owning disjoint destination ranges, mostly small arrays whose rows
     // coalesce into the kernel's loops): 1639 of 4896 when written
-    assert!(split * 4 > total, "{split} of {total} plans split");
+    assert!(
+        split * SPLIT_ONE_IN > total,
+        "{split} of {total} plans split"
+    );
 }
 
 #[test]
