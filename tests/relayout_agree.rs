@@ -9,7 +9,7 @@ use tilelayout::storage::{ArrayLayout, Kernel};
 
 // Under Miri (interpreted, the suite must run in a few minutes) a sample
 // of the family: one shape in both orders with three tilings (planning
-// dominates interpreted: ~1 s a plan on a loaded machine; the rank-3
+// dominates interpreted: ~1 s a plan on a loaded machine), the rank-3
 // larger array, one streaming shape, and not the kernel-choice test
 // (its arrays of 2^16 elements take the gather kernel; the kernels' unsafe
 // code runs under Miri in relayout_miri). Natively, everything.
