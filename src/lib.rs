@@ -133,14 +133,30 @@ pub mod value {
 /// (without it, a hand-written invalid layout fails only when a constant or
 /// method of it is used in code that is built).
 ///
+/// An invalid type is one error at this macro's line, naming the type in
+/// XLA's text and the rule it breaks (it checks [`Layout::VERDICT`]):
+///
+/// ```text
+/// error[E0080]: evaluation panicked: invalid layout type f32[3,5]{1,0:T(0,2)}: tile 0 has a zero dim (dim 0); tile dims must be positive or `*`
+///  --> src/main.rs:4:1
+///   |
+/// 4 | assert_layout!(Tiled<F32, Shape<3, 5>, T<0, 2>>);
+///   | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ evaluation of `_` failed here
+/// ```
+///
 /// ```
 /// use tilelayout::{assert_layout, Shape, Tiled, F32, T};
 /// assert_layout!(Tiled<F32, Shape<3, 5>, T<2, 2>>);
 /// ```
+///
+/// ```compile_fail,E0080
+/// use tilelayout::{assert_layout, Shape, Tiled, F32, T};
+/// assert_layout!(Tiled<F32, Shape<3, 5>, T<0, 2>>);
+/// ```
 #[macro_export]
 macro_rules! assert_layout {
     ($($l:ty),+ $(,)?) => {
-        $(const _: () = <$l as $crate::Layout>::VALID;)+
+        $(const _: () = <$l as $crate::Layout>::VERDICT.check();)+
     };
 }
 
@@ -148,6 +164,21 @@ macro_rules! assert_layout {
 #[doc(hidden)] // reason: not API; used by code that `layout!` generates
 pub mod __private {
     pub use tilelayout_macros::{cute_impl, layout_array_impl, layout_impl, layout_slots_impl};
+
+    /// A `usize` const parameter that `layout!` writes for a value past
+    /// `u32::MAX`: the value, or (on a target whose `usize` does not hold
+    /// it) one error at the macro's line saying so.
+    #[track_caller] // reason: the error points at the user's `layout!`
+    pub const fn usize_param(value: u64) -> usize {
+        if value > usize::MAX as u64 {
+            let kind = crate::value::ErrorKind::TooLargeForTarget {
+                value,
+                bits: usize::BITS,
+            };
+            panic!("{}", crate::value::Error::new(kind).describe().as_str());
+        }
+        value as usize
+    }
 
     /// What `layout!` and `layout_array!` expand to after reporting an
     /// error (`<[(); { compile_error!{…} 0 }] as StandIn>::Layout`): a valid
@@ -261,7 +292,13 @@ macro_rules! cute {
 #[macro_export]
 macro_rules! assert_cute {
     ($($l:ty),+ $(,)?) => {
-        $(const _: () = <$l as $crate::AlgebraLayout>::VALID;)+
+        // `LAYOUT` first: a failed operation is then one error at the
+        // operation's constant and one note here, not a chain of notes
+        // through the constants that read it.
+        $(const _: () = {
+            let _ = <$l as $crate::AlgebraLayout>::LAYOUT;
+            <$l as $crate::AlgebraLayout>::VALID
+        };)+
     };
 }
 

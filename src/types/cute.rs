@@ -158,6 +158,7 @@ impl<L: crate::Layout> AlgebraLayout for FromXla<L> {
 
 /// Unwraps an algebra result in a const: the error becomes a compile error
 /// naming `what` and the core's message.
+#[track_caller] // reason: the error points at the constant, not at this helper
 pub(crate) const fn ok<T: Copy>(r: Result<T, AlgebraError>, what: &str) -> T {
     match r {
         Ok(v) => v,
@@ -359,6 +360,7 @@ pub(crate) const fn flat_offset(f: &Flat, coord: &[usize]) -> i64 {
     acc
 }
 
+#[track_caller] // reason: the error points at the `const` block, not at this helper
 pub(crate) const fn check_rank(rank: usize, n: usize) {
     if rank != n {
         let mut t = TextBuf::<96>::new();

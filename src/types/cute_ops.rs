@@ -142,6 +142,7 @@ tuple_operands!(A B C2 D E F G);
 tuple_operands!(A B C2 D E F G H);
 
 /// Unwraps an operand's construction in a const.
+#[track_caller] // reason: the error points at the constant, not at this helper
 const fn ok_operand<T: Copy>(r: Result<T, AlgebraError>, what: &str) -> T {
     match r {
         Ok(v) => v,
@@ -158,6 +159,7 @@ const fn ok_operand<T: Copy>(r: Result<T, AlgebraError>, what: &str) -> T {
 /// Unwraps an operation's result in a const: the error is a compile error
 /// naming the operation, the core's message (the mode and what to
 /// change) and the operands as CuTe prints them.
+#[track_caller] // reason: the error points at the constant, not at this helper
 const fn ok_op(
     r: Result<Value, AlgebraError>,
     op: &str,

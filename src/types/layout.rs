@@ -6,6 +6,7 @@ use core::marker::PhantomData;
 
 use super::element::Element;
 use super::params::{AttrSet, Descending, Dims, Order, Tiles, COMBINE, MAX_TYPE_RANK};
+use super::verdict::Verdict;
 use crate::value::__private::{index_program, Program};
 use crate::value::{self, Error, TextBuf, TileDim, Tiling};
 
@@ -56,7 +57,12 @@ pub trait Layout: 'static + Sized {
     const SHAPE: value::Shape;
     /// The compiled tiling (the runtime index math, as a constant).
     const TILING: Tiling;
-    /// Evaluating this checks every rule; see [`crate::assert_layout!`].
+    /// Whether the type passes every compile-time check, and if not, why;
+    /// never fails to evaluate ([`crate::assert_layout!`] checks it).
+    const VERDICT: Verdict;
+    /// Evaluating this checks every rule: a compile error, reported inside
+    /// this library, if the type is invalid. Prefer
+    /// [`crate::assert_layout!`], whose error is reported at its own line.
     const VALID: ();
 
     /// The slot of logical coordinates `index` (in the order the dims are
@@ -169,6 +175,7 @@ where
 /// `Tiled` without tiles: `Untiled<F32, Shape<3, 5>>` is `f32[3,5]{1,0}`.
 pub type Untiled<E, S, M = Descending> = Tiled<E, S, (), M>;
 
+#[track_caller] // reason: the error points at the `const` block, not at this helper
 const fn check_rank(rank: usize, n: usize) {
     if rank != n {
         let mut t = TextBuf::<96>::new();
@@ -194,45 +201,148 @@ fn in_bounds<const N: usize>(index: &[usize; N], dims: &[usize; MAX_TYPE_RANK]) 
     ok
 }
 
-/// Unwraps a core result in a const, turning the error into a compile
-/// error with the core's message.
-#[track_caller] // reason: the error points at the check, not at this helper
-const fn ok<T: Copy>(r: Result<T, Error>) -> T {
-    match r {
-        Ok(v) => v,
-        Err(e) => panic!("{}", e.describe().as_str()),
+/// Everything the constants of a layout type are read from, computed
+/// without panicking: the one panic is [`Verdict::check`], so that it can
+/// happen where the user names the type.
+#[derive(Clone, Copy)]
+struct Facts {
+    shape: value::Shape,
+    tiling: Tiling,
+    rank: usize,
+    elements: usize,
+    slots: usize,
+    bytes: usize,
+    xla_bytes: usize,
+}
+
+/// The facts of a valid layout, or the panic of its verdict. Every constant
+/// of an invalid type fails here with the verdict's message.
+#[track_caller] // reason: the error points at the constant being evaluated
+const fn facts(f: Result<Facts, Verdict>) -> Facts {
+    match f {
+        Ok(f) => f,
+        Err(v) => {
+            v.check();
+            // `check` panics on a failed verdict; `Err` holds only those.
+            panic!("invalid layout type")
+        }
     }
 }
 
-/// [`ok`] for the checks of a whole layout type: the message names the
-/// type in XLA's text, as the user would write it with `layout!`
-/// (`invalid layout type f32[3,5]{1,0:T(0,2)}: tile 0 has a zero dim …`).
-#[track_caller] // reason: as `ok`
-const fn valid(shape: &value::Shape, r: Result<(), Error>) {
-    if let Err(e) = r {
-        let mut t = TextBuf::<{ crate::types::TEXT_CAP + 256 }>::new();
-        t.push_str("invalid layout type ");
-        t.push_str(shape.canonical::<{ crate::types::TEXT_CAP }>().as_str());
-        t.push_str(": ");
-        t.push_str(e.describe().as_str());
-        panic!("{}", t.as_str());
-    }
+/// "invalid layout type TEXT: MESSAGE". (The text is printed on this error
+/// path only: a valid type pays for it only if `TEXT` is used.)
+const fn invalid(shape: &value::Shape, e: Error) -> Verdict {
+    Verdict::fail(&[
+        "invalid layout type ",
+        shape.canonical::<{ crate::types::TEXT_CAP }>().as_str(),
+        ": ",
+        e.describe().as_str(),
+    ])
 }
 
-const fn to_usize(v: u64, what: &str) -> usize {
+/// `v` as a `usize`, or the verdict that it does not fit this target.
+#[allow(clippy::result_large_err)] // reason: compile-time only; a const fn cannot box
+const fn to_usize(shape: &value::Shape, v: u64, what: &str) -> Result<usize, Verdict> {
     if v > usize::MAX as u64 {
-        let mut t = TextBuf::<96>::new();
-        t.push_str(what);
-        t.push_str(" does not fit in usize on this target");
-        panic!("{}", t.as_str());
+        let mut n = TextBuf::<24>::new();
+        n.push_u64(v);
+        return Err(Verdict::fail(&[
+            "invalid layout type ",
+            shape.canonical::<{ crate::types::TEXT_CAP }>().as_str(),
+            ": ",
+            what,
+            " ",
+            n.as_str(),
+            " does not fit in usize on this target",
+        ]));
     }
-    v as usize
+    Ok(v as usize)
 }
 
-/// Builds the runtime value from the type parameters.
-pub(crate) const fn build_shape<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet>(
-) -> value::Shape {
-    let (ty, rank, dims) = (E::TYPE, S::RANK, S::DIMS);
+/// The verdict on a parameter written after an absent one (`usize::MAX`
+/// marks absent parameters).
+const fn gap(what: &str, position: usize) -> Verdict {
+    let mut t = TextBuf::<24>::new();
+    t.push_u64(position as u64);
+    Verdict::fail(&[
+        "invalid layout type: ",
+        what,
+        ": parameter ",
+        t.as_str(),
+        " follows an absent one (`usize::MAX` marks absent parameters; \
+         they must come last)",
+    ])
+}
+
+/// Checks the type parameters and computes every fact of the layout.
+#[allow(clippy::result_large_err)] // reason: compile-time only; a const fn cannot box
+const fn compute<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet>() -> Result<Facts, Verdict> {
+    if let Some(p) = S::GAP {
+        return Err(gap("Shape<…>", p));
+    }
+    if let Some((tile, p)) = Ts::GAP {
+        let mut what = TextBuf::<24>::new();
+        what.push_str("tile ");
+        what.push_u64(tile as u64);
+        what.push_str(", T<…>");
+        return Err(gap(what.as_str(), p));
+    }
+    if let Some(p) = M::GAP {
+        return Err(gap("MinorToMajor<…>", p));
+    }
+    let rank = S::RANK;
+    let shape = match build_shape::<E, S, Ts, M, A>(rank) {
+        Some(s) => s,
+        None => return Err(Verdict::fail(&["invalid layout type: more than 8 dims"])),
+    };
+    if let Err(e) = shape.validate() {
+        return Err(invalid(&shape, e));
+    }
+    if let Err(e) = value::check_element_size(A::ELEMENT_BITS as u64) {
+        return Err(invalid(&shape, e));
+    }
+    let tiling = match shape.tiling() {
+        Ok(t) => t,
+        Err(e) => return Err(invalid(&shape, e)),
+    };
+    let sizes = match shape.sizes() {
+        Ok(s) => s,
+        Err(e) => return Err(invalid(&shape, e)),
+    };
+    let elements = match to_usize(&shape, tiling.elements(), "the element count") {
+        Ok(v) => v,
+        Err(v) => return Err(v),
+    };
+    let slots = match to_usize(&shape, tiling.slots(), "the slot count") {
+        Ok(v) => v,
+        Err(v) => return Err(v),
+    };
+    let bytes = match to_usize(&shape, sizes.bytes, "the byte size") {
+        Ok(v) => v,
+        Err(v) => return Err(v),
+    };
+    let xla_bytes = match to_usize(&shape, sizes.xla_bytes, "XLA's byte size") {
+        Ok(v) => v,
+        Err(v) => return Err(v),
+    };
+    Ok(Facts {
+        shape,
+        tiling,
+        rank,
+        elements,
+        slots,
+        bytes,
+        xla_bytes,
+    })
+}
+
+/// Builds the runtime value from the type parameters (`rank`: the number
+/// of present dims). Pushes cannot fail: the type layer's limits fit the
+/// core's capacities (checked in `types/mod.rs`).
+const fn build_shape<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet>(
+    rank: usize,
+) -> Option<value::Shape> {
+    let dims = S::DIMS;
     let (tiles, tile_count, order) = (&Ts::TILES, Ts::COUNT, M::ORDER);
     let mut d = [0u64; MAX_TYPE_RANK];
     let mut i = 0;
@@ -240,9 +350,9 @@ pub(crate) const fn build_shape<E: Element, S: Dims, Ts: Tiles, M: Order, A: Att
         d[i] = dims[i] as u64;
         i += 1;
     }
-    let shape = match value::Shape::new(ty, d.split_at(rank).0) {
+    let shape = match value::Shape::new(E::TYPE, d.split_at(rank).0) {
         Some(s) => s,
-        None => panic!("too many dims"),
+        None => return None,
     };
     let mut layout = match order {
         None => value::Layout::descending(rank),
@@ -250,6 +360,8 @@ pub(crate) const fn build_shape<E: Element, S: Dims, Ts: Tiles, M: Order, A: Att
             let mut l = value::Layout::EMPTY;
             let mut i = 0;
             while i < n {
+                // usize → i64 keeps the bits: a huge entry becomes negative
+                // and validation reports it out of range.
                 let _ = l.push_minor_to_major(m[i] as i64);
                 i += 1;
             }
@@ -275,44 +387,42 @@ pub(crate) const fn build_shape<E: Element, S: Dims, Ts: Tiles, M: Order, A: Att
     layout.tail_padding_alignment_in_elements = A::TAIL_PADDING as u64;
     layout.element_size_in_bits = A::ELEMENT_BITS as u64;
     layout.memory_space = A::MEMORY_SPACE;
-    shape.with_layout(layout)
+    Some(shape.with_layout(layout))
+}
+
+impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Tiled<E, S, Ts, M, A> {
+    const FACTS: Result<Facts, Verdict> = compute::<E, S, Ts, M, A>();
 }
 
 impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E, S, Ts, M, A> {
     type Element = E;
-    const RANK: usize = S::RANK;
+    const RANK: usize = facts(Self::FACTS).rank;
     const DIMS: [usize; MAX_TYPE_RANK] = {
+        let f = facts(Self::FACTS);
         let mut d = [0; MAX_TYPE_RANK];
         let mut i = 0;
-        while i < S::RANK {
+        while i < f.rank {
             d[i] = S::DIMS[i];
             i += 1;
         }
         d
     };
-    const SHAPE: value::Shape = {
-        let s = build_shape::<E, S, Ts, M, A>();
-        valid(&s, s.validate());
-        valid(&s, value::check_element_size(A::ELEMENT_BITS as u64));
-        s
-    };
-    const TILING: Tiling = ok(Self::SHAPE.tiling());
-    const ELEMENTS: usize = to_usize(Self::TILING.elements(), "the element count");
-    const SLOTS: usize = to_usize(Self::TILING.slots(), "the slot count");
-    const BYTES: usize = to_usize(ok(Self::SHAPE.sizes()).bytes, "the byte size");
-    const XLA_BYTES: usize = to_usize(ok(Self::SHAPE.sizes()).xla_bytes, "XLA's byte size");
+    const SHAPE: value::Shape = facts(Self::FACTS).shape;
+    const TILING: Tiling = facts(Self::FACTS).tiling;
+    const ELEMENTS: usize = facts(Self::FACTS).elements;
+    const SLOTS: usize = facts(Self::FACTS).slots;
+    const BYTES: usize = facts(Self::FACTS).bytes;
+    const XLA_BYTES: usize = facts(Self::FACTS).xla_bytes;
     const TEXT: &'static str = {
         // Canonical text, stored once per type as a byte array constant.
         let buf: &'static TextBuf<{ crate::types::TEXT_CAP }> = &Text::<Self>::BUF;
         buf.as_str()
     };
-    const VALID: () = {
-        // SHAPE first: an invalid type then fails here with one note, not
-        // through the chain SLOTS → TILING → SHAPE.
-        let _ = Self::SHAPE;
-        let _ = Self::SLOTS;
-        let _ = Self::BYTES;
+    const VERDICT: Verdict = match Self::FACTS {
+        Ok(_) => Verdict::OK,
+        Err(v) => v,
     };
+    const VALID: () = Self::VERDICT.check();
 }
 
 /// The straight-line index program that [`Layout::offset`] unrolls, from
@@ -330,7 +440,13 @@ struct Text<L>(PhantomData<L>);
 impl<L: Layout> Text<L> {
     const BUF: TextBuf<{ crate::types::TEXT_CAP }> = {
         let t = L::SHAPE.canonical();
-        assert!(!t.overflowed(), "the canonical text of this layout is longer than 512 bytes, the capacity of Layout::TEXT");
+        // Room for every layout up to rank 8 with three tiles of 5-digit
+        // dims is checked in `types/mod.rs`; past that, an error here.
+        assert!(
+            !t.overflowed(),
+            "the canonical text of this layout is longer than 512 bytes, \
+             the capacity of Layout::TEXT"
+        );
         t
     };
 }

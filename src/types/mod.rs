@@ -1,5 +1,6 @@
 //! Layouts as types: the type parameters ([`params`]), the element markers
-//! ([`element`]) and the [`Layout`] trait with [`Tiled`] ([`layout`]);
+//! ([`element`]), the [`Layout`] trait with [`Tiled`] ([`layout`]) and the
+//! [`Verdict`] of its compile-time checks ([`verdict`]);
 //! CuTe's layouts as types, [`AlgebraLayout`] with [`Cute`] and the
 //! operation types ([`cute`]), and CuTe's layout algebra as operation
 //! types ([`cute_ops`]).
@@ -9,21 +10,29 @@
 //! `layout!` checks its text while it expands, so its errors appear at
 //! `cargo check`, once, on the offending token. A hand-written type is
 //! checked by constants the compiler evaluates only where they are used
-//! (post-monomorphization): `cargo check` does not see them unless
-//! [`assert_layout!`](crate::assert_layout) names the type in non-generic
-//! code; otherwise they appear at `cargo build`. Each row is pinned by a
-//! case in `ui-tests/` or a `compile_fail` doctest.
+//! (post-monomorphization). Its checks never fail by themselves: they
+//! compute a [`Verdict`] ([`Layout::VERDICT`]), and
+//! [`assert_layout!`](crate::assert_layout) turns a failed verdict into one
+//! error at its own line, at `cargo check`, naming the type in XLA's text
+//! (about seven lines). Without it, a constant used in built code fails
+//! with the same message, located at the constant in this library, with a
+//! note at the user's line (rustc's form of post-monomorphization errors,
+//! which also prints the type's parameters). Each row is pinned by a case
+//! in `ui-tests/` or a `compile_fail` doctest.
 //!
 //! | mistake | example | caught at |
 //! |---|---|---|
 //! | any rule in `layout!` text (syntax, XLA's rules, `*` most minor, `E(n)` not storable, dynamic dims, rank above 8) | `layout!(f32[3,5]{1,0:T(0,2)})` | `cargo check`, one error at the token |
+//! | a `layout!` value past the target's `usize` (a 32-bit target) | `layout!(s8[0]{0:T(9223372036854775807)})` | `cargo check`, one error at the macro |
 //! | a use of a `layout!` that failed | `type Bad = layout!(…); Bad::SLOTS` | nothing more (the macro stands for a valid type) |
-//! | an invalid hand-written type under `assert_layout!` | `assert_layout!(Tiled<F32, Shape<3, 5>, T<0, 2>>)` | `cargo check` |
+//! | an invalid hand-written type under `assert_layout!` | `assert_layout!(Tiled<F32, Shape<3, 5>, T<0, 2>>)` | `cargo check`, one error at the macro |
+//! | a parameter after an absent one, under `assert_layout!` | `assert_layout!(Tiled<F32, Shape<3, { usize::MAX }, 5>>)` | `cargo check`, one error at the macro |
 //! | an invalid hand-written type, used | `Tiled<F32, Shape<3, 5>, T<0, 2>>::SLOTS` | `cargo build` |
 //! | an invalid hand-written type, never used | `type Bad = Tiled<F32, Shape<3, 5>, T<0, 2>>;` | never (no code depends on it) |
 //! | a wrong number of coordinates | `L::offset([1, 2, 3])` for a rank-2 `L` | `cargo build` |
 //! | a value type that cannot be stored in the layout's `E(n)` | `TypedArray<Tiled<F32, Shape<4>, (), Descending, Attrs<1, 16, 0>>, 4>` | `cargo build` |
 //! | a `TypedArray` length other than the layout's units | `TypedArray<layout!(f32[3,5]{1,0:T(2,2)}), 23>` | `cargo build` |
+//! | an invalid CuTe operation under `assert_cute!` | `assert_cute!(Get<cute!((_2,_3):(_1,_2)), 2>)` | `cargo check` (reported inside this library) |
 //! | an invalid `Swizzle<B, M, S>` (`S < B`) | `Swizzle::<3, 3, 2>::apply(x)` | `cargo build` |
 //!
 //! The `cargo build` errors name the rule and the layout in XLA's text:
@@ -45,12 +54,21 @@
 //! let a = TypedArray::<Tiled<F32, Shape<4>, (), Descending, Attrs<1, 16, 0>>, 4>::default();
 //! let _ = a.get([0]);
 //! ```
+//!
+//! A verdict can also be read as a value, in code or in a test:
+//!
+//! ```
+//! use tilelayout::{Layout, Shape, Tiled, F32, T};
+//! let v = <Tiled<F32, Shape<3, { usize::MAX }, 5>>>::VERDICT;
+//! assert!(v.message().unwrap().contains("Shape<…>: parameter 2 follows an absent one"));
+//! ```
 
 pub mod cute;
 pub mod cute_ops;
 pub mod element;
 pub mod layout;
 pub mod params;
+pub mod verdict;
 
 pub use cute::{
     AlgebraLayout, Append, ComposedAlgebraLayout, Cute, CuteComposed, Flatten, FromXla, Get, Leaf,
@@ -68,6 +86,7 @@ pub use params::{
     AttrSet, Attrs, Descending, Dims, MinorToMajor, Order, Shape, Tile, Tiles, COMBINE,
     MAX_TYPE_RANK, T,
 };
+pub use verdict::Verdict;
 
 /// Capacity of a layout type's canonical text (each used `TEXT` keeps one
 /// buffer of this size in read-only data). Real layouts take under 100

@@ -2,8 +2,8 @@
 //! the attributes `L`, `E`, `S`, spelled as in XLA's text.
 //!
 //! Each list type takes up to 8 const parameters; absent ones default to a
-//! sentinel that never shows in a message (the checks name dims and tiles
-//! by position). The value-level twins are the arrays in the associated
+//! sentinel (`usize::MAX`) that never shows in a layout's own messages (the
+//! checks name dims and tiles by position, and the type in XLA's text). The value-level twins are the arrays in the associated
 //! consts (`DIMS`, `TILES`, …).
 
 /// Most dims (and tile dims, and tiles) a layout *type* has. Runtime values
@@ -23,22 +23,27 @@ pub const NO_DIM: usize = usize::MAX;
 /// ```
 pub const COMBINE: usize = usize::MAX - 1;
 
-/// Reads up to 8 const parameters into an array and a count, checking that
-/// no present parameter follows an absent one.
-const fn collect(v: [usize; MAX_TYPE_RANK]) -> ([usize; MAX_TYPE_RANK], usize, bool) {
+/// The number of present parameters: those before the first absent one.
+/// (A present parameter after an absent one is reported by the layout
+/// type's [`crate::Layout::VERDICT`], which names it.)
+const fn count(v: [usize; MAX_TYPE_RANK]) -> usize {
     let mut n = 0;
     while n < MAX_TYPE_RANK && v[n] != NO_DIM {
         n += 1;
     }
-    let mut gap = false;
-    let mut i = n;
+    n
+}
+
+/// The position of the first present parameter after an absent one.
+const fn gap(v: [usize; MAX_TYPE_RANK]) -> Option<usize> {
+    let mut i = count(v);
     while i < MAX_TYPE_RANK {
         if v[i] != NO_DIM {
-            gap = true;
+            return Some(i);
         }
         i += 1;
     }
-    (v, n, gap)
+    None
 }
 
 /// The dims of an array, `Shape<3, 5>` for `[3,5]` (rank 0 to 8).
@@ -62,10 +67,14 @@ pub struct Shape<
 
 /// Dims as a type (implemented by [`Shape`]).
 pub trait Dims: 'static {
-    /// The number of dims.
+    /// The number of dims (before the first absent parameter).
     const RANK: usize;
-    /// The dims (entries past `RANK` are unspecified).
+    /// The dims as written, absent ones included (entries past `RANK` are
+    /// unspecified).
     const DIMS: [usize; MAX_TYPE_RANK];
+    /// The position of a dim written after an absent one (`usize::MAX`), a
+    /// mistake the layout's [`crate::Layout::VERDICT`] reports.
+    const GAP: Option<usize> = None;
 }
 
 impl<
@@ -79,12 +88,9 @@ impl<
         const D7: usize,
     > Dims for Shape<D0, D1, D2, D3, D4, D5, D6, D7>
 {
-    const RANK: usize = {
-        let (_, n, gap) = collect([D0, D1, D2, D3, D4, D5, D6, D7]);
-        assert!(!gap, "Shape<…>: a dim follows an absent one");
-        n
-    };
+    const RANK: usize = count([D0, D1, D2, D3, D4, D5, D6, D7]);
     const DIMS: [usize; MAX_TYPE_RANK] = [D0, D1, D2, D3, D4, D5, D6, D7];
+    const GAP: Option<usize> = gap([D0, D1, D2, D3, D4, D5, D6, D7]);
 }
 
 /// One tile, `T<8, 128>` for `(8,128)`; [`COMBINE`] spells `*`.
@@ -102,10 +108,13 @@ pub struct T<
 
 /// One tile as a type (implemented by [`T`]).
 pub trait Tile: 'static {
-    /// The tile dims (past `RANK`: unspecified); [`COMBINE`] is `*`.
+    /// The tile dims as written, absent ones included (past `RANK`:
+    /// unspecified); [`COMBINE`] is `*`.
     const DIMS: [usize; MAX_TYPE_RANK];
-    /// The number of tile dims.
+    /// The number of tile dims (before the first absent parameter).
     const RANK: usize;
+    /// The position of a tile dim written after an absent one.
+    const GAP: Option<usize> = None;
 }
 
 impl<
@@ -120,11 +129,8 @@ impl<
     > Tile for T<D0, D1, D2, D3, D4, D5, D6, D7>
 {
     const DIMS: [usize; MAX_TYPE_RANK] = [D0, D1, D2, D3, D4, D5, D6, D7];
-    const RANK: usize = {
-        let (_, n, gap) = collect(Self::DIMS);
-        assert!(!gap, "T<…>: a tile dim follows an absent one");
-        n
-    };
+    const RANK: usize = count(Self::DIMS);
+    const GAP: Option<usize> = gap(Self::DIMS);
 }
 
 /// The tiles of a layout type, applied in order: `()` (none), one `T<…>`,
@@ -134,6 +140,8 @@ pub trait Tiles: 'static {
     const COUNT: usize;
     /// Each tile's dims and rank.
     const TILES: [([usize; MAX_TYPE_RANK], usize); MAX_TYPE_RANK];
+    /// A tile dim written after an absent one: which tile, which dim.
+    const GAP: Option<(usize, usize)> = None;
 }
 
 const NO_TILE: ([usize; MAX_TYPE_RANK], usize) = ([NO_DIM; MAX_TYPE_RANK], 0);
@@ -160,6 +168,10 @@ impl<
         t[0] = (<Self as Tile>::DIMS, <Self as Tile>::RANK);
         t
     };
+    const GAP: Option<(usize, usize)> = match <Self as Tile>::GAP {
+        Some(d) => Some((0, d)),
+        None => None,
+    };
 }
 
 macro_rules! tile_tuples {
@@ -170,6 +182,18 @@ macro_rules! tile_tuples {
                 let mut t = [NO_TILE; MAX_TYPE_RANK];
                 $(t[$n] = ($t::DIMS, $t::RANK);)+
                 t
+            };
+            const GAP: Option<(usize, usize)> = {
+                let gaps = [$($t::GAP),+];
+                let mut i = 0;
+                let mut first = None;
+                while i < gaps.len() {
+                    if let (None, Some(d)) = (first, gaps[i]) {
+                        first = Some((i, d));
+                    }
+                    i += 1;
+                }
+                first
             };
         }
     )*};
@@ -206,8 +230,11 @@ pub struct MinorToMajor<
 
 /// A `minor_to_major` as a type ([`Descending`] or [`MinorToMajor`]).
 pub trait Order: 'static {
-    /// `None` for [`Descending`]; else the entries and their count.
+    /// `None` for [`Descending`]; else the entries as written and their
+    /// count (before the first absent parameter).
     const ORDER: Option<([usize; MAX_TYPE_RANK], usize)>;
+    /// The position of an entry written after an absent one.
+    const GAP: Option<usize> = None;
 }
 
 impl Order for Descending {
@@ -226,10 +253,10 @@ impl<
     > Order for MinorToMajor<D0, D1, D2, D3, D4, D5, D6, D7>
 {
     const ORDER: Option<([usize; MAX_TYPE_RANK], usize)> = {
-        let (v, n, gap) = collect([D0, D1, D2, D3, D4, D5, D6, D7]);
-        assert!(!gap, "MinorToMajor<…>: an entry follows an absent one");
-        Some((v, n))
+        let v = [D0, D1, D2, D3, D4, D5, D6, D7];
+        Some((v, count(v)))
     };
+    const GAP: Option<usize> = gap([D0, D1, D2, D3, D4, D5, D6, D7]);
 }
 
 /// The layout attributes a type carries: `L(n)` tail padding alignment in

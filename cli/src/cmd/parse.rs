@@ -75,6 +75,7 @@ fn analyze_layout(text: &str) -> Analysis {
                 .map(|e| Problem::from_core(&spans.locate(e))),
             tiling: None,
             no_sizes: Some("a layout without a shape"),
+            at_bound: None,
         },
     }
 }
@@ -90,9 +91,12 @@ pub struct Analysis {
     pub problem: Option<Problem>,
     /// The dims and tiling of a valid static array.
     pub tiling: Option<Tiled>,
-    /// Why sizes are not defined for a valid shape (tuple, dynamic dims,
-    /// `token`).
+    /// Why sizes are not defined for a valid shape (tuple, unbounded
+    /// dynamic dims, `token`).
     pub no_sizes: Option<&'static str>,
+    /// For bounded dynamic dims (`<=N`): the shape at its bounds, whose
+    /// dims and sizes `tiling` holds (what XLA reserves for it).
+    pub at_bound: Option<String>,
 }
 
 /// Dims and sizes of a valid static array.
@@ -116,6 +120,7 @@ impl Analysis {
             problem: Some(problem),
             tiling: None,
             no_sizes: None,
+            at_bound: None,
         }
     }
 
@@ -137,6 +142,9 @@ impl Analysis {
             _ => {}
         }
         if let Some(t) = &self.tiling {
+            if let Some(b) = &self.at_bound {
+                rows.push(("sizes".into(), format!("at the bound, {b}")));
+            }
             rows.push(("physical dims".into(), dims_text(&t.physical)));
             for (tile, dims) in &t.levels {
                 rows.push((format!("after T{tile}"), dims_text(dims)));
@@ -186,6 +194,7 @@ pub fn analyze(text: &str) -> Analysis {
         problem: None,
         tiling: None,
         no_sizes: None,
+        at_bound: None,
     };
     match parse_shape_with(text, OPTIONS) {
         Ok((shape, spans)) => {
@@ -197,7 +206,17 @@ pub fn analyze(text: &str) -> Analysis {
             match tiled(&shape) {
                 Ok(t) => a.tiling = Some(t),
                 Err(e) => match e.kind {
-                    ErrorKind::DynamicShape => a.no_sizes = Some("dynamic dims"),
+                    // `<=N` dims: XLA sizes the array at its bounds
+                    ErrorKind::DynamicShape => match shape.at_bound() {
+                        Ok(b) => match tiled(&b) {
+                            Ok(t) => {
+                                a.tiling = Some(t);
+                                a.at_bound = Some(b.to_string());
+                            }
+                            Err(e) => a.problem = Some(Problem::from_core(&spans.locate(e))),
+                        },
+                        Err(_) => a.no_sizes = Some("unbounded dynamic dims"),
+                    },
                     ErrorKind::NotAnArray => a.no_sizes = Some("not an array type"),
                     _ => a.problem = Some(Problem::from_core(&spans.locate(e))),
                 },
@@ -272,6 +291,10 @@ pub struct Record<'a> {
     pub error: ErrorFields,
     /// `array`, `tuple` or `buffer`; null if it did not parse.
     pub kind: Option<Kind>,
+    /// Whether the sizes and dims are those at the bounds of `<=N` dims
+    /// (what XLA reserves for a bounded dynamic array; `M(n)`'s metadata
+    /// is not included).
+    pub at_bound: bool,
     /// Product of the dims.
     pub elements: Option<u64>,
     /// Exact slots (every tile level pads), rounded up to `L`.
@@ -303,6 +326,7 @@ impl<'a> Record<'a> {
             canonical: a.canonical.as_deref(),
             error: ErrorFields::of(a.problem.as_ref()),
             kind: a.kind,
+            at_bound: a.at_bound.is_some(),
             elements: s.map(|s| s.elements),
             slots: s.map(|s| s.slots),
             bytes: s.map(|s| s.bytes),
