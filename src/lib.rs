@@ -68,12 +68,15 @@
 //! exists only for a few N (not 1280), and its errors print
 //! `UInt<UInt<UTerm, B1>, B0>`. So dims are const generics and every derived
 //! number is an associated `const` computed by `const fn`.
+//!
+#![doc = include_str!("../docs/names.md")] // the README's table too
 #![no_std]
 #[cfg(feature = "alloc")]
 extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod scalar;
 pub mod types;
 pub use types::*;
 

@@ -254,3 +254,36 @@ impl Element for bool {
         word[0] = v as u8;
     }
 }
+
+/// The sub-byte integers ([`crate::scalar`]): one per byte without `E(n)`
+/// (sign-extended for the signed ones, as XLA's literals hold them), or
+/// packed `8/n` to a byte under `E(n)` in [`packed`]'s bit order.
+macro_rules! sub_byte {
+    ($($t:ident: $($pt:path)|+;)*) => {$(
+        impl Element for crate::scalar::$t {
+            type Unit = u8;
+            const NAME: &'static str = stringify!($t);
+            const VALUE_BITS: u32 = crate::scalar::$t::BITS;
+            const STORAGE: Storage = Storage::Packed;
+            fn accepts(t: PrimitiveType) -> bool {
+                matches!(t, $($pt)|+)
+            }
+            #[inline]
+            fn load(units: &[u8], slot: usize, bits: u32) -> Self {
+                Self::from_bits(packed::get(units, slot, bits))
+            }
+            #[inline]
+            fn store(units: &mut [u8], slot: usize, bits: u32, v: Self) {
+                packed::set(units, slot, bits, v.to_bits(bits));
+            }
+        }
+    )*};
+}
+sub_byte! {
+    i4: PrimitiveType::S4;
+    u4: PrimitiveType::U4 | PrimitiveType::F4E2M1FN;
+    i2: PrimitiveType::S2;
+    u2: PrimitiveType::U2;
+    i1: PrimitiveType::S1;
+    u1: PrimitiveType::U1;
+}
