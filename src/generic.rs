@@ -18,9 +18,10 @@
 
 pub use generic_array::{typenum, ArrayLength, GenericArray};
 
-use crate::types::{Element, Layout};
+use crate::scalar::dtype::Dtype;
+use crate::types::Layout;
 
-type Value<L> = <<L as Layout>::Element as Element>::Value;
+type Value<L> = <<L as Layout>::Dtype as Dtype>::Value;
 
 /// An owned array in layout `L`, stored in a `GenericArray` of length `N`.
 ///

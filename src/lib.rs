@@ -5,9 +5,9 @@
 //! (1·3 + 1)·4 + 1 = 17; the layout takes 24 slots, 9 of them padding.
 //!
 //! ```
-//! use tilelayout::{layout, Layout, Shape, Tiled, F32, T};
+//! use tilelayout::{layout, Layout, Dims, Tiled, F32, T};
 //!
-//! type Fig1 = Tiled<F32, Shape<3, 5>, T<2, 2>>;      // by hand …
+//! type Fig1 = Tiled<F32, Dims<3, 5>, T<2, 2>>;      // by hand …
 //! type Same = layout!(F32[3,5]{1,0:T(2,2)});          // … or from XLA's text
 //! assert_eq!(Fig1::TEXT, "f32[3,5]{1,0:T(2,2)}");
 //! assert_eq!(Fig1::offset([2, 3]), 17);
@@ -41,7 +41,7 @@
 //! - **Sizes.** Exact slots and bytes (every tile level can pad), and XLA's
 //!   `ArraySize` (what TPU allocations report), which counts the first
 //!   tile's padding only.
-//! - **Types.** [`Layout`] is implemented by [`Tiled`]`<Element, Shape<…>,
+//! - **Types.** [`Layout`] is implemented by [`Tiled`]`<Dtype, Dims<…>,
 //!   Tiles, MinorToMajor, Attrs>`; [`layout!`] writes that type from the
 //!   text. Every property is an associated constant computed by the same
 //!   `const fn`s as the runtime values; [`Layout::offset`] compiles to the
@@ -79,6 +79,8 @@ extern crate std;
 pub mod scalar;
 pub mod types;
 pub use types::*;
+
+pub use scalar::dtype::*;
 
 /// TPU formats: the tiles XLA's TPU compiler gives an array (named
 /// formats, the policy calibrated on compiler output, padding reports).
@@ -143,18 +145,18 @@ pub mod value {
 /// error[E0080]: evaluation panicked: invalid layout type f32[3,5]{1,0:T(0,2)}: tile 0 has a zero dim (dim 0); tile dims must be positive or `*`
 ///  --> src/main.rs:4:1
 ///   |
-/// 4 | assert_layout!(Tiled<F32, Shape<3, 5>, T<0, 2>>);
+/// 4 | assert_layout!(Tiled<F32, Dims<3, 5>, T<0, 2>>);
 ///   | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ evaluation of `_` failed here
 /// ```
 ///
 /// ```
-/// use tilelayout::{assert_layout, Shape, Tiled, F32, T};
-/// assert_layout!(Tiled<F32, Shape<3, 5>, T<2, 2>>);
+/// use tilelayout::{assert_layout, Dims, Tiled, F32, T};
+/// assert_layout!(Tiled<F32, Dims<3, 5>, T<2, 2>>);
 /// ```
 ///
 /// ```compile_fail,E0080
-/// use tilelayout::{assert_layout, Shape, Tiled, F32, T};
-/// assert_layout!(Tiled<F32, Shape<3, 5>, T<0, 2>>);
+/// use tilelayout::{assert_layout, Dims, Tiled, F32, T};
+/// assert_layout!(Tiled<F32, Dims<3, 5>, T<0, 2>>);
 /// ```
 #[macro_export]
 macro_rules! assert_layout {
@@ -194,7 +196,7 @@ pub mod __private {
     }
 
     impl<const N: usize> StandIn for [(); N] {
-        type Layout = crate::Tiled<crate::F32, crate::Shape<1>>;
+        type Layout = crate::Tiled<crate::F32, crate::Dims<1>>;
         type Array = crate::storage::TypedArray<Self::Layout, 1>;
     }
 }
@@ -207,7 +209,7 @@ pub mod __private {
 /// ```
 /// use tilelayout::layout_array;
 /// let mut a = <layout_array!(s4[4,8]{1,0:E(4)})>::default();
-/// a.set([1, 3], tilelayout::storage::S4::new(-2).unwrap());
+/// a.set([1, 3], tilelayout::storage::i4::new(-2).unwrap());
 /// assert_eq!(a.units().len(), 16); // 32 four-bit elements in 16 bytes
 /// assert_eq!(a.get([1, 3]).get(), -2);
 /// ```
@@ -236,12 +238,12 @@ macro_rules! layout_slots {
 /// dumps: `layout!("f32[3,5]{1,0:T(2,2)}")`), parses and validates it with
 /// the same core as the runtime, and expands to the [`Tiled`] type a person
 /// would write, leaving out parameters at their default, so that
-/// `layout!(f32[3,5]{1,0:T(2,2)})` *is* `Tiled<F32, Shape<3,5>, T<2,2>>`.
+/// `layout!(f32[3,5]{1,0:T(2,2)})` *is* `Tiled<F32, Dims<3,5>, T<2,2>>`.
 ///
 /// ```
-/// use tilelayout::{layout, Layout, Shape, Tiled, F32, T};
+/// use tilelayout::{layout, Layout, Dims, Tiled, F32, T};
 /// type A = layout!(f32[3,5]{1,0:T(2,2)});
-/// let same: core::marker::PhantomData<Tiled<F32, Shape<3, 5>, T<2, 2>>> = core::marker::PhantomData::<A>;
+/// let same: core::marker::PhantomData<Tiled<F32, Dims<3, 5>, T<2, 2>>> = core::marker::PhantomData::<A>;
 /// # let _ = same;
 /// type B = layout!("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}");
 /// assert_eq!(B::XLA_BYTES, 8 * 1280 * 16384 * 2);

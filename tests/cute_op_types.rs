@@ -5,7 +5,7 @@
 //! functions (their own code, not the core's) agree on every index with
 //! CuTe's printed layout evaluated by the value algebra.
 
-use tilelayout::algebra::{Int, IntTuple, Layout as Value};
+use tilelayout::algebra::{CuteLayout as Value, Int, IntTuple};
 use tilelayout::{
     assert_cute, cute, AlgebraLayout, BlockedProduct, ByMode, Coalesce, CoalesceBy, Complement,
     ComplementTo, Composition, Downcast, Filter, FlatDivide, LeftInverse, LogicalDivide,

@@ -5,7 +5,7 @@
 
 use core::marker::PhantomData;
 
-use tilelayout::algebra::{Int, IntTuple, Layout as Value};
+use tilelayout::algebra::{CuteLayout as Value, Int, IntTuple};
 use tilelayout::{
     assert_cute, cute, layout, AlgebraLayout, Append, Cute, Flatten, FromXla, Get, Layout, Leaf,
 };

@@ -9,7 +9,7 @@
 
 use half::f16;
 use proptest::prelude::*;
-use tilelayout::algebra::Layout;
+use tilelayout::algebra::CuteLayout;
 use tilelayout::gpu::{
     ldmatrix, BaseTileColMajor, BaseTileRowMajor, Bytes128, ColMajor, ColReuseCont, LdMatrix,
     LdMatrixError, RegTile, RowMajor, RowReuseCont, SharedTile, SwizzledColMajor, SwizzledRowMajor,
@@ -48,7 +48,7 @@ fn run<const X: usize>(shared: &[u16], rows: &[usize; 32], trans: bool) -> Vec<V
 /// CuTe's `DstLayout(t, 16h + 32q)`, a bit of row `bit / 128` (the row
 /// lane `bit / 128` gave), element `(bit % 128) / 16` of it.
 fn check_atom(x: usize, trans: bool, dst: &str, shared: &[u16], rows: &[usize; 32]) {
-    let dst = Layout::parse(dst).unwrap();
+    let dst = CuteLayout::parse(dst).unwrap();
     let got = match x {
         1 => run::<1>(shared, rows, trans),
         2 => run::<2>(shared, rows, trans),

@@ -11,7 +11,7 @@ mod gpu_common;
 use gpu_common::vectors::{numbers, sections, TILEFUSION};
 use gpu_common::{check_against, check_bijection, check_layout};
 use half::{bf16, f16};
-use tilelayout::algebra::{Int, IntTuple, Layout};
+use tilelayout::algebra::{CuteLayout, Int, IntTuple};
 use tilelayout::gpu::{
     vector_run, Bytes128, Bytes64, ColMajor, Layout2, RowMajor, Shape2, SharedTile, Swizzle,
     SwizzleAtom, SwizzleFn, Swizzled, SwizzledColMajor, SwizzledRowMajor,
@@ -50,7 +50,7 @@ fn check_tilefusion<L: Layout2>(dtype: &str, bytes: usize, major: &str) {
 }
 
 /// The core's evaluation of a rank-2 layout at `(i, j)`.
-fn at(l: &Layout, i: usize, j: usize) -> usize {
+fn at(l: &CuteLayout, i: usize, j: usize) -> usize {
     let c = IntTuple::tuple(&[
         IntTuple::int(Int::dynamic(i as i64)),
         IntTuple::int(Int::dynamic(j as i64)),
@@ -62,8 +62,8 @@ fn at(l: &Layout, i: usize, j: usize) -> usize {
 /// TileFusion's decomposition: `TILES(i / bl, j / bw) + swizzle(IN_TILE(i % bl, j % bw))`
 /// for a row-major tile, with the in-block swizzle applied to the chunk index.
 fn decomposed(
-    tiles: &'static Layout,
-    in_tile: &'static Layout,
+    tiles: &'static CuteLayout,
+    in_tile: &'static CuteLayout,
     b: u32,
     m: u32,
     col_major: bool,

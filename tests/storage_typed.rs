@@ -3,7 +3,7 @@
 
 use half::bf16;
 use tilelayout::storage::{
-    StorageError, TiledArray, TypedArray, TypedStorage, TypedView, TypedViewMut, S4,
+    i4, StorageError, TiledArray, TypedArray, TypedStorage, TypedView, TypedViewMut,
 };
 use tilelayout::{layout, layout_array, Layout};
 
@@ -50,8 +50,8 @@ fn typed_arrays_store_like_the_runtime_arrays() {
     agree!(|n: usize| n as f32; f32[10,7]{0,1:T(4,2)(2,1)});
     agree!(|n: usize| bf16::from_f32(n as f32); bf16[16,300]{1,0:T(8,128)(2,1)});
     agree!(|n: usize| (n % 251) as i8; s8[9,130]{1,0:T(8,128)(4,1)});
-    agree!(|n: usize| S4::new((n % 16) as i8 - 8).unwrap(); s4[5,9]{1,0:E(4)});
-    agree!(|n: usize| S4::new((n % 16) as i8 - 8).unwrap(); s4[6,20]{0,1:T(8,128)(8,1)E(4)});
+    agree!(|n: usize| i4::new((n % 16) as i8 - 8).unwrap(); s4[5,9]{1,0:E(4)});
+    agree!(|n: usize| i4::new((n % 16) as i8 - 8).unwrap(); s4[6,20]{0,1:T(8,128)(8,1)E(4)});
     agree!(|n: usize| n.is_multiple_of(3); pred[7,33]{1,0:E(1)});
 }
 
@@ -70,7 +70,7 @@ fn bf16_rows_2k_and_2k_plus_1_share_a_word() {
 #[test]
 fn sub_byte_neighbours_are_never_clobbered() {
     let mut a = <layout_array!(s4[4,8]{1,0:E(4)})>::default();
-    let v = |x: i8| S4::new(x).unwrap();
+    let v = |x: i8| i4::new(x).unwrap();
     for i in 0..4 {
         for j in 0..8 {
             a.set([i, j], v(((i * 8 + j) % 16) as i8 - 8));

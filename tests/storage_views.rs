@@ -3,7 +3,7 @@
 
 use half::bf16;
 use tilelayout::storage::{
-    CompiledShape, StorageError, TiledArray, TiledView, TiledViewMut, S4, U2,
+    i4, u2, CompiledShape, StorageError, TiledArray, TiledView, TiledViewMut,
 };
 use tilelayout::value::{parse_shape, ErrorKind, PrimitiveType};
 
@@ -64,7 +64,7 @@ fn bad_input_gives_typed_errors() {
     // f32 cannot be stored in 16 bits, s4 not in 16, pred not in 24
     let e = TiledArray::<f32>::new(&shape("f32[4]{0:E(16)}"), 0.0).unwrap_err();
     assert_eq!(e, StorageError::ElementSize { bits: 16 });
-    let e = TiledArray::<S4>::new(&shape("s4[4]{0:E(16)}"), S4::default()).unwrap_err();
+    let e = TiledArray::<i4>::new(&shape("s4[4]{0:E(16)}"), i4::default()).unwrap_err();
     assert_eq!(e, StorageError::ElementSize { bits: 16 });
     let e = TiledArray::<bool>::new(&shape("pred[4]{0:E(24)}"), false).unwrap_err();
     assert_eq!(e, StorageError::ElementSize { bits: 24 });
@@ -187,26 +187,26 @@ fn s8_packs_four_rows_into_each_word() {
 fn packed_bit_order_matches_xla_bytes() {
     let s = shape("s4[8]{0:E(4)}");
     let vals = [1i8, -2, 3, 7, -8, 0, 5, -1];
-    let a = TiledArray::<S4>::from_fn(&s, |c| S4::new(vals[c[0] as usize]).unwrap()).unwrap();
+    let a = TiledArray::<i4>::from_fn(&s, |c| i4::new(vals[c[0] as usize]).unwrap()).unwrap();
     assert_eq!(a.units(), &[0xe1, 0x73, 0x08, 0xf5]);
-    let back: Vec<i8> = a.iter().map(S4::get).collect();
+    let back: Vec<i8> = a.iter().map(i4::get).collect();
     assert_eq!(back, vals);
 
     let s = shape("s2[8]{0:E(2)}");
     let vals = [1i8, -2, 0, -1, 1, 1, -2, 0];
-    let a = TiledArray::<tilelayout::storage::S2>::from_fn(&s, |c| {
-        tilelayout::storage::S2::new(vals[c[0] as usize]).unwrap()
+    let a = TiledArray::<tilelayout::storage::i2>::from_fn(&s, |c| {
+        tilelayout::storage::i2::new(vals[c[0] as usize]).unwrap()
     })
     .unwrap();
     assert_eq!(a.units(), &[0xc9, 0x25]);
 
     let s = shape("u2[8]{0:E(2)}");
     let vals = [0u8, 1, 2, 3, 3, 2, 1, 0];
-    let a = TiledArray::<U2>::from_fn(&s, |c| U2::new(vals[c[0] as usize]).unwrap()).unwrap();
+    let a = TiledArray::<u2>::from_fn(&s, |c| u2::new(vals[c[0] as usize]).unwrap()).unwrap();
     assert_eq!(a.units(), &[0xe4, 0x1b]);
     // without E(n), one value per byte, sign-extended
     let s = shape("s4[3]{0}");
-    let a = TiledArray::<S4>::from_fn(&s, |c| S4::new(-(c[0] as i8)).unwrap()).unwrap();
+    let a = TiledArray::<i4>::from_fn(&s, |c| i4::new(-(c[0] as i8)).unwrap()).unwrap();
     assert_eq!(a.units(), &[0x00, 0xff, 0xfe]);
 }
 
@@ -255,20 +255,20 @@ fn sub_byte_set_never_clobbers_neighbours() {
                     match bits {
                         4 => {
                             let mut v =
-                                TiledViewMut::<tilelayout::storage::U4>::new(&c, &mut units)
+                                TiledViewMut::<tilelayout::storage::u4>::new(&c, &mut units)
                                     .unwrap();
-                            v.set(&[i, j], tilelayout::storage::U4::new(0b1010).unwrap())
+                            v.set(&[i, j], tilelayout::storage::u4::new(0b1010).unwrap())
                                 .unwrap();
                         }
                         2 => {
-                            let mut v = TiledViewMut::<U2>::new(&c, &mut units).unwrap();
-                            v.set(&[i, j], U2::new(0b10).unwrap()).unwrap();
+                            let mut v = TiledViewMut::<u2>::new(&c, &mut units).unwrap();
+                            v.set(&[i, j], u2::new(0b10).unwrap()).unwrap();
                         }
                         _ => {
                             let mut v =
-                                TiledViewMut::<tilelayout::storage::U1>::new(&c, &mut units)
+                                TiledViewMut::<tilelayout::storage::u1>::new(&c, &mut units)
                                     .unwrap();
-                            v.set(&[i, j], tilelayout::storage::U1::new(!start & 1).unwrap())
+                            v.set(&[i, j], tilelayout::storage::u1::new(!start & 1).unwrap())
                                 .unwrap();
                         }
                     }

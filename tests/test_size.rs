@@ -17,12 +17,12 @@ use tilelayout::value::{self, algebra};
 #[test]
 fn value_types() {
     assert_eq!(size_of::<value::Shape>(), 1832);
-    assert_eq!(size_of::<value::Layout>(), 1568);
+    assert_eq!(size_of::<value::XlaLayout>(), 1568);
     assert_eq!(size_of::<value::Tile>(), 136);
     assert_eq!(size_of::<value::Tiling>(), 2936);
     // internal: the index program a layout type unrolls
     assert_eq!(size_of::<value::__private::Program>(), 1032);
-    assert_eq!(size_of::<algebra::Layout>(), 1168);
+    assert_eq!(size_of::<algebra::CuteLayout>(), 1168);
 }
 
 #[test]

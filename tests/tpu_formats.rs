@@ -2,9 +2,9 @@
 //! builders produce.
 
 use tilelayout::tpu::{self, *};
-use tilelayout::value::{parse_layout, write_attributes, Layout, PrimitiveType, Shape, TextBuf};
+use tilelayout::value::{parse_layout, write_attributes, PrimitiveType, Shape, TextBuf, XlaLayout};
 
-fn attrs(l: &Layout) -> String {
+fn attrs(l: &XlaLayout) -> String {
     let mut t = TextBuf::<64>::new();
     write_attributes(&mut t, l);
     t.as_str().to_owned()
@@ -12,7 +12,7 @@ fn attrs(l: &Layout) -> String {
 
 #[test]
 fn named_formats_print_their_text() {
-    let table: [(&str, Layout, &str); 9] = [
+    let table: [(&str, XlaLayout, &str); 9] = [
         ("UNTILED", UNTILED, ""),
         ("TILE_8_128", TILE_8_128, "T(8,128)"),
         ("TILE_1_128", TILE_1_128, "T(1,128)"),

@@ -223,7 +223,7 @@ fn cute_vectors() -> Vec<[String; 5]> {
 /// `evaluate`. The offsets are CuTe's result layout evaluated.
 #[test]
 fn every_op_reproduces_cutes_vectors() {
-    use tilelayout::algebra::{evaluate, Layout, Op};
+    use tilelayout::algebra::{evaluate, CuteLayout, Op};
     let cases = cute_vectors();
     let stdin: String = cases
         .iter()
@@ -268,7 +268,7 @@ fn every_op_reproduces_cutes_vectors() {
         }
         assert_eq!(v["result"], want.as_str(), "{case}");
         *exact.entry(op).or_default() += 1;
-        if let Ok(l) = Layout::parse(want) {
+        if let Ok(l) = CuteLayout::parse(want) {
             let n = l.size().unwrap().value.min(1024);
             let offsets: Vec<i64> = (0..n).map(|i| l.call(i).unwrap()).collect();
             assert_eq!(ints(&v["offsets"]), offsets, "{case}");

@@ -10,29 +10,29 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 use tilelayout_core::algebra::{
     coalesce, complement, composition, logical_divide, logical_product, right_inverse,
-    zipped_divide, IntTuple, Layout, Tiler,
+    zipped_divide, CuteLayout, IntTuple, Tiler,
 };
 
 type Case = (&'static str, Box<dyn Fn() -> usize>);
 
-fn len(l: Layout) -> usize {
+fn len(l: CuteLayout) -> usize {
     l.shape().node_count()
 }
 
 fn cases() -> Vec<Case> {
-    let a = Layout::parse("(_10,_2):(_16,_4)").unwrap();
-    let b = Layout::parse("(_5,_4):(_1,_5)").unwrap();
-    let big = Layout::parse("((_8,_16),(_8,_4)):((_1,_512),(_8,_64))").unwrap();
+    let a = CuteLayout::parse("(_10,_2):(_16,_4)").unwrap();
+    let b = CuteLayout::parse("(_5,_4):(_1,_5)").unwrap();
+    let big = CuteLayout::parse("((_8,_16),(_8,_4)):((_1,_512),(_8,_64))").unwrap();
     let t = Tiler::parse("(_8:_1,_32:_1)").unwrap();
-    let g = Layout::parse("(_9,(_4,_8)):(_59,(_13,_1))").unwrap();
+    let g = CuteLayout::parse("(_9,(_4,_8)):(_59,(_13,_1))").unwrap();
     let gt = Tiler::parse("(_3:_3,(_2,_4):(_1,_8))").unwrap();
-    let blk = Layout::parse("(_2,_2):(_4,_1)").unwrap();
+    let blk = CuteLayout::parse("(_2,_2):(_4,_1)").unwrap();
     let six = Tiler::parse("_6:_1").unwrap();
-    let sw = Layout::parse("(_4,_2,_3):(_2,_1,_8)").unwrap();
+    let sw = CuteLayout::parse("(_4,_2,_3):(_2,_1,_8)").unwrap();
     vec![
         (
             "parse (_9,(_4,_8)):(_59,(_13,_1))",
-            Box::new(|| len(Layout::parse(black_box("(_9,(_4,_8)):(_59,(_13,_1))")).unwrap())),
+            Box::new(|| len(CuteLayout::parse(black_box("(_9,(_4,_8)):(_59,(_13,_1))")).unwrap())),
         ),
         (
             "call 24 indices of (_9,(_4,_8)):(_59,(_13,_1))",
@@ -54,7 +54,7 @@ fn cases() -> Vec<Case> {
             "complement _4:_2 in 24",
             Box::new(|| {
                 len(complement(
-                    &Layout::parse("_4:_2").unwrap(),
+                    &CuteLayout::parse("_4:_2").unwrap(),
                     black_box(&IntTuple::fixed(24)),
                 )
                 .unwrap())

@@ -79,7 +79,7 @@ pub use parse::{
 pub use print::{
     write_attributes, write_layout, write_shape, write_shape_no_layout, write_tile, MAX_TEXT,
 };
-pub use shape::{Dim, Layout, Shape, Spans, SplitConfig, Tile, TileDim};
+pub use shape::{Dim, Shape, Spans, SplitConfig, Tile, TileDim, XlaLayout};
 pub use size::{bits_to_bytes, Sizes};
 pub use text::TextBuf;
 pub use tiling::{SlotIter, Tiling};

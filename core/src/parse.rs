@@ -8,7 +8,7 @@
 //! explicit stack in [`crate::tuple`]).
 
 use crate::error::{Attr, Error, ErrorKind, Span};
-use crate::shape::{Dim, Layout, Shape, Spans, SplitConfig, Tile, TileDim};
+use crate::shape::{Dim, Shape, Spans, SplitConfig, Tile, TileDim, XlaLayout};
 use crate::PrimitiveType;
 
 /// Parse options.
@@ -269,16 +269,16 @@ impl<'a> Parser<'a> {
             let layout = tri!(self.layout(&mut spans));
             shape.set_layout(layout, true);
         } else {
-            shape.set_layout(Layout::descending(shape.rank()), false);
+            shape.set_layout(XlaLayout::descending(shape.rank()), false);
         }
         spans.all = Span::new(type_span.start as usize, self.pos);
         Ok((shape, spans))
     }
 
     /// `{ minor_to_major [: attrs] }`.
-    pub(crate) const fn layout(&mut self, spans: &mut Spans) -> Result<Layout, Error> {
+    pub(crate) const fn layout(&mut self, spans: &mut Spans) -> Result<XlaLayout, Error> {
         let open = tri!(self.expect(b'{', "`{` to start a layout"));
-        let mut l = Layout::EMPTY;
+        let mut l = XlaLayout::EMPTY;
         tri!(self.skip_ws());
         if matches!(self.peek(), Some(b'0'..=b'9' | b'-')) {
             loop {
@@ -308,7 +308,7 @@ impl<'a> Parser<'a> {
         Ok(l)
     }
 
-    const fn attributes(&mut self, l: &mut Layout, spans: &mut Spans) -> Result<(), Error> {
+    const fn attributes(&mut self, l: &mut XlaLayout, spans: &mut Spans) -> Result<(), Error> {
         let mut next = 0usize; // index into ATTR_ORDER of the first still allowed
         loop {
             tri!(self.skip_ws());
@@ -437,7 +437,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `T(…)(…)…` with the `T` already consumed.
-    const fn tiles(&mut self, l: &mut Layout, spans: &mut Spans) -> Result<(), Error> {
+    const fn tiles(&mut self, l: &mut XlaLayout, spans: &mut Spans) -> Result<(), Error> {
         if !tri!(self.at(b'(')) {
             return Err(self.unexpected("`(` to start a tile after T"));
         }
@@ -479,7 +479,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `SC(d:i,j)(…)…` with the `SC` already consumed.
-    const fn split_configs(&mut self, l: &mut Layout, spans: &mut Spans) -> Result<(), Error> {
+    const fn split_configs(&mut self, l: &mut XlaLayout, spans: &mut Spans) -> Result<(), Error> {
         if !tri!(self.at(b'(')) {
             return Err(self.unexpected("`(` to start a split config after SC"));
         }
@@ -595,7 +595,7 @@ pub const fn parse_valid_shape(text: &str) -> Result<Shape, Error> {
 /// let l = tilelayout::value::parse_layout("{3,2,1,0:L(100)}").unwrap();
 /// assert_eq!(l.tail_padding_alignment_in_elements, 100);
 /// ```
-pub const fn parse_layout(text: &str) -> Result<Layout, Error> {
+pub const fn parse_layout(text: &str) -> Result<XlaLayout, Error> {
     match parse_layout_with(text) {
         Ok((l, _)) => Ok(l),
         Err(e) => Err(e),
@@ -603,8 +603,8 @@ pub const fn parse_layout(text: &str) -> Result<Layout, Error> {
 }
 
 /// Parses a layout on its own and returns where each part was in the text
-/// (for [`Spans::locate`] on errors of [`Layout::validate`]).
-pub const fn parse_layout_with(text: &str) -> Result<(Layout, Spans), Error> {
+/// (for [`Spans::locate`] on errors of [`XlaLayout::validate`]).
+pub const fn parse_layout_with(text: &str) -> Result<(XlaLayout, Spans), Error> {
     let mut p = Parser::new(text.as_bytes(), ParseOptions { strict: false });
     let mut spans = Spans::NONE;
     let l = tri!(p.layout(&mut spans));
@@ -616,7 +616,7 @@ pub const fn parse_layout_with(text: &str) -> Result<(Layout, Spans), Error> {
 /// Parses one tile, `(8,128)` or `(2,*,128)`.
 pub const fn parse_tile(text: &str) -> Result<Tile, Error> {
     let mut p = Parser::new(text.as_bytes(), ParseOptions { strict: false });
-    let mut l = Layout::EMPTY;
+    let mut l = XlaLayout::EMPTY;
     let mut spans = Spans::NONE;
     tri!(p.tiles(&mut l, &mut spans));
     tri!(p.end());

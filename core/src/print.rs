@@ -1,5 +1,5 @@
 //! XLA's canonical printing (`Shape::ToString(print_layout=true)`,
-//! `Layout::ToString`), in `const fn` into a [`TextBuf`].
+//! `XlaLayout::ToString`), in `const fn` into a [`TextBuf`].
 //!
 //! Rules (XLA's printing): lowercase type; dims joined by `,`; `{minor_to_major}`
 //! then `:` and only the attributes that differ from their defaults, in the
@@ -7,7 +7,7 @@
 //! attributes; `D(…)` was dropped by the parser; `token[]`/`opaque[]` print
 //! no layout.
 
-use crate::shape::{Dim, Layout, Shape, Tile, TileDim};
+use crate::shape::{Dim, Shape, Tile, TileDim, XlaLayout};
 use crate::text::TextBuf;
 
 /// Capacity that holds the canonical text of any shape within the limits.
@@ -31,7 +31,7 @@ pub const fn write_tile<const N: usize>(t: &mut TextBuf<N>, tile: &Tile) {
 }
 
 /// Writes the part after `:` (nothing if every attribute is default).
-pub const fn write_attributes<const N: usize>(t: &mut TextBuf<N>, l: &Layout) {
+pub const fn write_attributes<const N: usize>(t: &mut TextBuf<N>, l: &XlaLayout) {
     let tiles = l.tiles();
     if !tiles.is_empty() {
         t.push_ascii(b'T');
@@ -94,8 +94,8 @@ pub const fn write_attributes<const N: usize>(t: &mut TextBuf<N>, l: &Layout) {
     }
 }
 
-/// Writes a layout as XLA's `Layout::ToString` does: `{1,0:T(8,128)(2,1)}`.
-pub const fn write_layout<const N: usize>(t: &mut TextBuf<N>, l: &Layout) {
+/// Writes a layout as XLA's `XlaLayout::ToString` does: `{1,0:T(8,128)(2,1)}`.
+pub const fn write_layout<const N: usize>(t: &mut TextBuf<N>, l: &XlaLayout) {
     t.push_ascii(b'{');
     let m = l.minor_to_major();
     let mut i = 0;
@@ -174,8 +174,8 @@ impl Shape {
     }
 }
 
-impl Layout {
-    /// XLA's `Layout::ToString`, built in `const fn`.
+impl XlaLayout {
+    /// XLA's `XlaLayout::ToString`, built in `const fn`.
     pub const fn canonical<const N: usize>(&self) -> TextBuf<N> {
         let mut t = TextBuf::new();
         write_layout(&mut t, self);
@@ -189,7 +189,7 @@ impl core::fmt::Display for Shape {
     }
 }
 
-impl core::fmt::Display for Layout {
+impl core::fmt::Display for XlaLayout {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.canonical::<MAX_TEXT>().as_str())
     }

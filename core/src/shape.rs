@@ -1,6 +1,6 @@
 //! The value model: dims, tiles, layouts and array shapes, in fixed capacity.
 //!
-//! Invariants: none beyond the capacities. A `Shape` or `Layout` may hold
+//! Invariants: none beyond the capacities. A `Shape` or `XlaLayout` may hold
 //! anything the grammar accepts, including what XLA calls invalid (a
 //! `minor_to_major` with a repeat, a zero tile dim, …), because XLA prints
 //! such values too. [`Shape::validate`] is the separate step that rejects
@@ -168,7 +168,7 @@ impl SplitConfig {
 /// assert_eq!(l.to_string(), "{1,0:T(8,128)(2,1)}");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Layout {
+pub struct XlaLayout {
     minor_to_major: [i64; MAX_RANK],
     m2m_len: u8,
     tiles: [Tile; MAX_TILES],
@@ -189,9 +189,9 @@ pub struct Layout {
     pub dynamic_shape_metadata_prefix_bytes: u64,
 }
 
-impl Layout {
+impl XlaLayout {
     /// A layout with an empty `minor_to_major` and every default.
-    pub const EMPTY: Layout = Layout {
+    pub const EMPTY: XlaLayout = XlaLayout {
         minor_to_major: [0; MAX_RANK],
         m2m_len: 0,
         tiles: [Tile::EMPTY; MAX_TILES],
@@ -207,8 +207,8 @@ impl Layout {
     };
 
     /// XLA's default layout for `rank` dims: `{rank-1,…,1,0}` (row-major).
-    pub const fn descending(rank: usize) -> Layout {
-        let mut l = Layout::EMPTY;
+    pub const fn descending(rank: usize) -> XlaLayout {
+        let mut l = XlaLayout::EMPTY;
         let mut i = 0;
         while i < rank && i < MAX_RANK {
             l.minor_to_major[i] = (rank - 1 - i) as i64;
@@ -305,7 +305,7 @@ pub struct Shape {
     element_type: PrimitiveType,
     dims: [Dim; MAX_RANK],
     rank: u8,
-    layout: Layout,
+    layout: XlaLayout,
     layout_written: bool,
 }
 
@@ -326,7 +326,7 @@ impl Shape {
             element_type,
             dims: [Dim::Static(0); MAX_RANK],
             rank: dims.len() as u8,
-            layout: Layout::descending(dims.len()),
+            layout: XlaLayout::descending(dims.len()),
             layout_written: false,
         };
         let mut i = 0;
@@ -338,7 +338,7 @@ impl Shape {
     }
 
     /// The same shape with `layout` (as if written).
-    pub const fn with_layout(mut self, layout: Layout) -> Shape {
+    pub const fn with_layout(mut self, layout: XlaLayout) -> Shape {
         self.layout = layout;
         self.layout_written = true;
         self
@@ -349,7 +349,7 @@ impl Shape {
             element_type,
             dims: [Dim::Static(0); MAX_RANK],
             rank: 0,
-            layout: Layout::EMPTY,
+            layout: XlaLayout::EMPTY,
             layout_written: false,
         }
     }
@@ -363,7 +363,7 @@ impl Shape {
         true
     }
 
-    pub(crate) const fn set_layout(&mut self, layout: Layout, written: bool) {
+    pub(crate) const fn set_layout(&mut self, layout: XlaLayout, written: bool) {
         self.layout = layout;
         self.layout_written = written;
     }
@@ -384,7 +384,7 @@ impl Shape {
     }
 
     /// The layout (XLA's default if none was written).
-    pub const fn layout(&self) -> &Layout {
+    pub const fn layout(&self) -> &XlaLayout {
         &self.layout
     }
 

@@ -152,7 +152,7 @@ impl Shape {
     }
 }
 
-impl crate::Layout {
+impl crate::XlaLayout {
     /// Checks a layout without its shape: every rule of [`Shape::validate`]
     /// that does not need the dims, for a shape of rank
     /// `minor_to_major().len()` (split indices are not checked against the

@@ -2,11 +2,12 @@
 //! wider or narrower elements.
 
 use proptest::prelude::*;
-use tilelayout_core::algebra::{downcast, upcast, AlgebraErrorKind, IntTuple, Layout};
+use tilelayout_core::algebra::{downcast, upcast, AlgebraErrorKind, CuteLayout, IntTuple};
 
-fn compact(dims: &[i64], row_major: bool) -> Layout {
+fn compact(dims: &[i64], row_major: bool) -> CuteLayout {
     let s: Vec<String> = dims.iter().map(|v| format!("_{v}")).collect();
-    let l = Layout::column_major(IntTuple::parse(&format!("({})", s.join(","))).unwrap()).unwrap();
+    let l =
+        CuteLayout::column_major(IntTuple::parse(&format!("({})", s.join(","))).unwrap()).unwrap();
     if !row_major {
         return l;
     }
@@ -18,7 +19,7 @@ fn compact(dims: &[i64], row_major: bool) -> Layout {
         cur *= dims[i];
     }
     let ds: Vec<String> = d.iter().map(|v| format!("_{v}")).collect();
-    Layout::parse(&format!("({}):({})", s.join(","), ds.join(","))).unwrap()
+    CuteLayout::parse(&format!("({}):({})", s.join(","), ds.join(","))).unwrap()
 }
 
 proptest! {
@@ -53,19 +54,19 @@ proptest! {
 
 #[test]
 fn cast_preconditions() {
-    let l = Layout::parse("(_4,_3):(_3,_1)").unwrap();
+    let l = CuteLayout::parse("(_4,_3):(_3,_1)").unwrap();
     assert!(matches!(
         upcast(&l, 2).unwrap_err().kind,
         AlgebraErrorKind::CastDivisibility { mode: 1, .. }
             | AlgebraErrorKind::CastDivisibility { mode: 0, .. }
     ));
-    let l = Layout::parse("(_4,_3):(_3,_2)").unwrap();
+    let l = CuteLayout::parse("(_4,_3):(_3,_2)").unwrap();
     assert_eq!(
         downcast(&l, 2).unwrap_err().kind,
         AlgebraErrorKind::NotAdjacent
     );
     assert!(upcast(&l, 0).is_err());
     // a dynamic stride that is not a multiple of the factor (CuTe truncates)
-    let l = Layout::parse("(_8,_2):(1,_8)").unwrap();
+    let l = CuteLayout::parse("(_8,_2):(1,_8)").unwrap();
     assert!(upcast(&l, 2).is_err());
 }

@@ -5,11 +5,11 @@ mod algebra_gen;
 use algebra_gen::{image, layout, Strides};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
-use tilelayout_core::algebra::{complement, filter, IntTuple, Layout};
+use tilelayout_core::algebra::{complement, filter, CuteLayout, IntTuple};
 
-fn check(a: &Layout, cotarget: i64) {
+fn check(a: &CuteLayout, cotarget: i64) {
     let r = complement(a, &IntTuple::fixed(cotarget)).unwrap();
-    let both = Layout::concat(&[*a, r]).unwrap();
+    let both = CuteLayout::concat(&[*a, r]).unwrap();
     // Post 1: cosize(make_layout(a, r)) >= size(cotarget)
     assert!(both.cosize().unwrap().value >= cotarget, "{a} {r}");
     // Post 2: cosize(r) >= round_up(size(cotarget), cosize(a)) / cosize(filter(a))
@@ -57,6 +57,6 @@ proptest! {
 
 #[test]
 fn non_injective_is_an_error() {
-    let a = Layout::parse("(_4,_4):(_1,_2)").unwrap();
+    let a = CuteLayout::parse("(_4,_4):(_1,_2)").unwrap();
     assert!(complement(&a, &IntTuple::fixed(16)).is_err());
 }

@@ -6,12 +6,12 @@ mod algebra_gen;
 use algebra_gen::{image, layout, small_layout, tiler, Strides};
 use proptest::prelude::*;
 use tilelayout_core::algebra::{
-    composition, composition_tiler, AlgebraErrorKind, IntTuple, Layout, Tiler,
+    composition, composition_tiler, AlgebraErrorKind, CuteLayout, IntTuple, Tiler,
 };
 
 /// The reference: `A(B(i))` for every `i` of `B` (`None` where `B(i)` is
 /// outside `A`'s domain, where CuTe promises nothing).
-fn composed(a: &Layout, b: &Layout) -> Vec<Option<i64>> {
+fn composed(a: &CuteLayout, b: &CuteLayout) -> Vec<Option<i64>> {
     let n = a.size().unwrap().value;
     image(b)
         .into_iter()
@@ -20,7 +20,7 @@ fn composed(a: &Layout, b: &Layout) -> Vec<Option<i64>> {
 }
 
 /// The result agrees with the reference wherever that is defined.
-fn agrees(r: &Layout, want: &[Option<i64>]) -> bool {
+fn agrees(r: &CuteLayout, want: &[Option<i64>]) -> bool {
     image(r)
         .iter()
         .zip(want)
@@ -57,7 +57,7 @@ proptest! {
     #[test]
     fn composition_with_identity(a in layout(Strides::Any, 0.8)) {
         let n = a.size().unwrap();
-        let id = Layout::new(IntTuple::int(n), IntTuple::fixed(1)).unwrap();
+        let id = CuteLayout::new(IntTuple::int(n), IntTuple::fixed(1)).unwrap();
         let r = composition(&a, &id).unwrap();
         prop_assert_eq!(image(&r), image(&a));
     }
@@ -95,10 +95,10 @@ fn exhaustive_small() {
     let mut ok = 0;
     let mut err = 0;
     for a in lefts {
-        let a = Layout::parse(a).unwrap();
+        let a = CuteLayout::parse(a).unwrap();
         for s in 1..=12 {
             for d in 0..=12 {
-                let b = Layout::parse(&format!("_{s}:_{d}")).unwrap();
+                let b = CuteLayout::parse(&format!("_{s}:_{d}")).unwrap();
                 match composition(&a, &b) {
                     Ok(r) => {
                         ok += 1;
@@ -115,8 +115,8 @@ fn exhaustive_small() {
 /// The divisibility errors name the mode of the left layout.
 #[test]
 fn divisibility_errors_name_the_mode() {
-    let a = Layout::parse("(_4,_6):(_1,_8)").unwrap();
-    let e = composition(&a, &Layout::parse("_3:_3").unwrap()).unwrap_err();
+    let a = CuteLayout::parse("(_4,_6):(_1,_8)").unwrap();
+    let e = composition(&a, &CuteLayout::parse("_3:_3").unwrap()).unwrap_err();
     assert_eq!(
         e.kind,
         AlgebraErrorKind::StrideWraps {
@@ -125,7 +125,7 @@ fn divisibility_errors_name_the_mode() {
             stride: 3
         }
     );
-    let e = composition(&a, &Layout::parse("_6:_1").unwrap()).unwrap_err();
+    let e = composition(&a, &CuteLayout::parse("_6:_1").unwrap()).unwrap_err();
     assert_eq!(
         e.kind,
         AlgebraErrorKind::ShapeDivisibility {
@@ -143,16 +143,16 @@ fn divisibility_errors_name_the_mode() {
 #[test]
 fn errors_name_the_mode_of_the_right_operand() {
     use tilelayout_core::algebra::{logical_divide, zipped_divide};
-    let lhs = Layout::parse("(_6,_4):(_1,_100)").unwrap();
+    let lhs = CuteLayout::parse("(_6,_4):(_1,_100)").unwrap();
     // mode 1 of a right layout: 4 elements every 4 wrap past the mode of 6
-    let e = composition(&lhs, &Layout::parse("(_2,_4):(_1,_4)").unwrap()).unwrap_err();
+    let e = composition(&lhs, &CuteLayout::parse("(_2,_4):(_1,_4)").unwrap()).unwrap_err();
     assert_eq!(e.path.modes(), &[1]);
     assert!(
         e.to_string().ends_with("; at mode 1 of the right operand"),
         "{e}"
     );
     // a nested tiler: mode 0 of mode 1
-    let a = Layout::parse("(_8,((_6,_4),_2)):(_1,((_1,_100),_1000))").unwrap();
+    let a = CuteLayout::parse("(_8,((_6,_4),_2)):(_1,((_1,_100),_1000))").unwrap();
     let t = Tiler::parse("(_2,(_4:_4,_2))").unwrap();
     for e in [
         composition_tiler(&a, &t).unwrap_err(),
@@ -166,11 +166,11 @@ fn errors_name_the_mode_of_the_right_operand() {
         );
     }
     // a by-mode tiler: its mode 1
-    let a = Layout::parse("(_8,(_6,_4)):(_1,(_1,_100))").unwrap();
+    let a = CuteLayout::parse("(_8,(_6,_4)):(_1,(_1,_100))").unwrap();
     let e = logical_divide(&a, &Tiler::parse("(_2,_4:_4)").unwrap()).unwrap_err();
     assert_eq!(e.path.modes(), &[1], "{e}");
     // a single tiler is the whole right operand: no path, as before
-    let a = Layout::parse("(_12,(_4,_8)):(_7,(_1,_30))").unwrap();
+    let a = CuteLayout::parse("(_12,(_4,_8)):(_7,(_1,_30))").unwrap();
     let e = zipped_divide(&a, &Tiler::parse("128").unwrap()).unwrap_err();
     assert!(e.path.is_empty());
     assert_eq!(

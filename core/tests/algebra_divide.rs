@@ -6,7 +6,7 @@ use algebra_gen::{image, layout, small_layout, tiler, Strides};
 use proptest::prelude::*;
 use tilelayout_core::algebra::{
     coalesce, complement, composition, flat_divide, logical_divide, tiled_divide, zipped_divide,
-    IntTuple, Layout, Tiler,
+    CuteLayout, IntTuple, Tiler,
 };
 
 proptest! {
@@ -20,7 +20,7 @@ proptest! {
         if let Ok(r) = logical_divide(&a, &t) {
             prop_assert_eq!(image(&r.mode(0).unwrap()), image(&composition(&a, &b).unwrap()));
             let rest = complement(&b, coalesce(&a).unwrap().shape()).unwrap();
-            let both = Layout::concat(&[b, rest]).unwrap();
+            let both = CuteLayout::concat(&[b, rest]).unwrap();
             prop_assert_eq!(r.size().unwrap().value, both.size().unwrap().value);
             prop_assert!(r.size().unwrap().value >= a.size().unwrap().value);
             let n = a.size().unwrap().value;
@@ -43,7 +43,7 @@ proptest! {
         let p = if st { "_" } else { "" };
         let shape: Vec<String> = dims.iter().map(|(t, r)| format!("{p}{}", t * r)).collect();
         let tiles: Vec<String> = dims.iter().map(|(t, _)| format!("{p}{t}")).collect();
-        let a = Layout::column_major(IntTuple::parse(&format!("({})", shape.join(","))).unwrap()).unwrap();
+        let a = CuteLayout::column_major(IntTuple::parse(&format!("({})", shape.join(","))).unwrap()).unwrap();
         let t = Tiler::parse(&format!("({})", tiles.join(","))).unwrap();
         let n = a.size().unwrap().value;
         for r in [

@@ -5,12 +5,12 @@
 
 use tilelayout_core::algebra::{
     coalesce, coalesce_by, complement, composition, composition_tiler, evaluate, logical_divide,
-    logical_product, zipped_divide, AlgebraErrorKind, IntTuple, Layout, Op, Tiler,
+    logical_product, zipped_divide, AlgebraErrorKind, CuteLayout, IntTuple, Op, Tiler,
 };
 
 #[track_caller]
-fn l(s: &str) -> Layout {
-    Layout::parse(s).unwrap()
+fn l(s: &str) -> CuteLayout {
+    CuteLayout::parse(s).unwrap()
 }
 
 #[track_caller]

@@ -6,7 +6,7 @@ mod algebra_gen;
 use algebra_gen::{layout, Strides};
 use proptest::prelude::*;
 use tilelayout_core::algebra::{
-    left_inverse, max_common_layout, max_common_vector, right_inverse, Layout,
+    left_inverse, max_common_layout, max_common_vector, right_inverse, CuteLayout,
 };
 
 proptest! {
@@ -43,7 +43,7 @@ proptest! {
     /// max_common_vector.
     #[test]
     fn max_common(a in layout(Strides::Compact, 1.0)) {
-        let b = Layout::column_major(*a.shape()).unwrap();
+        let b = CuteLayout::column_major(*a.shape()).unwrap();
         let (Ok(r), Ok(n)) = (max_common_layout(&a, &b), max_common_vector(&a, &b)) else {
             return Ok(());
         };
@@ -58,8 +58,8 @@ proptest! {
 
 #[test]
 fn common_vector_of_a_layout_with_itself_is_its_contiguous_run() {
-    let a = Layout::parse("(_4,_8):(_1,_4)").unwrap();
+    let a = CuteLayout::parse("(_4,_8):(_1,_4)").unwrap();
     assert_eq!(max_common_vector(&a, &a).unwrap().value, 32);
-    let b = Layout::parse("(_4,_8):(_8,_1)").unwrap();
+    let b = CuteLayout::parse("(_4,_8):(_8,_1)").unwrap();
     assert_eq!(max_common_vector(&a, &b).unwrap().value, 1);
 }

@@ -6,8 +6,8 @@ mod algebra_gen;
 use algebra_gen::{layout, tiler, Strides};
 use proptest::prelude::*;
 use tilelayout_core::algebra::{
-    evaluate, AlgebraErrorKind, AnyLayout, ComposedLayout, IntTuple, Layout, Op, Tiler, MAX_DEPTH,
-    MAX_NODES,
+    evaluate, AlgebraErrorKind, AnyLayout, ComposedLayout, CuteLayout, IntTuple, Op, Tiler,
+    MAX_DEPTH, MAX_NODES,
 };
 
 proptest! {
@@ -16,7 +16,7 @@ proptest! {
     #[test]
     fn layout_round_trip(l in layout(Strides::Any, 0.5)) {
         let text = l.to_string();
-        let back = Layout::parse(&text).unwrap();
+        let back = CuteLayout::parse(&text).unwrap();
         prop_assert_eq!(back, l);
         prop_assert_eq!(back.to_string(), text);
     }
@@ -40,7 +40,7 @@ proptest! {
     #[test]
     fn arbitrary_input_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
         let text = String::from_utf8_lossy(&bytes);
-        for r in [Layout::parse(&text).err(), IntTuple::parse(&text).err(), AnyLayout::parse(&text).err(), Tiler::parse(&text).err()].into_iter().flatten() {
+        for r in [CuteLayout::parse(&text).err(), IntTuple::parse(&text).err(), AnyLayout::parse(&text).err(), Tiler::parse(&text).err()].into_iter().flatten() {
             prop_assert!(r.span.is_none() || r.span.start as usize <= text.len());
         }
         for op in Op::ALL {
@@ -51,8 +51,8 @@ proptest! {
     /// Text made of the notation's own characters, to reach deeper.
     #[test]
     fn notation_soup_never_panics(s in "[()_,:0-9 -]{0,40}") {
-        if let Ok(l) = Layout::parse(&s) {
-            prop_assert_eq!(Layout::parse(&l.to_string()).unwrap(), l);
+        if let Ok(l) = CuteLayout::parse(&s) {
+            prop_assert_eq!(CuteLayout::parse(&l.to_string()).unwrap(), l);
         }
         for op in Op::ALL {
             let _ = evaluate(op, &[&s, "(_2,_2)"]);
@@ -71,7 +71,7 @@ fn hostile_inputs() {
         ")".repeat(1000)
     );
     assert_eq!(
-        Layout::parse(&deep).unwrap_err().kind,
+        CuteLayout::parse(&deep).unwrap_err().kind,
         AlgebraErrorKind::TooDeep
     );
     let ok_depth = format!("{}1{}", "(".repeat(MAX_DEPTH), ")".repeat(MAX_DEPTH));
@@ -99,12 +99,12 @@ fn hostile_inputs() {
         "1:-9223372036854775809",
     ] {
         assert_eq!(
-            Layout::parse(huge).unwrap_err().kind,
+            CuteLayout::parse(huge).unwrap_err().kind,
             AlgebraErrorKind::IntegerTooLarge,
             "{huge}"
         );
     }
-    assert!(Layout::parse("1:-9223372036854775808").is_ok());
+    assert!(CuteLayout::parse("1:-9223372036854775808").is_ok());
     for bad in [
         "((1,2):(1,2)",
         "(1,2)):(1,2)",
@@ -119,10 +119,10 @@ fn hostile_inputs() {
         "--1:1",
         "1:1:1",
     ] {
-        assert!(Layout::parse(bad).is_err(), "{bad}");
+        assert!(CuteLayout::parse(bad).is_err(), "{bad}");
     }
     // overflowing sizes and cosizes are errors, not panics
-    let big = Layout::parse("(_4294967296,_4294967296):(_4294967296,_1)").unwrap();
+    let big = CuteLayout::parse("(_4294967296,_4294967296):(_4294967296,_1)").unwrap();
     assert_eq!(big.size().unwrap_err().kind, AlgebraErrorKind::Overflow);
     assert!(big.cosize().is_err());
     assert!(evaluate(
@@ -139,9 +139,9 @@ fn hostile_inputs() {
 
 #[test]
 fn error_messages_say_where() {
-    let e = Layout::parse("(_2,_3):(_1;_2)").unwrap_err();
+    let e = CuteLayout::parse("(_2,_3):(_1;_2)").unwrap_err();
     assert_eq!(e.to_string(), "expected `,` or `)`, found `;` at byte 11");
-    let e = Layout::parse("(_2,_3):(_1,").unwrap_err();
+    let e = CuteLayout::parse("(_2,_3):(_1,").unwrap_err();
     assert_eq!(
         e.to_string(),
         "unexpected end of input, expected an integer or `(` at byte 12"

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use std::collections::BTreeSet;
 use tilelayout_core::algebra::{
     blocked_product, logical_product, raked_product, tile_to_shape, tiled_product, zipped_product,
-    IntTuple, Layout, Tiler,
+    CuteLayout, IntTuple, Tiler,
 };
 
 proptest! {
@@ -46,8 +46,8 @@ proptest! {
     ) {
         let sa: Vec<String> = a.iter().map(|v| format!("_{v}")).collect();
         let sb: Vec<String> = b.iter().map(|v| format!("_{v}")).collect();
-        let la = Layout::column_major(IntTuple::parse(&format!("({})", sa.join(","))).unwrap()).unwrap();
-        let lb = Layout::column_major(IntTuple::parse(&format!("({})", sb.join(","))).unwrap()).unwrap();
+        let la = CuteLayout::column_major(IntTuple::parse(&format!("({})", sa.join(","))).unwrap()).unwrap();
+        let lb = CuteLayout::column_major(IntTuple::parse(&format!("({})", sb.join(","))).unwrap()).unwrap();
         let n = la.size().unwrap().value * lb.size().unwrap().value;
         for r in [blocked_product(&la, &lb).unwrap(), raked_product(&la, &lb).unwrap()] {
             prop_assert_eq!(r.rank(), a.len().max(b.len()));
@@ -69,7 +69,7 @@ proptest! {
         reps in prop::collection::vec(1i64..=3, 2..=2),
     ) {
         let sb: Vec<String> = block.iter().map(|v| format!("_{v}")).collect();
-        let b = Layout::column_major(IntTuple::parse(&format!("({})", sb.join(","))).unwrap()).unwrap();
+        let b = CuteLayout::column_major(IntTuple::parse(&format!("({})", sb.join(","))).unwrap()).unwrap();
         let target: Vec<i64> = (0..2).map(|i| block.get(i).copied().unwrap_or(1) * reps[i]).collect();
         let t = IntTuple::parse(&format!("(_{},_{})", target[0], target[1])).unwrap();
         let r = tile_to_shape(&b, &t).unwrap();
@@ -82,7 +82,7 @@ proptest! {
 
 #[test]
 fn tile_to_shape_refuses_a_target_the_block_does_not_divide() {
-    let b = Layout::parse("(_2,_3):(_1,_2)").unwrap();
+    let b = CuteLayout::parse("(_2,_3):(_1,_2)").unwrap();
     let e = tile_to_shape(&b, &IntTuple::parse("(_4,_8)").unwrap()).unwrap_err();
     assert!(e.to_string().contains("mode 1"), "{e}");
 }

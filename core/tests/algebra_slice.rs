@@ -4,13 +4,13 @@
 mod algebra_gen;
 use algebra_gen::{layout, Strides};
 use proptest::prelude::*;
-use tilelayout_core::algebra::{slice, slice_offset, IntTuple, Layout, SliceCoord};
+use tilelayout_core::algebra::{slice, slice_offset, CuteLayout, IntTuple, SliceCoord};
 
 proptest! {
     /// Slicing mode `k` of a rank-2 layout at each index of the other.
     #[test]
     fn slice_rows_and_columns(a in layout(Strides::Any, 0.8), b in layout(Strides::Any, 0.8)) {
-        let l = Layout::concat(&[a, b]).unwrap();
+        let l = CuteLayout::concat(&[a, b]).unwrap();
         let (na, nb) = (a.size().unwrap().value, b.size().unwrap().value);
         prop_assume!(na * nb <= 4096);
         for j in 0..nb.min(8) {
@@ -28,7 +28,7 @@ proptest! {
 
 #[test]
 fn nested_and_trivial_slices() {
-    let l = Layout::parse("((_2,_3),(_4,_5)):((_1,_2),(_6,_24))").unwrap();
+    let l = CuteLayout::parse("((_2,_3),(_4,_5)):((_1,_2),(_6,_24))").unwrap();
     let s = |c: &str| {
         slice(&l, &SliceCoord::parse(c).unwrap())
             .unwrap()

@@ -17,8 +17,8 @@
 //!   some wrong layouts through even for static operands).
 
 use tilelayout_core::algebra::{
-    coalesce, complement, evaluate, AlgebraError, AlgebraErrorKind, IntTuple, Layout, Op, Tiler,
-    Value,
+    coalesce, complement, evaluate, AlgebraError, AlgebraErrorKind, CuteLayout, IntTuple, Op,
+    Tiler, Value,
 };
 
 /// Where we refuse an input CuTe computes, CuTe's printed result must be
@@ -27,18 +27,18 @@ use tilelayout_core::algebra::{
 /// `A((B, complement(B, shape(coalesce(A))))(i))`, and no fewer
 /// elements). `None` when there is no brute-force reference for the case.
 fn cute_result_is_wrong(op: Op, a: &str, b: &str, cute: &str) -> Option<bool> {
-    let a = Layout::parse(a).ok()?;
-    let r = Layout::parse(cute).ok()?;
+    let a = CuteLayout::parse(a).ok()?;
+    let r = CuteLayout::parse(cute).ok()?;
     let reference = match op {
-        Op::Composition => Layout::parse(b).ok()?,
+        Op::Composition => CuteLayout::parse(b).ok()?,
         Op::LogicalDivide | Op::ZippedDivide | Op::TiledDivide | Op::FlatDivide => {
             let t = Tiler::parse(b).ok()?.as_layout()?;
             let rest = complement(&t, coalesce(&a).ok()?.shape()).ok()?;
-            Layout::concat(&[t, rest]).ok()?
+            CuteLayout::concat(&[t, rest]).ok()?
         }
         // a product has size(A) * size(B) elements
         Op::BlockedProduct | Op::RakedProduct => {
-            let b = Layout::parse(b).ok()?;
+            let b = CuteLayout::parse(b).ok()?;
             let n = a.size().ok()?.value * b.size().ok()?.value;
             return Some(r.size().ok()?.value != n);
         }
@@ -63,7 +63,7 @@ fn cute_result_is_wrong(op: Op, a: &str, b: &str, cute: &str) -> Option<bool> {
 /// `bool`); we check the division on values and give the layout, which
 /// must then have the target's shape.
 fn tile_to_shape_with_dynamic_block(op: Op, a: &str, b: &str, got: &Value) -> bool {
-    let (Ok(block), Ok(target), Value::Layout(r)) = (Layout::parse(a), IntTuple::parse(b), got)
+    let (Ok(block), Ok(target), Value::Layout(r)) = (CuteLayout::parse(a), IntTuple::parse(b), got)
     else {
         return false;
     };
@@ -185,27 +185,32 @@ fn cute_more_result_is_wrong(op: Op, args: &[&str], cute: &str, e: &AlgebraError
             [sw, off, l] => {
                 let (b, m, s) = parse_sw(sw)?;
                 let off: i64 = off.trim_start_matches('_').parse().ok()?;
-                Some(swizzle(b, m, s, off + Layout::parse(l).ok()?.call(i).ok()?))
+                Some(swizzle(
+                    b,
+                    m,
+                    s,
+                    off + CuteLayout::parse(l).ok()?.call(i).ok()?,
+                ))
             }
-            [l] => Layout::parse(l).ok()?.call(i).ok(),
+            [l] => CuteLayout::parse(l).ok()?.call(i).ok(),
             _ => None,
         }
     };
     match op {
         Op::TileToShape => {
-            let (Ok(target), Ok(r)) = (IntTuple::parse(args[1]), Layout::parse(cute)) else {
+            let (Ok(target), Ok(r)) = (IntTuple::parse(args[1]), CuteLayout::parse(cute)) else {
                 return false;
             };
             matches!(e.kind, AlgebraErrorKind::TargetDivisibility { .. })
                 && r.size().map(|s| s.value) != target.size().map(|s| s.value)
         }
         Op::Composition => {
-            let Ok(a) = Layout::parse(args[0]) else {
+            let Ok(a) = CuteLayout::parse(args[0]) else {
                 return false;
             };
             let (sw, inner) = match args[1].split(" o ").collect::<Vec<_>>()[..] {
-                [sw] => (sw, Layout::column_major(*a.shape()).ok()),
-                [sw, _, l] => (sw, Layout::parse(l).ok()),
+                [sw] => (sw, CuteLayout::column_major(*a.shape()).ok()),
+                [sw, _, l] => (sw, CuteLayout::parse(l).ok()),
                 _ => return false,
             };
             let (Some((b, m, s)), Some(inner)) = (parse_sw(sw), inner) else {
@@ -223,9 +228,9 @@ fn cute_more_result_is_wrong(op: Op, args: &[&str], cute: &str, e: &AlgebraError
             };
             let i = *i as usize;
             let (Ok(a), Ok(t), Ok(r)) = (
-                Layout::parse(args[0]),
+                CuteLayout::parse(args[0]),
                 Tiler::parse(args[1]),
-                Layout::parse(cute),
+                CuteLayout::parse(cute),
             ) else {
                 return false;
             };

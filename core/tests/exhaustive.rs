@@ -11,7 +11,7 @@
 //! slot count, the padding count and the final expanded dims.
 
 mod common;
-use tilelayout_core::{Layout, PrimitiveType, Shape, Tile, TileDim, Tiling};
+use tilelayout_core::{PrimitiveType, Shape, Tile, TileDim, Tiling, XlaLayout};
 
 /// A materialized array: dims (row-major, most major first) and, per slot,
 /// the id of the element stored there (`None` = padding).
@@ -303,7 +303,7 @@ fn check_rank(rank: usize, shard: usize, shards: usize) -> u64 {
                     for (p, &l) in perm.iter().enumerate() {
                         logical[l] = phys[p] as u64;
                     }
-                    let mut layout = Layout::EMPTY;
+                    let mut layout = XlaLayout::EMPTY;
                     for &l in perm.iter().rev() {
                         assert!(layout.push_minor_to_major(l as i64));
                     }

@@ -8,10 +8,10 @@
 mod common;
 
 use tilelayout_core::__private::index_program;
-use tilelayout_core::algebra::Layout as CuteLayout;
+use tilelayout_core::algebra::CuteLayout;
 use tilelayout_core::{
-    lower, padded_grid, parse_shape, to_xla, Layout, Lowered, PrimitiveType, Shape, Tile, TileDim,
-    Tiling,
+    lower, padded_grid, parse_shape, to_xla, Lowered, PrimitiveType, Shape, Tile, TileDim, Tiling,
+    XlaLayout,
 };
 
 /// Every tile of rank 1..=3 with dims in {1,2,3,*}, `*` not last.
@@ -119,7 +119,7 @@ fn check(rank: usize, max: u64, tile_rank: usize, two_tiles: bool) -> (u64, u64)
                 logical[l] = phys[p];
             }
             for seq in std::iter::once(vec![]).chain(seqs.iter().cloned()) {
-                let mut layout = Layout::EMPTY;
+                let mut layout = XlaLayout::EMPTY;
                 for &l in perm.iter().rev() {
                     assert!(layout.push_minor_to_major(l as i64));
                 }
@@ -509,7 +509,7 @@ mod large {
                 )
             })
             .prop_map(|(dims, order, tiles)| {
-                let mut layout = Layout::EMPTY;
+                let mut layout = XlaLayout::EMPTY;
                 for &l in &order {
                     assert!(layout.push_minor_to_major(l as i64));
                 }

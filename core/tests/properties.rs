@@ -20,8 +20,8 @@ use proptest::prelude::*;
 use proptest::test_runner::Config;
 use std::collections::HashMap;
 use tilelayout_core::{
-    canonicalize, parse_layout, parse_shape, parse_tile, parse_valid_shape, Dim, ErrorKind, Layout,
-    PrimitiveType, Shape, Sizes, Tile, TileDim,
+    canonicalize, parse_layout, parse_shape, parse_tile, parse_valid_shape, Dim, ErrorKind,
+    PrimitiveType, Shape, Sizes, Tile, TileDim, XlaLayout,
 };
 
 // ---- generators -------------------------------------------------------------
@@ -81,7 +81,7 @@ fn valid_shape() -> impl Strategy<Value = Shape> {
             )
         })
         .prop_map(|(ty, dims, m2m, tiles, l, e, s)| {
-            let mut layout = Layout::EMPTY;
+            let mut layout = XlaLayout::EMPTY;
             for d in m2m {
                 assert!(layout.push_minor_to_major(d as i64));
             }
@@ -508,7 +508,7 @@ proptest! {
         ty in element_type(),
         raw in prop::collection::vec(any::<u64>(), 8),
     ) {
-        let mut layout = Layout::EMPTY;
+        let mut layout = XlaLayout::EMPTY;
         for d in m2m {
             layout.push_minor_to_major(d);
         }

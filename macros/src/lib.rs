@@ -401,7 +401,7 @@ fn emit(krate: &TokenStream, shape: &core_::Shape) -> TokenStream {
         .iter()
         .map(|d| usize_param(krate, d.size().unwrap_or(0)))
         .collect();
-    let mut args = vec![path(krate, &marker), generic(krate, "Shape", dims)];
+    let mut args = vec![path(krate, &marker), generic(krate, "Dims", dims)];
     let tiles: Vec<TokenStream> = layout
         .tiles()
         .iter()
@@ -419,7 +419,7 @@ fn emit(krate: &TokenStream, shape: &core_::Shape) -> TokenStream {
         })
         .collect();
     let default_order =
-        *layout.minor_to_major() == *core_::Layout::descending(shape.rank()).minor_to_major();
+        *layout.minor_to_major() == *core_::XlaLayout::descending(shape.rank()).minor_to_major();
     let default_attrs = layout.tail_padding_alignment_in_elements == 1
         && layout.element_size_in_bits == 0
         && layout.memory_space == 0;

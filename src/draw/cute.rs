@@ -1,4 +1,4 @@
-//! Pictures of CuTe layouts (the algebra's [`Layout`] and swizzled
+//! Pictures of CuTe layouts (the algebra's [`CuteLayout`] and swizzled
 //! [`ComposedLayout`]): the grid of offsets, as CuTe's own `print_layout`,
 //! `print_latex` and `print_svg` draw it.
 //!
@@ -34,7 +34,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
-use crate::algebra::{AlgebraError, AlgebraErrorKind, AnyLayout, ComposedLayout, Layout};
+use crate::algebra::{AlgebraError, AlgebraErrorKind, AnyLayout, ComposedLayout, CuteLayout};
 
 /// Most rows and columns drawn in the text and SVG pictures of a CuTe
 /// layout.
@@ -120,7 +120,7 @@ pub struct CutePicture {
 }
 
 /// The size of a layout as a non-negative `u64`.
-fn size_of(l: &Layout) -> Result<u64, AlgebraError> {
+fn size_of(l: &CuteLayout) -> Result<u64, AlgebraError> {
     u64::try_from(l.size()?.value).map_err(|_| AlgebraError::new(AlgebraErrorKind::Overflow))
 }
 

@@ -13,7 +13,7 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use crate::value::{Error, Layout, Shape, TileDim, Tiling, MAX_TILES};
+use crate::value::{Error, Shape, TileDim, Tiling, XlaLayout, MAX_TILES};
 
 /// Most grid positions drawn before a picture shows one block per repeated
 /// run of blocks instead of every block.
@@ -157,8 +157,8 @@ pub struct Model {
 }
 
 /// The same layout with only its first `n` tiles.
-fn cut_after(layout: &Layout, n: usize) -> Layout {
-    let mut l = Layout::EMPTY;
+fn cut_after(layout: &XlaLayout, n: usize) -> XlaLayout {
+    let mut l = XlaLayout::EMPTY;
     for &d in layout.minor_to_major() {
         l.push_minor_to_major(d);
     }
@@ -172,7 +172,7 @@ fn cut_after(layout: &Layout, n: usize) -> Layout {
 }
 
 /// Product of a tile's sizes (its `*` dims add none).
-fn tile_size(layout: &Layout, level: usize) -> u64 {
+fn tile_size(layout: &XlaLayout, level: usize) -> u64 {
     let t = layout.tiles()[level];
     (0..t.rank())
         .filter_map(|j| match t.dim(j) {
@@ -184,7 +184,7 @@ fn tile_size(layout: &Layout, level: usize) -> u64 {
 
 /// Per logical dim: the first tile's size along it, `None` if untiled,
 /// `Some(0)` if a `*` combines it with a neighbour.
-fn first_tile_sizes(tiling: &Tiling, layout: &Layout) -> Vec<Option<u64>> {
+fn first_tile_sizes(tiling: &Tiling, layout: &XlaLayout) -> Vec<Option<u64>> {
     let rank = tiling.rank();
     let mut out = alloc::vec![None; rank];
     let Some(tile) = layout.tiles().first() else {

@@ -11,7 +11,7 @@ use core::marker::PhantomData;
 
 use super::matrix::{strided, unswizzled, Layout2, Shape2};
 use super::sealed::Sealed;
-use crate::algebra::{blocked_product, ComposedLayout, Int, IntTuple, Layout};
+use crate::algebra::{blocked_product, ComposedLayout, CuteLayout, Int, IntTuple};
 use crate::types::cute::ok;
 
 /// CuTe's `blocked_product(inner, outer)` of two rank-2 layouts: the block
@@ -56,7 +56,7 @@ pub(crate) const fn blocked(outer: &ComposedLayout, inner: &ComposedLayout) -> C
 /// The block product of a padded `inner` of cosize `cosize`: `outer`'s
 /// strides scaled by `cosize`, zipped with `inner`'s modes (`cosize` 0:
 /// the blocks' position ignored, as for a register tile's lane).
-pub(crate) const fn padded_product(o: &Layout, i: &Layout, cosize: i64) -> Layout {
+pub(crate) const fn padded_product(o: &CuteLayout, i: &CuteLayout, cosize: i64) -> CuteLayout {
     let mut stride = *o.stride();
     let mut k = 0;
     while k < stride.leaf_count() {
@@ -85,7 +85,7 @@ pub(crate) const fn padded_product(o: &Layout, i: &Layout, cosize: i64) -> Layou
             ok(stride.mode(1), "Blocked"),
         ),
     );
-    ok(Layout::new(shape, stride), "Blocked")
+    ok(CuteLayout::new(shape, stride), "Blocked")
 }
 
 /// The tuple `(a, b)`.
@@ -287,7 +287,7 @@ impl<const R: usize, const C: usize, I: Layout2> Layout2 for BlockedColMajor<R, 
 mod tests {
     use super::super::matrix::{const_offset, ColMajor, RowMajor};
     use super::*;
-    use crate::algebra::Layout;
+    use crate::algebra::CuteLayout;
 
     const _: () = {
         type L = BlockedRowMajor<64, 64, RowMajor<8, 32>>;
@@ -302,8 +302,8 @@ mod tests {
         // CuTe's 02_layout_algebra.md example: a 2x5 row-major block over a
         // 3x4 column-major arrangement
         type L = Blocked<ColMajor<3, 4>, RowMajor<2, 5>>;
-        let inner = Layout::parse("(_2,_5):(_5,_1)").unwrap();
-        let outer = Layout::parse("(_3,_4):(_1,_3)").unwrap();
+        let inner = CuteLayout::parse("(_2,_5):(_5,_1)").unwrap();
+        let outer = CuteLayout::parse("(_3,_4):(_1,_3)").unwrap();
         assert_eq!(L::LAYOUT.layout, blocked_product(&inner, &outer).unwrap());
         assert_eq!(
             L::LAYOUT.layout.to_text().as_str(),

@@ -4,7 +4,7 @@
 
 use super::matrix::{vector_run, Layout2, Shape2};
 use super::reg_tile::{BaseTile, RegTile, WARP_SIZE};
-use super::tile::{Space, Storage, StorageMut, Tile};
+use super::tile::{MemTile, Space, Storage, StorageMut};
 use super::vector::{Vector, VECTOR_BYTES};
 use crate::algebra::ComposedLayout;
 
@@ -53,7 +53,7 @@ pub trait CopyDest: CopyEndpoint {
     fn write_vector(&mut self, warp: usize, v: &Vector, src: &[Self::Elem]);
 }
 
-impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> CopyEndpoint for Tile<Sp, D, L, V>
+impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> CopyEndpoint for MemTile<Sp, D, L, V>
 where
     D::Elem: Default,
 {
@@ -70,7 +70,7 @@ where
 /// Checks (in debug builds) that a vector is contiguous in a memory tile.
 #[inline(always)]
 fn debug_check_contiguous<Sp: Space, D, L: Layout2, V: Shape2>(
-    tile: &Tile<Sp, D, L, V>,
+    tile: &MemTile<Sp, D, L, V>,
     v: &Vector,
     first: usize,
 ) {
@@ -88,7 +88,7 @@ fn debug_check_contiguous<Sp: Space, D, L: Layout2, V: Shape2>(
     }
 }
 
-impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> CopySource for Tile<Sp, D, L, V>
+impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> CopySource for MemTile<Sp, D, L, V>
 where
     D::Elem: Default,
 {
@@ -112,7 +112,7 @@ where
     }
 }
 
-impl<Sp: Space, D: StorageMut, L: Layout2, V: Shape2> CopyDest for Tile<Sp, D, L, V>
+impl<Sp: Space, D: StorageMut, L: Layout2, V: Shape2> CopyDest for MemTile<Sp, D, L, V>
 where
     D::Elem: Default,
 {

@@ -9,7 +9,7 @@
 use core::marker::PhantomData;
 
 use super::sealed::Sealed;
-use crate::algebra::{max_common_vector, ComposedLayout, Int, IntTuple, Layout, Swizzle};
+use crate::algebra::{max_common_vector, ComposedLayout, CuteLayout, Int, IntTuple, Swizzle};
 use crate::types::cute::{flat, flat_offset, ok, Flat};
 
 // ---------------------------------------------------------------------------
@@ -127,7 +127,7 @@ pub trait Layout2: Shape2 + Sealed {
 
 /// Checks that `l` is a rank-2 layout of `rows × cols` (the promise of a
 /// [`Layout2`] implementation).
-const fn check_shape(l: &Layout, rows: usize, cols: usize) {
+const fn check_shape(l: &CuteLayout, rows: usize, cols: usize) {
     let r = match l.mode(0) {
         Ok(m) => ok(m.size(), "a GPU layout's rows").value,
         Err(_) => -1,
@@ -183,7 +183,7 @@ pub const fn const_offset<L: Layout2>(i: usize, j: usize) -> usize {
 pub const fn vector_run(layout: &ComposedLayout, mode: usize) -> usize {
     let l = &layout.layout;
     let m = ok(l.mode(mode), "vector_run");
-    let compact = ok(Layout::column_major(*m.shape()), "vector_run");
+    let compact = ok(CuteLayout::column_major(*m.shape()), "vector_run");
     let prefix = ok(max_common_vector(&m, &compact), "vector_run").value;
     // the leaf of the prefix: the first leaf of the mode, when it is the
     // contiguous one (stride 1)
@@ -227,7 +227,7 @@ pub const fn vector_run(layout: &ComposedLayout, mode: usize) -> usize {
 /// The number of leaves from `first` on whose shapes multiply to `prefix`
 /// (the leaves the contiguous prefix of a mode spans; coalesced by
 /// `max_common_vector`, they are consecutive).
-const fn prefix_leaves(l: &Layout, first: usize, prefix: i64) -> usize {
+const fn prefix_leaves(l: &CuteLayout, first: usize, prefix: i64) -> usize {
     let mut covered = 1i64;
     let mut k = first;
     while covered < prefix && k < l.shape().leaf_count() {
@@ -241,7 +241,7 @@ const fn prefix_leaves(l: &Layout, first: usize, prefix: i64) -> usize {
 }
 
 /// `(r, c):(rs, cs)` as a value of the algebra, unswizzled.
-pub(crate) const fn strided(r: usize, c: usize, rs: usize, cs: usize) -> Layout {
+pub(crate) const fn strided(r: usize, c: usize, rs: usize, cs: usize) -> CuteLayout {
     let shape = ok(
         IntTuple::tuple(&[
             IntTuple::int(Int::fixed(r as i64)),
@@ -256,11 +256,11 @@ pub(crate) const fn strided(r: usize, c: usize, rs: usize, cs: usize) -> Layout 
         ]),
         "a strided GPU layout",
     );
-    ok(Layout::new(shape, stride), "a strided GPU layout")
+    ok(CuteLayout::new(shape, stride), "a strided GPU layout")
 }
 
 /// `layout` with no swizzle (CuTe's `Sw<0,4,3>`, the identity).
-pub(crate) const fn unswizzled(layout: Layout) -> ComposedLayout {
+pub(crate) const fn unswizzled(layout: CuteLayout) -> ComposedLayout {
     ComposedLayout::new(Swizzle::NONE, Int::fixed(0), layout)
 }
 

@@ -146,7 +146,7 @@ pub use sgemm::{mma, sgemm, sgemm_hand_indexed, BLOCK_K, BLOCK_M, BLOCK_N};
 pub use shared::{Bytes128, Bytes64, SwizzleAtom, SwizzledColMajor, SwizzledRowMajor};
 pub use store_plan::{Accumulator, StorePlan, PIECES};
 pub use swizzle::{Swizzle, SwizzleFn, Swizzled};
-pub use tile::{Global, GlobalTile, Shared, SharedTile, Space, Storage, StorageMut, Tile};
+pub use tile::{Global, GlobalTile, MemTile, Shared, SharedTile, Space, Storage, StorageMut};
 pub use tile_iter::TileIterator;
 pub use vector::{Axis, Vector, CACHE_LINE_BYTES, VECTOR_BYTES};
 pub use warp_reuse::{ColReuseCont, Cont, RowReuseCont, WarpReuse};

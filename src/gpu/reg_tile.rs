@@ -14,7 +14,7 @@ use super::block::padded_product;
 use super::matrix::{Layout2, Shape2};
 use super::sealed::Sealed;
 use super::tile::{Storage, StorageMut};
-use crate::algebra::{composition, right_inverse, ComposedLayout, Int, Layout, Swizzle};
+use crate::algebra::{composition, right_inverse, ComposedLayout, CuteLayout, Int, Swizzle};
 use crate::types::cute::{flat, flat_offset, ok, Flat};
 
 /// Number of lanes (threads) in a warp (`gpu::WARP_SIZE`; not the 128 lanes
@@ -23,7 +23,7 @@ pub const WARP_SIZE: usize = 32;
 
 /// Number of registers ("slots" of the fragment) each lane holds of one
 /// 16×16 base tile (not a layout's storage slots,
-/// [`Layout::SLOTS`](crate::Layout::SLOTS)).
+/// [`CuteLayout::SLOTS`](crate::Layout::SLOTS)).
 pub const FRAGMENT_SLOTS: usize = 8;
 
 /// A 16×16 register base tile: which lane and slot hold each element.
@@ -93,7 +93,7 @@ pub trait BaseTile: Layout2 {
     #[doc(hidden)] // reason: an implementation constant of the trait
     const LANE_SLOT_OF: (Flat, Flat) = owner_layouts(
         &Self::LAYOUT.layout,
-        &ok(Layout::parse("(_1,_1):(_0,_0)"), "a base tile"),
+        &ok(CuteLayout::parse("(_1,_1):(_0,_0)"), "a base tile"),
     );
 
     /// Returns `(lane, slot)` holding element `(i, j)`, `i, j < 16`.
@@ -192,9 +192,12 @@ pub(crate) const fn base_tile_element(
 /// `right_inverse(l)` over `(slot, lane)`, split into the layout of the
 /// row (`idx mod 16`: the strides below 16) and of the column (`idx / 16`:
 /// the strides from 16 on, divided by 16); checked on all 256 points.
-const fn element_layouts(l: &Layout) -> (Flat, Flat) {
+const fn element_layouts(l: &CuteLayout) -> (Flat, Flat) {
     let inv = ok(right_inverse(l), "a base tile's inverse");
-    let by_lane = ok(Layout::parse("(_8,_32):(_1,_8)"), "a base tile's inverse");
+    let by_lane = ok(
+        CuteLayout::parse("(_8,_32):(_1,_8)"),
+        "a base tile's inverse",
+    );
     let two = ok(composition(&inv, &by_lane), "a base tile's inverse");
     let (mut rows, mut cols) = (*two.stride(), *two.stride());
     let mut k = 0;
@@ -212,11 +215,11 @@ const fn element_layouts(l: &Layout) -> (Flat, Flat) {
     }
     let whole = flat(&two);
     let rows = flat(&ok(
-        Layout::new(*two.shape(), rows),
+        CuteLayout::new(*two.shape(), rows),
         "a base tile's inverse",
     ));
     let cols = flat(&ok(
-        Layout::new(*two.shape(), cols),
+        CuteLayout::new(*two.shape(), cols),
         "a base tile's inverse",
     ));
     let mut x = 0;
@@ -235,7 +238,7 @@ const fn element_layouts(l: &Layout) -> (Flat, Flat) {
 /// `(i, j) → lane` and `(i, j) → register` of a grid `outer` of base
 /// tiles `base` (see [`RegTile::owner`]); the split of `base` into lane and
 /// slot is checked on all 256 points.
-const fn owner_layouts(base: &Layout, outer: &Layout) -> (Flat, Flat) {
+const fn owner_layouts(base: &CuteLayout, outer: &CuteLayout) -> (Flat, Flat) {
     let (mut lanes, mut slots) = (*base.stride(), *base.stride());
     let mut k = 0;
     while k < base.stride().leaf_count() {
@@ -251,8 +254,8 @@ const fn owner_layouts(base: &Layout, outer: &Layout) -> (Flat, Flat) {
         }
         k += 1;
     }
-    let lanes = ok(Layout::new(*base.shape(), lanes), "a register tile");
-    let slots = ok(Layout::new(*base.shape(), slots), "a register tile");
+    let lanes = ok(CuteLayout::new(*base.shape(), lanes), "a register tile");
+    let slots = ok(CuteLayout::new(*base.shape(), slots), "a register tile");
     let (fb, fl, fs) = (flat(base), flat(&lanes), flat(&slots));
     let mut x = 0;
     while x < 256 {
@@ -277,7 +280,7 @@ const fn base_tile(text: &str) -> ComposedLayout {
     ComposedLayout::new(
         Swizzle::NONE,
         Int::fixed(0),
-        ok(Layout::parse(text), "a base tile"),
+        ok(CuteLayout::parse(text), "a base tile"),
     )
 }
 

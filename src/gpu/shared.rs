@@ -5,12 +5,12 @@
 
 use core::marker::PhantomData;
 
-use half::{bf16, f16};
+use crate::scalar::{bf16, f16};
 
 use super::matrix::{strided, ColMajor, Layout2, RowMajor, Shape2};
 use super::sealed::Sealed;
 use super::swizzle::{Swizzle, SwizzleFn};
-use crate::algebra::{ComposedLayout, Int, Layout};
+use crate::algebra::{ComposedLayout, CuteLayout, Int};
 use crate::types::cute::swizzle_or_stop;
 
 /// Marker: swizzle blocks whose rows are 128 bytes (eight 16-byte chunks).
@@ -254,7 +254,7 @@ macro_rules! impl_swizzled_tile {
             const CHECK: () = check_tile($rows, $cols, $stride, Self::BITS, Self::BASE);
 
             /// The strided layout before the swizzle.
-            const STRIDED: Layout = if $col_major {
+            const STRIDED: CuteLayout = if $col_major {
                 strided(R, C, 1, $stride)
             } else {
                 strided(R, C, $stride, 1)
@@ -262,7 +262,7 @@ macro_rules! impl_swizzled_tile {
 
             /// TileFusion's `TileLayout`: where each swizzle block starts
             /// (a grid of `R / block rows × C / block cols` blocks).
-            pub const TILES: Layout = {
+            pub const TILES: CuteLayout = {
                 let () = Self::CHECK;
                 let (bl, bw) = (1usize << Self::BITS, 1usize << (Self::BASE + Self::BITS));
                 if $col_major {
@@ -274,7 +274,7 @@ macro_rules! impl_swizzled_tile {
 
             /// TileFusion's `NonSwizzled` in-block layout: one swizzle block
             /// with the tile's stride, before its swizzle.
-            pub const IN_TILE: Layout = {
+            pub const IN_TILE: CuteLayout = {
                 let () = Self::CHECK;
                 let (bl, bw) = (1usize << Self::BITS, 1usize << (Self::BASE + Self::BITS));
                 if $col_major {

@@ -186,22 +186,22 @@ type Phantom<T> = PhantomData<fn() -> T>;
 /// // row 9, 16-byte chunk 37 / 4 = 9 is stored at chunk 9 ^ (9 mod 8) = 8
 /// assert_eq!(buf[9 * 64 + 8 * 4 + 1], 1.5);
 /// ```
-pub struct Tile<Sp, D, L, V = L> {
+pub struct MemTile<Sp, D, L, V = L> {
     data: D,
     row0: usize,
     col0: usize,
     _marker: Phantom<(Sp, L, V)>,
 }
 
-/// A tile in global memory: `Tile<Global, D, L, V>`.
-pub type GlobalTile<D, L, V = L> = Tile<Global, D, L, V>;
+/// A tile in global memory: `MemTile<Global, D, L, V>`.
+pub type GlobalTile<D, L, V = L> = MemTile<Global, D, L, V>;
 
-/// A tile in shared memory: `Tile<Shared, D, L, V>`; `L` is its physical
+/// A tile in shared memory: `MemTile<Shared, D, L, V>`; `L` is its physical
 /// layout, e.g. [`SwizzledRowMajor`](super::SwizzledRowMajor) for a swizzled
 /// tile (TileFusion's `is_swizzled = true`) or `RowMajor` for a plain one.
-pub type SharedTile<D, L, V = L> = Tile<Shared, D, L, V>;
+pub type SharedTile<D, L, V = L> = MemTile<Shared, D, L, V>;
 
-impl<Sp, D: Clone, L, V> Clone for Tile<Sp, D, L, V> {
+impl<Sp, D: Clone, L, V> Clone for MemTile<Sp, D, L, V> {
     fn clone(&self) -> Self {
         Self {
             data: self.data.clone(),
@@ -212,11 +212,11 @@ impl<Sp, D: Clone, L, V> Clone for Tile<Sp, D, L, V> {
     }
 }
 
-impl<Sp, D: Copy, L, V> Copy for Tile<Sp, D, L, V> {}
+impl<Sp, D: Copy, L, V> Copy for MemTile<Sp, D, L, V> {}
 
-impl<Sp: Space, D, L: Layout2, V: Shape2> core::fmt::Debug for Tile<Sp, D, L, V> {
+impl<Sp: Space, D, L: Layout2, V: Shape2> core::fmt::Debug for MemTile<Sp, D, L, V> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Tile")
+        f.debug_struct("MemTile")
             .field("space", &Sp::NAME)
             .field("layout", &format_args!("{}", L::LAYOUT))
             .field("rows", &V::ROWS)
@@ -226,7 +226,7 @@ impl<Sp: Space, D, L: Layout2, V: Shape2> core::fmt::Debug for Tile<Sp, D, L, V>
     }
 }
 
-impl<Sp: Space, D: Storage, L: Layout2> Tile<Sp, D, L> {
+impl<Sp: Space, D: Storage, L: Layout2> MemTile<Sp, D, L> {
     /// Returns the whole tile over `data`.
     ///
     /// # Panics
@@ -255,7 +255,7 @@ impl<Sp: Space, D: Storage, L: Layout2> Tile<Sp, D, L> {
     }
 }
 
-impl<Sp: Space, D, L: Layout2, V: Shape2> Tile<Sp, D, L, V> {
+impl<Sp: Space, D, L: Layout2, V: Shape2> MemTile<Sp, D, L, V> {
     /// Number of rows of the view.
     pub const ROWS: usize = V::ROWS;
     /// Number of columns of the view.
@@ -263,9 +263,9 @@ impl<Sp: Space, D, L: Layout2, V: Shape2> Tile<Sp, D, L, V> {
 
     /// Returns a view on the same storage (sub-tile constructor for
     /// [`TileIterator`](super::TileIterator); the caller keeps the invariants).
-    pub(crate) fn window<W: Shape2>(data: D, row0: usize, col0: usize) -> Tile<Sp, D, L, W> {
+    pub(crate) fn window<W: Shape2>(data: D, row0: usize, col0: usize) -> MemTile<Sp, D, L, W> {
         debug_assert!(row0 + W::ROWS <= L::ROWS && col0 + W::COLS <= L::COLS);
-        Tile {
+        MemTile {
             data,
             row0,
             col0,
@@ -307,7 +307,7 @@ impl<Sp: Space, D, L: Layout2, V: Shape2> Tile<Sp, D, L, V> {
     }
 }
 
-impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> Tile<Sp, D, L, V> {
+impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> MemTile<Sp, D, L, V> {
     /// Returns element `(i, j)`.
     ///
     /// # Panics
@@ -326,8 +326,8 @@ impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> Tile<Sp, D, L, V> {
     }
 
     /// Returns a shared view of the same window.
-    pub fn reborrow(&self) -> Tile<Sp, &[D::Elem], L, V> {
-        Tile {
+    pub fn reborrow(&self) -> MemTile<Sp, &[D::Elem], L, V> {
+        MemTile {
             data: self.data.as_slice(),
             row0: self.row0,
             col0: self.col0,
@@ -336,7 +336,7 @@ impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> Tile<Sp, D, L, V> {
     }
 }
 
-impl<Sp: Space, D: StorageMut, L: Layout2, V: Shape2> Tile<Sp, D, L, V> {
+impl<Sp: Space, D: StorageMut, L: Layout2, V: Shape2> MemTile<Sp, D, L, V> {
     /// Sets element `(i, j)` to `value`.
     ///
     /// # Panics
@@ -355,8 +355,8 @@ impl<Sp: Space, D: StorageMut, L: Layout2, V: Shape2> Tile<Sp, D, L, V> {
     }
 
     /// Returns a mutable view of the same window.
-    pub fn reborrow_mut(&mut self) -> Tile<Sp, &mut [D::Elem], L, V> {
-        Tile {
+    pub fn reborrow_mut(&mut self) -> MemTile<Sp, &mut [D::Elem], L, V> {
+        MemTile {
             data: self.data.as_mut_slice(),
             row0: self.row0,
             col0: self.col0,

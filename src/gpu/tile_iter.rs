@@ -9,7 +9,7 @@
 use core::marker::PhantomData;
 
 use super::matrix::{Layout2, Shape2, TileShape};
-use super::tile::{Space, Storage, StorageMut, Tile};
+use super::tile::{MemTile, Space, Storage, StorageMut};
 
 /// Partitions the tile `T` into sub-tiles of shape `S` (a [`TileShape`]).
 ///
@@ -64,7 +64,8 @@ impl<T: core::fmt::Debug, S> core::fmt::Debug for TileIterator<T, S> {
     }
 }
 
-impl<Sp, D, L, V, const R: usize, const C: usize> TileIterator<Tile<Sp, D, L, V>, TileShape<R, C>>
+impl<Sp, D, L, V, const R: usize, const C: usize>
+    TileIterator<MemTile<Sp, D, L, V>, TileShape<R, C>>
 where
     Sp: Space,
     D: Storage,
@@ -74,15 +75,15 @@ where
     const CHECK: () = {
         assert!(
             R > 0 && C > 0,
-            "TileIterator<Tile, TileShape<r, c>> requires a non-empty sub-tile shape"
+            "TileIterator<MemTile, TileShape<r, c>> requires a non-empty sub-tile shape"
         );
         assert!(
             V::ROWS % R == 0,
-            "TileIterator<Tile, TileShape<r, c>> requires r to divide the tile's rows: choose a sub-tile shape that divides the tile"
+            "TileIterator<MemTile, TileShape<r, c>> requires r to divide the tile's rows: choose a sub-tile shape that divides the tile"
         );
         assert!(
             V::COLS % C == 0,
-            "TileIterator<Tile, TileShape<r, c>> requires c to divide the tile's columns: choose a sub-tile shape that divides the tile"
+            "TileIterator<MemTile, TileShape<r, c>> requires c to divide the tile's columns: choose a sub-tile shape that divides the tile"
         );
     };
 
@@ -99,7 +100,7 @@ where
     };
 
     /// Partitions `tile`.
-    pub fn new(tile: Tile<Sp, D, L, V>) -> Self {
+    pub fn new(tile: MemTile<Sp, D, L, V>) -> Self {
         let () = Self::CHECK;
         Self {
             tile,
@@ -120,7 +121,7 @@ where
     }
 
     /// Returns the partitioned tile.
-    pub fn into_inner(self) -> Tile<Sp, D, L, V> {
+    pub fn into_inner(self) -> MemTile<Sp, D, L, V> {
         self.tile
     }
 
@@ -141,9 +142,9 @@ where
     ///
     /// If `i >= ROWS` or `j >= COLS`.
     #[track_caller]
-    pub fn get(&self, i: usize, j: usize) -> Tile<Sp, &[D::Elem], L, TileShape<R, C>> {
+    pub fn get(&self, i: usize, j: usize) -> MemTile<Sp, &[D::Elem], L, TileShape<R, C>> {
         let (r0, c0) = self.sub_origin(i, j);
-        Tile::<Sp, &[D::Elem], L, V>::window(self.tile.storage(), r0, c0)
+        MemTile::<Sp, &[D::Elem], L, V>::window(self.tile.storage(), r0, c0)
     }
 
     /// Returns the strip `(i, _)`: sub-tiles `(i, 0)`, `(i, 1)`, …
@@ -155,7 +156,7 @@ where
     pub fn row(
         &self,
         i: usize,
-    ) -> impl ExactSizeIterator<Item = Tile<Sp, &[D::Elem], L, TileShape<R, C>>> + '_ {
+    ) -> impl ExactSizeIterator<Item = MemTile<Sp, &[D::Elem], L, TileShape<R, C>>> + '_ {
         assert!(i < Self::ROWS, "TileIterator: strip row out of range");
         (0..Self::COLS).map(move |j| self.get(i, j))
     }
@@ -169,13 +170,14 @@ where
     pub fn col(
         &self,
         j: usize,
-    ) -> impl ExactSizeIterator<Item = Tile<Sp, &[D::Elem], L, TileShape<R, C>>> + '_ {
+    ) -> impl ExactSizeIterator<Item = MemTile<Sp, &[D::Elem], L, TileShape<R, C>>> + '_ {
         assert!(j < Self::COLS, "TileIterator: strip column out of range");
         (0..Self::ROWS).map(move |i| self.get(i, j))
     }
 }
 
-impl<Sp, D, L, V, const R: usize, const C: usize> TileIterator<Tile<Sp, D, L, V>, TileShape<R, C>>
+impl<Sp, D, L, V, const R: usize, const C: usize>
+    TileIterator<MemTile<Sp, D, L, V>, TileShape<R, C>>
 where
     Sp: Space,
     D: StorageMut,
@@ -196,15 +198,19 @@ where
     ///
     /// If `i >= ROWS` or `j >= COLS`.
     #[track_caller]
-    pub fn get_mut(&mut self, i: usize, j: usize) -> Tile<Sp, &mut [D::Elem], L, TileShape<R, C>> {
+    pub fn get_mut(
+        &mut self,
+        i: usize,
+        j: usize,
+    ) -> MemTile<Sp, &mut [D::Elem], L, TileShape<R, C>> {
         let (r0, c0) = self.sub_origin(i, j);
-        Tile::<Sp, &mut [D::Elem], L, V>::window(self.tile.storage_mut(), r0, c0)
+        MemTile::<Sp, &mut [D::Elem], L, V>::window(self.tile.storage_mut(), r0, c0)
     }
 }
 
-impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> Tile<Sp, D, L, V> {
+impl<Sp: Space, D: Storage, L: Layout2, V: Shape2> MemTile<Sp, D, L, V> {
     /// Partitions this tile into sub-tiles of `R × C` (TileFusion's
-    /// `TileIterator<Tile, TileShape<R, C>>`); see [`TileIterator`].
+    /// `TileIterator<MemTile, TileShape<R, C>>`); see [`TileIterator`].
     pub fn tiles<const R: usize, const C: usize>(self) -> TileIterator<Self, TileShape<R, C>> {
         TileIterator::new(self)
     }

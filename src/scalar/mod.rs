@@ -19,6 +19,7 @@
 //! assert_eq!((x.to_f32(), n.get()), (1.5, -8));
 //! ```
 
+pub mod dtype;
 mod sub_byte;
 
 pub use half::{bf16, f16};

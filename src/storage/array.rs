@@ -5,7 +5,9 @@ use alloc::vec::Vec;
 use super::element::Element;
 use super::error::StorageError;
 use super::iter::{LogicalIter, MemoryIter};
-use super::view::{CompiledShape, Meta, TiledView, TiledViewMut};
+use super::meta::CompiledShape;
+use super::meta::Meta;
+use super::view::{TiledView, TiledViewMut};
 use crate::value::{Shape, Tiling, MAX_RANK};
 
 /// An array of element type `E` that owns its storage, laid out as `shape`

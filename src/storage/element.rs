@@ -4,7 +4,7 @@
 use core::fmt;
 use core::mem::size_of;
 
-use half::{bf16, f16};
+use crate::scalar::{bf16, f16};
 
 use super::packed;
 use crate::value::PrimitiveType;
@@ -37,14 +37,14 @@ units!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64, bf16, f16, [u8; 16]);
 ///
 /// # Examples
 /// ```
-/// use tilelayout::storage::Storage;
-/// assert!(Storage::Whole.supports(32, 32) && !Storage::Whole.supports(32, 16));
-/// assert!(Storage::Packed.supports(8, 4)); // s8 in XLA's int4 path
-/// assert!(Storage::Flag.supports(8, 32)); // pred in a 32-bit word
-/// assert!(!Storage::Packed.supports(8, 16));
+/// use tilelayout::storage::Packing;
+/// assert!(Packing::Whole.supports(32, 32) && !Packing::Whole.supports(32, 16));
+/// assert!(Packing::Packed.supports(8, 4)); // s8 in XLA's int4 path
+/// assert!(Packing::Flag.supports(8, 32)); // pred in a 32-bit word
+/// assert!(!Packing::Packed.supports(8, 16));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Storage {
+pub enum Packing {
     /// Exactly the unit's width (`f32` in 32 bits, `bf16` in 16).
     Whole,
     /// An integer in 1, 2, 4 or 8 bits of a byte, in [`packed`]'s bit order:
@@ -60,14 +60,14 @@ pub enum Storage {
     Flag,
 }
 
-impl Storage {
+impl Packing {
     /// Whether a value of this kind, held in units of `unit_bits`, can be
     /// stored in `bits`-wide slots.
     pub const fn supports(self, unit_bits: u32, bits: u64) -> bool {
         match self {
-            Storage::Whole => bits == unit_bits as u64,
-            Storage::Packed => unit_bits == 8 && matches!(bits, 1 | 2 | 4 | 8),
-            Storage::Flag => unit_bits == 8 && bits <= 128 && bits.is_power_of_two(),
+            Packing::Whole => bits == unit_bits as u64,
+            Packing::Packed => unit_bits == 8 && matches!(bits, 1 | 2 | 4 | 8),
+            Packing::Flag => unit_bits == 8 && bits <= 128 && bits.is_power_of_two(),
         }
     }
 }
@@ -75,8 +75,8 @@ impl Storage {
 /// The Rust type of one array element, and how it sits in storage.
 ///
 /// Whole-byte types (`f32`, `bf16`, `i8`, …) are stored one per unit: the
-/// storage slice is `&[Self]` of `slots` units. Sub-byte types ([`S4`],
-/// [`U2`], `bool` for `pred`, …) are stored in `u8` units: one per byte
+/// storage slice is `&[Self]` of `slots` units. Sub-byte types ([`i4`],
+/// [`u2`], `bool` for `pred`, …) are stored in `u8` units: one per byte
 /// without `E(n)` (as XLA stores them by default), or `8/n` per byte under
 /// `E(n)`, in the bit order of [`packed`].
 ///
@@ -84,17 +84,17 @@ impl Storage {
 /// access (ours): they accept every type of their byte width, so an
 /// `f8e4m3fn` or `c64` array can be moved and inspected as bits.
 ///
-/// [`S4`]: super::S4
-/// [`U2`]: super::U2
+/// [`i4`]: super::i4
+/// [`u2`]: super::u2
 ///
 /// # Examples
 /// ```
-/// use tilelayout::storage::{Element, S4};
+/// use tilelayout::storage::{Element, i4};
 /// use tilelayout::value::PrimitiveType;
 /// assert!(<f32 as Element>::accepts(PrimitiveType::F32));
 /// assert!(<u32 as Element>::accepts(PrimitiveType::F32)); // raw bits
 /// assert!(!<f32 as Element>::accepts(PrimitiveType::S32));
-/// assert!(S4::storage_ok(4) && S4::storage_ok(8) && !S4::storage_ok(16));
+/// assert!(i4::storage_ok(4) && i4::storage_ok(8) && !i4::storage_ok(16));
 /// assert!(<i8 as Element>::storage_ok(4)); // XLA's s8[…]{…:E(4)}
 /// assert!(<bool as Element>::storage_ok(32)); // pred in a 32-bit word
 /// ```
@@ -103,16 +103,16 @@ pub trait Element: Copy + PartialEq + fmt::Debug + 'static {
     type Unit: Unit;
     /// The type's name, for errors.
     const NAME: &'static str;
-    /// Bits of one value (4 for [`S4`](super::S4), 1 for `bool`).
+    /// Bits of one value (4 for [`i4`](super::i4), 1 for `bool`).
     const VALUE_BITS: u32;
     /// Which storage widths the type supports.
-    const STORAGE: Storage = Storage::Whole;
+    const PACKING: Packing = Packing::Whole;
     /// Whether arrays of element type `t` can be accessed as `Self`.
     fn accepts(t: PrimitiveType) -> bool;
     /// Whether a storage width of `bits` per element is supported
-    /// ([`Storage::supports`] for [`Element::STORAGE`]).
+    /// ([`Packing::supports`] for [`Element::PACKING`]).
     fn storage_ok(bits: u64) -> bool {
-        Self::STORAGE.supports(8 * size_of::<Self::Unit>() as u32, bits)
+        Self::PACKING.supports(8 * size_of::<Self::Unit>() as u32, bits)
     }
     /// Reads the element in `slot`. Pre: `slot` is within the storage and
     /// `bits` passed [`Element::storage_ok`].
@@ -176,7 +176,7 @@ impl Element for i8 {
     type Unit = i8;
     const NAME: &'static str = "i8";
     const VALUE_BITS: u32 = 8;
-    const STORAGE: Storage = Storage::Packed;
+    const PACKING: Packing = Packing::Packed;
     fn accepts(t: PrimitiveType) -> bool {
         matches!(t, PrimitiveType::S8)
     }
@@ -206,7 +206,7 @@ impl Element for u8 {
     type Unit = u8;
     const NAME: &'static str = "u8";
     const VALUE_BITS: u32 = 8;
-    const STORAGE: Storage = Storage::Packed;
+    const PACKING: Packing = Packing::Packed;
     fn accepts(t: PrimitiveType) -> bool {
         t.is_array_type() && t.byte_width() == 1
     }
@@ -224,13 +224,13 @@ raw!(u32, "u32", 4);
 raw!(u64, "u64", 8);
 
 /// `pred`: one byte per element (0 or 1) by default, one bit under `E(1)`,
-/// a 32-bit word under `E(32)` (older TPUs); see [`Storage::Flag`]. Any
+/// a 32-bit word under `E(32)` (older TPUs); see [`Packing::Flag`]. Any
 /// non-zero stored bit reads as `true`.
 impl Element for bool {
     type Unit = u8;
     const NAME: &'static str = "bool";
     const VALUE_BITS: u32 = 1;
-    const STORAGE: Storage = Storage::Flag;
+    const PACKING: Packing = Packing::Flag;
     fn accepts(t: PrimitiveType) -> bool {
         matches!(t, PrimitiveType::Pred)
     }
@@ -264,7 +264,7 @@ macro_rules! sub_byte {
             type Unit = u8;
             const NAME: &'static str = stringify!($t);
             const VALUE_BITS: u32 = crate::scalar::$t::BITS;
-            const STORAGE: Storage = Storage::Packed;
+            const PACKING: Packing = Packing::Packed;
             fn accepts(t: PrimitiveType) -> bool {
                 matches!(t, $($pt)|+)
             }

@@ -48,7 +48,7 @@ pub enum StorageError {
         element: &'static str,
     },
     /// The storage width (`E(n)`, else the type's byte width) is not one the
-    /// element type can be stored in ([`super::Storage`]): whole-byte types
+    /// element type can be stored in ([`super::Packing`]): whole-byte types
     /// need their own width; integers take 1, 2, 4 or 8 bits; `bool` any
     /// power of two up to 128.
     ElementSize {

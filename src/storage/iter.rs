@@ -1,7 +1,7 @@
 //! Iteration over a view: in logical order and in memory order.
 
 use super::element::Element;
-use super::view::Meta;
+use super::meta::Meta;
 use crate::value::{Index, MAX_RANK};
 
 /// The elements of a view in logical order: row-major over the dims as

@@ -4,7 +4,7 @@
 //!
 //! # In order
 //! 1. **Elements** ([`Element`](crate::storage::Element), [`Unit`](crate::storage::Unit)): the Rust value type of an array
-//!    (`f32`, [`half::bf16`], `i8`, [`S4`](crate::storage::S4), `bool`, …) and the *unit* its
+//!    (`f32`, [`half::bf16`], `i8`, [`i4`](crate::storage::i4), `bool`, …) and the *unit* its
 //!    storage slice holds: the value type itself for whole-byte types, `u8`
 //!    for sub-byte ones.
 //! 2. **Packing** ([`packed`](crate::storage::packed)): with `E(n)` below 8, `8/n` elements share a
@@ -87,6 +87,7 @@
 mod element;
 mod error;
 mod iter;
+mod meta;
 pub mod packed;
 mod typed;
 mod view;
@@ -104,12 +105,13 @@ mod relayout;
 mod simd;
 mod walk;
 
-pub use element::{Element, Storage, Unit};
+pub use crate::scalar::{i1, i2, i4, u1, u2, u4};
+pub use element::{Element, Packing, Unit};
 pub use error::StorageError;
 pub use iter::{LogicalIter, MemoryIter};
-pub use packed::{S1, S2, S4, U1, U2, U4};
+pub use meta::CompiledShape;
 pub use typed::{TypedArray, TypedStorage, TypedView, TypedViewMut, UnitOf, ValueOf};
-pub use view::{CompiledShape, TiledView, TiledViewMut};
+pub use view::{TiledView, TiledViewMut};
 
 #[cfg(feature = "alloc")]
 pub use array::TiledArray;

@@ -21,20 +21,16 @@
 //! sign-extended for the signed types, as XLA's literals do.
 //!
 //! ```
-//! use tilelayout::storage::{packed, S4};
+//! use tilelayout::storage::{packed, i4};
 //! let mut bytes = [0u8; 2];
 //! for (slot, v) in [1i8, -2, 3, 7].into_iter().enumerate() {
-//!     packed::set(&mut bytes, slot, 4, S4::new(v).unwrap().to_bits(4));
+//!     packed::set(&mut bytes, slot, 4, i4::new(v).unwrap().to_bits(4));
 //! }
 //! assert_eq!(bytes, [0xE1, 0x73]); // slot 0 = 1 low, slot 1 = -2 (0xE) high
-//! assert_eq!(S4::from_bits(packed::get(&bytes, 1, 4)).get(), -2);
+//! assert_eq!(i4::from_bits(packed::get(&bytes, 1, 4)).get(), -2);
 //! ```
 
-use core::fmt;
-
-use super::element::{Element, Storage};
 use super::error::StorageError;
-use crate::value::PrimitiveType;
 
 /// The low `bits` bits set.
 #[inline]
@@ -140,131 +136,9 @@ pub fn try_set(bytes: &mut [u8], slot: usize, bits: u32, v: u8) -> Result<(), St
     Ok(())
 }
 
-macro_rules! sub_byte {
-    ($(#[$doc:meta])* $name:ident, $repr:ty, $bits:literal, signed: $signed:literal, $($pt:ident)|+) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-        pub struct $name($repr);
-
-        impl $name {
-            /// Bits of one value.
-            pub const BITS: u32 = $bits;
-            /// The smallest value.
-            pub const MIN: $name = $name(if $signed { (-1i8 << ($bits - 1)) as $repr } else { 0 });
-            /// The largest value.
-            pub const MAX: $name = $name(if $signed { ((1u8 << ($bits - 1)) - 1) as $repr } else { ((1u16 << $bits) - 1) as $repr });
-
-            /// The value `v`, or `None` if it does not fit in the type.
-            pub const fn new(v: $repr) -> Option<$name> {
-                if v < Self::MIN.0 || v > Self::MAX.0 {
-                    None
-                } else {
-                    Some($name(v))
-                }
-            }
-
-            /// The value, widened.
-            pub const fn get(self) -> $repr {
-                self.0
-            }
-
-            /// The value from stored bits: the low `BITS` bits of `b`
-            /// (sign-extended for signed types); higher bits are ignored.
-            pub const fn from_bits(b: u8) -> $name {
-                let low = b & mask($bits);
-                if $signed && (low >> ($bits - 1)) & 1 == 1 {
-                    $name((low | !mask($bits)) as $repr)
-                } else {
-                    $name(low as $repr)
-                }
-            }
-
-            /// The bits stored for this value in a `width`-bit slot (the
-            /// two's complement, sign-extended to `width`).
-            pub const fn to_bits(self, width: u32) -> u8 {
-                (self.0 as u8) & mask(width)
-            }
-        }
-
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                fmt::Debug::fmt(&self.0, f)
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                fmt::Display::fmt(&self.0, f)
-            }
-        }
-
-        impl Element for $name {
-            type Unit = u8;
-            const NAME: &'static str = stringify!($name);
-            const VALUE_BITS: u32 = $bits;
-            fn accepts(t: PrimitiveType) -> bool {
-                matches!(t, $(PrimitiveType::$pt)|+)
-            }
-            const STORAGE: Storage = Storage::Packed;
-            #[inline]
-            fn load(units: &[u8], slot: usize, bits: u32) -> $name {
-                $name::from_bits(get(units, slot, bits))
-            }
-            #[inline]
-            fn store(units: &mut [u8], slot: usize, bits: u32, v: $name) {
-                set(units, slot, bits, v.to_bits(bits));
-            }
-        }
-    };
-}
-
-sub_byte!(
-    /// A 4-bit signed integer (`s4`), −8..=7.
-    S4, i8, 4, signed: true, S4
-);
-sub_byte!(
-    /// A 4-bit unsigned integer (`u4`), 0..=15; also raw access to
-    /// `f4e2m1fn` (ours).
-    U4, u8, 4, signed: false, U4 | F4E2M1FN
-);
-sub_byte!(
-    /// A 2-bit signed integer (`s2`), −2..=1.
-    S2, i8, 2, signed: true, S2
-);
-sub_byte!(
-    /// A 2-bit unsigned integer (`u2`), 0..=3.
-    U2, u8, 2, signed: false, U2
-);
-sub_byte!(
-    /// A 1-bit signed integer (`s1`), −1..=0.
-    S1, i8, 1, signed: true, S1
-);
-sub_byte!(
-    /// A 1-bit unsigned integer (`u1`), 0..=1.
-    U1, u8, 1, signed: false, U1
-);
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ranges_and_sign_extension() {
-        assert_eq!((S4::MIN.get(), S4::MAX.get()), (-8, 7));
-        assert_eq!((U4::MIN.get(), U4::MAX.get()), (0, 15));
-        assert_eq!((S2::MIN.get(), S2::MAX.get()), (-2, 1));
-        assert_eq!((S1::MIN.get(), S1::MAX.get()), (-1, 0));
-        assert_eq!(S4::new(8), None);
-        assert_eq!(S4::from_bits(0xF).get(), -1);
-        assert_eq!(S4::from_bits(0xFF).get(), -1); // unpacked, sign-extended
-        assert_eq!(S4::new(-1).unwrap().to_bits(8), 0xFF);
-        assert_eq!(S4::new(-1).unwrap().to_bits(4), 0x0F);
-        for v in -8..=7 {
-            let s = S4::new(v).unwrap();
-            assert_eq!(S4::from_bits(s.to_bits(4)), s);
-            assert_eq!(S4::from_bits(s.to_bits(8)), s);
-        }
-    }
 
     #[test]
     fn hostile_arguments_are_errors() {

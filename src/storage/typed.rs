@@ -21,10 +21,11 @@
 use core::marker::PhantomData;
 
 use super::{CompiledShape, Element as Value, StorageError, TiledView, TiledViewMut};
-use crate::types::{Element, Layout};
+use crate::scalar::dtype::Dtype;
+use crate::types::Layout;
 
 /// The Rust value type of layout `L`'s elements.
-pub type ValueOf<L> = <<L as Layout>::Element as Element>::Value;
+pub type ValueOf<L> = <<L as Layout>::Dtype as Dtype>::Value;
 /// The storage unit of layout `L` (the value type, or `u8` for sub-byte
 /// types).
 pub type UnitOf<L> = <ValueOf<L> as Value>::Unit;
@@ -52,11 +53,11 @@ where
     const BITS: u32 = L::SHAPE.storage_bits() as u32;
     const UNITS: usize = L::BYTES / core::mem::size_of::<UnitOf<L>>();
     const STORAGE_OK: () = {
-        // The rule of `Storage::supports`, which the runtime views apply
+        // The rule of `Packing::supports`, which the runtime views apply
         // too (one rule for types, views and relayout).
         let unit = 8 * core::mem::size_of::<UnitOf<L>>() as u32;
         assert!(
-            <ValueOf<L> as Value>::STORAGE.supports(unit, Self::BITS as u64),
+            <ValueOf<L> as Value>::PACKING.supports(unit, Self::BITS as u64),
             "the layout's storage width (E) is not one its value type can be stored in"
         );
     };

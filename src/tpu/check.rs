@@ -3,7 +3,7 @@
 
 use super::error::TpuError;
 use super::policy::{tpu_choice_for, TpuChoice};
-use crate::value::{Layout, Shape};
+use crate::value::{Shape, XlaLayout};
 
 /// The answer of [`check_layout`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +47,7 @@ impl LayoutCheck {
 pub fn check_layout(shape: &Shape) -> Result<LayoutCheck, TpuError> {
     let mut policy = tpu_choice_for(shape)?;
     let given = shape.layout();
-    let mut chosen: Layout = *policy.shape.layout();
+    let mut chosen: XlaLayout = *policy.shape.layout();
     chosen.memory_space = given.memory_space;
     policy.shape = policy.shape.with_layout(chosen);
     let tiles_differ = given.tiles() != chosen.tiles();

@@ -1,8 +1,8 @@
-//! The TPU tiling formats as values: named [`Layout`]s that carry tiles
+//! The TPU tiling formats as values: named [`XlaLayout`]s that carry tiles
 //! (and `E(n)` for packed sub-byte types) but no `minor_to_major`, and the
 //! `const fn` builders the policy uses.
 //!
-//! A format is a [`Layout`] with an empty `minor_to_major`; it prints as
+//! A format is a [`XlaLayout`] with an empty `minor_to_major`; it prints as
 //! `{:T(8,128)(2,1)}`. Put it on a shape with [`with_minor_to_major`]. Every
 //! item is `const`, so a type alias can evaluate it at compile time.
 //!
@@ -23,7 +23,7 @@
 //! types); the small tiles, rank-1 and scalar tiles from real TPU compiler
 //! output (see [`super::policy`]).
 
-use crate::value::{Error, ErrorKind, Layout, PrimitiveType, Tile};
+use crate::value::{Error, ErrorKind, PrimitiveType, Tile, XlaLayout};
 
 /// Lanes of a TPU vector register: the most-minor tile dim of every format.
 pub const LANES: u64 = 128;
@@ -52,8 +52,8 @@ const fn format(
     second: Option<Tile>,
     third: Option<Tile>,
     element_size_in_bits: u64,
-) -> Layout {
-    let mut l = Layout::EMPTY;
+) -> XlaLayout {
+    let mut l = XlaLayout::EMPTY;
     // At most 3 ≤ MAX_TILES tiles: push cannot fail.
     l.push_tile(first);
     if let Some(t) = second {
@@ -67,25 +67,25 @@ const fn format(
 }
 
 /// No tiles: `{}`. Most arrays not on the TPU are untiled.
-pub const UNTILED: Layout = Layout::EMPTY;
+pub const UNTILED: XlaLayout = XlaLayout::EMPTY;
 
 /// `T(8,128)`: the TPU tile, one 8×128 vector register of 32-bit values.
 ///
 /// ```
 /// assert_eq!(tilelayout::tpu::TILE_8_128.to_string(), "{:T(8,128)}");
 /// ```
-pub const TILE_8_128: Layout = format(tile2(8, LANES), None, None, 0);
+pub const TILE_8_128: XlaLayout = format(tile2(8, LANES), None, None, 0);
 
 /// `T(1,128)`: the 32-bit small tile when the second-minor dim is 1 (real
 /// compiler output; descriptions of the formats say `(2,128)`, see
 /// [`super::policy`]).
-pub const TILE_1_128: Layout = format(tile2(1, LANES), None, None, 0);
+pub const TILE_1_128: XlaLayout = format(tile2(1, LANES), None, None, 0);
 
 /// `T(2,128)`: the "compact 2nd minor" tile when the second-minor dim is 2.
-pub const TILE_2_128: Layout = format(tile2(2, LANES), None, None, 0);
+pub const TILE_2_128: XlaLayout = format(tile2(2, LANES), None, None, 0);
 
 /// `T(4,128)`: the compact tile when the second-minor dim is 3 or 4.
-pub const TILE_4_128: Layout = format(tile2(4, LANES), None, None, 0);
+pub const TILE_4_128: XlaLayout = format(tile2(4, LANES), None, None, 0);
 
 /// `T(8,128)(2,1)`: 16-bit types; the `(2,1)` tile packs an even and an odd
 /// row into one 32-bit word ("BF16 packing").
@@ -93,11 +93,11 @@ pub const TILE_4_128: Layout = format(tile2(4, LANES), None, None, 0);
 /// ```
 /// assert_eq!(tilelayout::tpu::TILE_16BIT.to_string(), "{:T(8,128)(2,1)}");
 /// ```
-pub const TILE_16BIT: Layout = format(tile2(8, LANES), Some(tile2(2, 1)), None, 0);
+pub const TILE_16BIT: XlaLayout = format(tile2(8, LANES), Some(tile2(2, 1)), None, 0);
 
 /// `T(8,128)(4,1)`: 8-bit types (and `pred`, one byte each on today's TPUs),
 /// four rows per 32-bit word.
-pub const TILE_8BIT: Layout = format(tile2(8, LANES), Some(tile2(4, 1)), None, 0);
+pub const TILE_8BIT: XlaLayout = format(tile2(8, LANES), Some(tile2(4, 1)), None, 0);
 
 /// `T(8,128)(8,1)E(4)`: 4-bit types packed eight rows per 32-bit word, each
 /// element stored in 4 bits: the 8-bit format's packing carried on to
@@ -107,7 +107,7 @@ pub const TILE_8BIT: Layout = format(tile2(8, LANES), Some(tile2(4, 1)), None, 0
 /// ```
 /// assert_eq!(tilelayout::tpu::TILE_4BIT.to_string(), "{:T(8,128)(8,1)E(4)}");
 /// ```
-pub const TILE_4BIT: Layout = format(tile2(8, LANES), Some(tile2(8, 1)), None, 4);
+pub const TILE_4BIT: XlaLayout = format(tile2(8, LANES), Some(tile2(8, 1)), None, 4);
 
 /// `T(32,128)(32,1)E(1)`: a 1-bit format for `pred`, less wasteful than
 /// one byte per element (32 rows packed into a 32-bit word). A format you can
@@ -117,7 +117,7 @@ pub const TILE_4BIT: Layout = format(tile2(8, LANES), Some(tile2(8, 1)), None, 4
 /// ```
 /// assert_eq!(tilelayout::tpu::TILE_1BIT.to_string(), "{:T(32,128)(32,1)E(1)}");
 /// ```
-pub const TILE_1BIT: Layout = format(tile2(32, LANES), Some(tile2(32, 1)), None, 1);
+pub const TILE_1BIT: XlaLayout = format(tile2(32, LANES), Some(tile2(32, 1)), None, 1);
 
 /// How many elements of `ty` the TPU packs into one 32-bit word: 1 for
 /// 32-bit types, 2 for 16-bit, 4 for 8-bit and `pred` (stored in a byte), 8
@@ -171,7 +171,7 @@ const fn packing_tile(p: u64) -> Option<Tile> {
 /// assert_eq!(tpu::tile_2d(8, PrimitiveType::BF16), Some(tpu::TILE_16BIT));
 /// assert_eq!(tpu::tile_2d(4, PrimitiveType::S8).unwrap().to_string(), "{:T(4,128)(4,1)}");
 /// ```
-pub const fn tile_2d(rows: u64, ty: PrimitiveType) -> Option<Layout> {
+pub const fn tile_2d(rows: u64, ty: PrimitiveType) -> Option<XlaLayout> {
     match packing(ty) {
         Some(p) => Some(format(
             tile2(rows, LANES),
@@ -192,7 +192,7 @@ pub const fn tile_2d(rows: u64, ty: PrimitiveType) -> Option<Layout> {
 /// assert_eq!(tpu::tile_1d(512, PrimitiveType::F32).unwrap().to_string(), "{:T(512)}");
 /// assert_eq!(tpu::tile_1d(1024, PrimitiveType::BF16).unwrap().to_string(), "{:T(1024)(128)(2,1)}");
 /// ```
-pub const fn tile_1d(len: u64, ty: PrimitiveType) -> Option<Layout> {
+pub const fn tile_1d(len: u64, ty: PrimitiveType) -> Option<XlaLayout> {
     match packing(ty) {
         Some(1) => Some(format(tile1(len), None, None, element_size_in_bits(ty))),
         Some(p) => Some(format(
@@ -213,7 +213,7 @@ pub const fn tile_1d(len: u64, ty: PrimitiveType) -> Option<Layout> {
 /// use tilelayout::{tpu, value::PrimitiveType};
 /// assert_eq!(tpu::tile_scalar(PrimitiveType::BF16).unwrap().to_string(), "{:T(256)}");
 /// ```
-pub const fn tile_scalar(ty: PrimitiveType) -> Option<Layout> {
+pub const fn tile_scalar(ty: PrimitiveType) -> Option<XlaLayout> {
     match packing(ty) {
         Some(p) => Some(format(
             tile1(LANES * p),
@@ -239,8 +239,11 @@ pub const fn tile_scalar(ty: PrimitiveType) -> Option<Layout> {
 /// assert_eq!(s.to_string(), "bf16[1024,1024]{1,0:T(8,128)(2,1)}");
 /// # Ok::<(), tilelayout::value::Error>(())
 /// ```
-pub const fn with_minor_to_major(format: Layout, minor_to_major: &[i64]) -> Result<Layout, Error> {
-    let mut l = Layout::EMPTY;
+pub const fn with_minor_to_major(
+    format: XlaLayout,
+    minor_to_major: &[i64],
+) -> Result<XlaLayout, Error> {
+    let mut l = XlaLayout::EMPTY;
     let mut i = 0;
     while i < minor_to_major.len() {
         if !l.push_minor_to_major(minor_to_major[i]) {
@@ -287,12 +290,12 @@ mod tests {
 
     #[test]
     fn builders_are_const() {
-        const L: Layout = match tile_1d(256, PrimitiveType::BF16) {
+        const L: XlaLayout = match tile_1d(256, PrimitiveType::BF16) {
             Some(l) => l,
             None => panic!(),
         };
         const { assert!(L.tile_count() == 3) };
-        const M: Result<Layout, Error> = with_minor_to_major(TILE_8BIT, &[0, 1]);
+        const M: Result<XlaLayout, Error> = with_minor_to_major(TILE_8BIT, &[0, 1]);
         const { assert!(M.is_ok()) };
         const { assert!(matches!(packing(PrimitiveType::S4), Some(8))) };
     }

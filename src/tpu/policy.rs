@@ -75,7 +75,7 @@ use super::error::TpuError;
 use super::formats::{
     packing, tile_1d, tile_2d, tile_scalar, with_minor_to_major, LANES, MAX_RANK1_TILE,
 };
-use crate::value::{Error, ErrorKind, Layout, PrimitiveType, Shape, Span};
+use crate::value::{Error, ErrorKind, PrimitiveType, Shape, Span, XlaLayout};
 
 /// Which rule of the policy chose the tiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -209,11 +209,11 @@ pub const fn tpu_choice(
         None => return Err(TpuError::Core(Error::new(ErrorKind::TooManyDims))),
     };
     let order = match minor_to_major {
-        Some(m) => match with_minor_to_major(Layout::EMPTY, m) {
+        Some(m) => match with_minor_to_major(XlaLayout::EMPTY, m) {
             Ok(l) => l,
             Err(e) => return Err(TpuError::Core(e)),
         },
-        None => Layout::descending(dims.len()),
+        None => XlaLayout::descending(dims.len()),
     };
     let plain = shape.with_layout(order);
     if let Err(e) = plain.validate() {

@@ -3,8 +3,9 @@
 
 use core::marker::PhantomData;
 
-use crate::types::params::{AttrSet, Descending, Dims, Order, Tiles, MAX_TYPE_RANK, T};
-use crate::types::{Element, Tiled};
+use crate::scalar::dtype::Dtype;
+use crate::types::params::{AttrSet, Descending, DimsParam, Order, Tiles, MAX_TYPE_RANK, T};
+use crate::types::Tiled;
 use crate::value::TileDim;
 
 /// `T(8,128)`: the 32-bit format (8×128 vector registers).
@@ -39,10 +40,10 @@ pub struct TpuAttrs<E>(PhantomData<E>);
 ///
 /// ```
 /// use tilelayout::tpu::TpuTiled;
-/// use tilelayout::{Layout, Shape, BF16, F32};
-/// assert_eq!(<TpuTiled<BF16, Shape<2, 1024>>>::TEXT, "bf16[2,1024]{1,0:T(2,128)(2,1)}");
-/// assert_eq!(<TpuTiled<F32, Shape<3, 5>>>::TEXT, "f32[3,5]{1,0:T(4,128)}");
-/// assert_eq!(<TpuTiled<F32, Shape<3, 5>>>::SLOTS, 512);
+/// use tilelayout::{Layout, Dims, BF16, F32};
+/// assert_eq!(<TpuTiled<BF16, Dims<2, 1024>>>::TEXT, "bf16[2,1024]{1,0:T(2,128)(2,1)}");
+/// assert_eq!(<TpuTiled<F32, Dims<3, 5>>>::TEXT, "f32[3,5]{1,0:T(4,128)}");
+/// assert_eq!(<TpuTiled<F32, Dims<3, 5>>>::SLOTS, 512);
 /// ```
 ///
 /// It is a different type from the [`Tiled`] with the same tiles written
@@ -51,7 +52,7 @@ pub type TpuTiled<E, S, M = Descending> = Tiled<E, S, TpuTiles<E, S, M>, M, TpuA
 
 /// The policy's shape for the type parameters (a compile error with the
 /// policy's message if it has none, e.g. for `f64`).
-const fn policy_shape<E: Element, S: Dims, M: Order>() -> crate::value::Shape {
+const fn policy_shape<E: Dtype, S: DimsParam, M: Order>() -> crate::value::Shape {
     let mut dims = [0u64; MAX_TYPE_RANK];
     let mut i = 0;
     while i < S::RANK {
@@ -76,7 +77,7 @@ const fn policy_shape<E: Element, S: Dims, M: Order>() -> crate::value::Shape {
     }
 }
 
-impl<E: Element, S: Dims, M: Order> Tiles for TpuTiles<E, S, M> {
+impl<E: Dtype, S: DimsParam, M: Order> Tiles for TpuTiles<E, S, M> {
     const COUNT: usize = policy_shape::<E, S, M>().layout().tile_count();
     const TILES: [([usize; MAX_TYPE_RANK], usize); MAX_TYPE_RANK] = {
         let shape = policy_shape::<E, S, M>();
@@ -99,7 +100,7 @@ impl<E: Element, S: Dims, M: Order> Tiles for TpuTiles<E, S, M> {
     };
 }
 
-impl<E: Element> AttrSet for TpuAttrs<E> {
+impl<E: Dtype> AttrSet for TpuAttrs<E> {
     const TAIL_PADDING: usize = 1;
     const ELEMENT_BITS: usize = crate::tpu::element_size_in_bits(E::TYPE) as usize;
     const MEMORY_SPACE: i8 = 0;
@@ -108,26 +109,26 @@ impl<E: Element> AttrSet for TpuAttrs<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{layout, Layout, MinorToMajor, Shape, BF16, F32, S8};
+    use crate::{layout, Dims, Layout, MinorToMajor, BF16, F32, S8};
 
     #[test]
     fn named_types_print_as_the_formats() {
-        type A = Tiled<BF16, Shape<16, 256>, Tile16Bit>;
+        type A = Tiled<BF16, Dims<16, 256>, Tile16Bit>;
         assert_eq!(A::TEXT, "bf16[16,256]{1,0:T(8,128)(2,1)}");
-        type B = Tiled<S8, Shape<16, 256>, Tile8Bit>;
+        type B = Tiled<S8, Dims<16, 256>, Tile8Bit>;
         assert_eq!(B::TEXT, "s8[16,256]{1,0:T(8,128)(4,1)}");
     }
 
     #[test]
     fn tpu_tiled_agrees_with_the_written_out_layout() {
-        type P = TpuTiled<BF16, Shape<8, 1, 1280, 16384>, MinorToMajor<3, 2, 0, 1>>;
+        type P = TpuTiled<BF16, Dims<8, 1, 1280, 16384>, MinorToMajor<3, 2, 0, 1>>;
         type W = layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)});
         assert_eq!(P::TEXT, W::TEXT);
         assert_eq!((P::SLOTS, P::XLA_BYTES), (W::SLOTS, W::XLA_BYTES));
         for c in [[0, 0, 0, 0], [7, 0, 1279, 16383], [3, 0, 17, 300]] {
             assert_eq!(P::offset(c), W::offset(c));
         }
-        type Q = TpuTiled<F32, Shape<1024>>;
+        type Q = TpuTiled<F32, Dims<1024>>;
         assert_eq!(Q::TEXT, "f32[1024]{0:T(1024)}");
     }
 }

@@ -25,7 +25,7 @@
 use core::marker::PhantomData;
 
 use crate::algebra::{
-    AlgebraError, ComposedLayout, Int, IntTuple, Layout as Value, Swizzle, MAX_NODES, MAX_TEXT,
+    AlgebraError, ComposedLayout, CuteLayout as Value, Int, IntTuple, Swizzle, MAX_NODES, MAX_TEXT,
 };
 use crate::value::{lower, LowerError, Lowered, TextBuf};
 

@@ -30,7 +30,7 @@ use core::marker::PhantomData;
 
 use super::cute::AlgebraLayout;
 use crate::algebra::{
-    self, AlgebraError, AlgebraErrorKind, Int, IntTuple, Layout as Value, Tiler, MAX_TEXT,
+    self, AlgebraError, AlgebraErrorKind, CuteLayout as Value, Int, IntTuple, Tiler, MAX_TEXT,
 };
 use crate::value::TextBuf;
 

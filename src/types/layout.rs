@@ -4,9 +4,9 @@
 
 use core::marker::PhantomData;
 
-use super::element::Element;
-use super::params::{AttrSet, Descending, Dims, Order, Tiles, COMBINE, MAX_TYPE_RANK};
+use super::params::{AttrSet, Descending, DimsParam, Order, Tiles, COMBINE, MAX_TYPE_RANK};
 use super::verdict::Verdict;
+use crate::scalar::dtype::Dtype;
 use crate::value::__private::{index_program, Program};
 use crate::value::{self, Error, TextBuf, TileDim, Tiling};
 
@@ -19,8 +19,8 @@ use crate::value::{self, Error, TextBuf, TileDim, Tiling};
 /// # Examples
 /// Figure 1 of XLA's tiled-layout documentation: `f32[3,5]` in 2×2 tiles.
 /// ```
-/// use tilelayout::{Layout, Shape, Tiled, F32, T};
-/// type A = Tiled<F32, Shape<3, 5>, T<2, 2>>;
+/// use tilelayout::{Layout, Dims, Tiled, F32, T};
+/// type A = Tiled<F32, Dims<3, 5>, T<2, 2>>;
 /// assert_eq!(A::TEXT, "f32[3,5]{1,0:T(2,2)}");
 /// assert_eq!((A::ELEMENTS, A::SLOTS, A::BYTES), (15, 24, 96));
 /// assert_eq!(A::offset([2, 3]), 17);
@@ -32,13 +32,13 @@ use crate::value::{self, Error, TextBuf, TileDim, Tiling};
 /// An index of the wrong rank is rejected when the code is built (a
 /// post-monomorphization error, not seen by `cargo check`):
 /// ```compile_fail,E0080
-/// use tilelayout::{Layout, Shape, Tiled, F32, T};
-/// type A = Tiled<F32, Shape<3, 5>, T<2, 2>>;
+/// use tilelayout::{Layout, Dims, Tiled, F32, T};
+/// type A = Tiled<F32, Dims<3, 5>, T<2, 2>>;
 /// let _ = A::offset([1, 2, 3]); // rank 2 layout, 3 coordinates
 /// ```
 pub trait Layout: 'static + Sized {
     /// The element type.
-    type Element: Element;
+    type Dtype: Dtype;
     /// The number of dims.
     const RANK: usize;
     /// The dims, in logical order (entries past `RANK` are 0).
@@ -114,8 +114,8 @@ pub trait Layout: 'static + Sized {
 /// [`Layout::offset`], run by the core's interpreter).
 ///
 /// ```
-/// use tilelayout::{const_offset, Shape, Tiled, F32, T};
-/// const SLOT: usize = const_offset::<Tiled<F32, Shape<3, 5>, T<2, 2>>, 2>([2, 3]);
+/// use tilelayout::{const_offset, Dims, Tiled, F32, T};
+/// const SLOT: usize = const_offset::<Tiled<F32, Dims<3, 5>, T<2, 2>>, 2>([2, 3]);
 /// assert_eq!(SLOT, 17);
 /// ```
 pub const fn const_offset<L: Layout, const N: usize>(index: [usize; N]) -> usize {
@@ -134,8 +134,8 @@ pub const fn const_offset<L: Layout, const N: usize>(index: [usize; N]) -> usize
 /// order), `minor_to_major` `M` (default: descending) and attributes `A`
 /// (default: none).
 ///
-/// `Tiled<F32, Shape<3,5>, T<2,2>>` is `f32[3,5]{1,0:T(2,2)}`;
-/// `Tiled<BF16, Shape<8,1,1280,16384>, (T<8,128>, T<2,1>), MinorToMajor<3,2,0,1>>`
+/// `Tiled<F32, Dims<3,5>, T<2,2>>` is `f32[3,5]{1,0:T(2,2)}`;
+/// `Tiled<BF16, Dims<8,1,1280,16384>, (T<8,128>, T<2,1>), MinorToMajor<3,2,0,1>>`
 /// is `bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}`. [`crate::layout!`]
 /// writes the same types from the text (omitting parameters that have their
 /// default, so the two spellings are one type).
@@ -147,8 +147,8 @@ pub const fn const_offset<L: Layout, const N: usize>(index: [usize; N]) -> usize
 /// when a constant of it is used; [`crate::assert_layout!`] makes that happen at
 /// `cargo check`:
 /// ```compile_fail,E0080
-/// use tilelayout::{assert_layout, Shape, Tiled, F32, T};
-/// assert_layout!(Tiled<F32, Shape<3, 5>, T<0, 2>>); // tile 0 has a zero dim
+/// use tilelayout::{assert_layout, Dims, Tiled, F32, T};
+/// assert_layout!(Tiled<F32, Dims<3, 5>, T<0, 2>>); // tile 0 has a zero dim
 /// ```
 pub struct Tiled<E, S, Ts = (), M = Descending, A = ()>(PhantomData<(E, S, Ts, M, A)>);
 
@@ -172,7 +172,7 @@ where
     }
 }
 
-/// `Tiled` without tiles: `Untiled<F32, Shape<3, 5>>` is `f32[3,5]{1,0}`.
+/// `Tiled` without tiles: `Untiled<F32, Dims<3, 5>>` is `f32[3,5]{1,0}`.
 pub type Untiled<E, S, M = Descending> = Tiled<E, S, (), M>;
 
 #[track_caller] // reason: the error points at the `const` block, not at this helper
@@ -276,9 +276,10 @@ const fn gap(what: &str, position: usize) -> Verdict {
 
 /// Checks the type parameters and computes every fact of the layout.
 #[allow(clippy::result_large_err)] // reason: compile-time only; a const fn cannot box
-const fn compute<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet>() -> Result<Facts, Verdict> {
+const fn compute<E: Dtype, S: DimsParam, Ts: Tiles, M: Order, A: AttrSet>() -> Result<Facts, Verdict>
+{
     if let Some(p) = S::GAP {
-        return Err(gap("Shape<…>", p));
+        return Err(gap("Dims<…>", p));
     }
     if let Some((tile, p)) = Ts::GAP {
         let mut what = TextBuf::<24>::new();
@@ -339,7 +340,7 @@ const fn compute<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet>() -> Resu
 /// Builds the runtime value from the type parameters (`rank`: the number
 /// of present dims). Pushes cannot fail: the type layer's limits fit the
 /// core's capacities (checked in `types/mod.rs`).
-const fn build_shape<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet>(
+const fn build_shape<E: Dtype, S: DimsParam, Ts: Tiles, M: Order, A: AttrSet>(
     rank: usize,
 ) -> Option<value::Shape> {
     let dims = S::DIMS;
@@ -355,9 +356,9 @@ const fn build_shape<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet>(
         None => return None,
     };
     let mut layout = match order {
-        None => value::Layout::descending(rank),
+        None => value::XlaLayout::descending(rank),
         Some((m, n)) => {
-            let mut l = value::Layout::EMPTY;
+            let mut l = value::XlaLayout::EMPTY;
             let mut i = 0;
             while i < n {
                 // usize → i64 keeps the bits: a huge entry becomes negative
@@ -390,12 +391,12 @@ const fn build_shape<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet>(
     Some(shape.with_layout(layout))
 }
 
-impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Tiled<E, S, Ts, M, A> {
+impl<E: Dtype, S: DimsParam, Ts: Tiles, M: Order, A: AttrSet> Tiled<E, S, Ts, M, A> {
     const FACTS: Result<Facts, Verdict> = compute::<E, S, Ts, M, A>();
 }
 
-impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E, S, Ts, M, A> {
-    type Element = E;
+impl<E: Dtype, S: DimsParam, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E, S, Ts, M, A> {
+    type Dtype = E;
     const RANK: usize = facts(Self::FACTS).rank;
     const DIMS: [usize; MAX_TYPE_RANK] = {
         let f = facts(Self::FACTS);
@@ -431,7 +432,12 @@ impl<E: Element, S: Dims, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E, S
 struct Prog<L>(PhantomData<L>);
 
 impl<L: Layout> Prog<L> {
-    const P: Program = ok(index_program(&L::SHAPE));
+    // SHAPE is valid here (its own constant reports an invalid type), so
+    // the lowering's program exists for it
+    const P: Program = match index_program(&L::SHAPE) {
+        Ok(p) => p,
+        Err(e) => panic!("{}", e.describe().as_str()),
+    };
 }
 
 /// Holder for the canonical text, so that a `&'static` to it can be formed.

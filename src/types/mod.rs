@@ -1,5 +1,5 @@
 //! Layouts as types: the type parameters ([`params`]), the element markers
-//! ([`element`]), the [`Layout`] trait with [`Tiled`] ([`layout`]) and the
+//! ([`crate::scalar::dtype`]), the [`Layout`] trait with [`Tiled`] ([`layout`]) and the
 //! [`Verdict`] of its compile-time checks ([`verdict`]);
 //! CuTe's layouts as types, [`AlgebraLayout`] with [`Cute`] and the
 //! operation types ([`cute`]), and CuTe's layout algebra as operation
@@ -25,12 +25,12 @@
 //! | any rule in `layout!` text (syntax, XLA's rules, `*` most minor, `E(n)` not storable, dynamic dims, rank above 8) | `layout!(f32[3,5]{1,0:T(0,2)})` | `cargo check`, one error at the token |
 //! | a `layout!` value past the target's `usize` (a 32-bit target) | `layout!(s8[0]{0:T(9223372036854775807)})` | `cargo check`, one error at the macro |
 //! | a use of a `layout!` that failed | `type Bad = layout!(…); Bad::SLOTS` | nothing more (the macro stands for a valid type) |
-//! | an invalid hand-written type under `assert_layout!` | `assert_layout!(Tiled<F32, Shape<3, 5>, T<0, 2>>)` | `cargo check`, one error at the macro |
-//! | a parameter after an absent one, under `assert_layout!` | `assert_layout!(Tiled<F32, Shape<3, { usize::MAX }, 5>>)` | `cargo check`, one error at the macro |
-//! | an invalid hand-written type, used | `Tiled<F32, Shape<3, 5>, T<0, 2>>::SLOTS` | `cargo build` |
-//! | an invalid hand-written type, never used | `type Bad = Tiled<F32, Shape<3, 5>, T<0, 2>>;` | never (no code depends on it) |
+//! | an invalid hand-written type under `assert_layout!` | `assert_layout!(Tiled<F32, Dims<3, 5>, T<0, 2>>)` | `cargo check`, one error at the macro |
+//! | a parameter after an absent one, under `assert_layout!` | `assert_layout!(Tiled<F32, Dims<3, { usize::MAX }, 5>>)` | `cargo check`, one error at the macro |
+//! | an invalid hand-written type, used | `Tiled<F32, Dims<3, 5>, T<0, 2>>::SLOTS` | `cargo build` |
+//! | an invalid hand-written type, never used | `type Bad = Tiled<F32, Dims<3, 5>, T<0, 2>>;` | never (no code depends on it) |
 //! | a wrong number of coordinates | `L::offset([1, 2, 3])` for a rank-2 `L` | `cargo build` |
-//! | a value type that cannot be stored in the layout's `E(n)` | `TypedArray<Tiled<F32, Shape<4>, (), Descending, Attrs<1, 16, 0>>, 4>` | `cargo build` |
+//! | a value type that cannot be stored in the layout's `E(n)` | `TypedArray<Tiled<F32, Dims<4>, (), Descending, Attrs<1, 16, 0>>, 4>` | `cargo build` |
 //! | a `TypedArray` length other than the layout's units | `TypedArray<layout!(f32[3,5]{1,0:T(2,2)}), 23>` | `cargo build` |
 //! | an invalid CuTe operation under `assert_cute!` | `assert_cute!(Get<cute!((_2,_3):(_1,_2)), 2>)` | `cargo check` (reported inside this library) |
 //! | an invalid `Swizzle<B, M, S>` (`S < B`) | `Swizzle::<3, 3, 2>::apply(x)` | `cargo build` |
@@ -38,9 +38,9 @@
 //! The `cargo build` errors name the rule and the layout in XLA's text:
 //!
 //! ```compile_fail,E0080
-//! use tilelayout::{Layout, Shape, Tiled, F32, T};
+//! use tilelayout::{Layout, Dims, Tiled, F32, T};
 //! // error: invalid layout type f32[3,5]{1,0:T(0,2)}: tile 0 has a zero dim …
-//! let _ = <Tiled<F32, Shape<3, 5>, T<0, 2>>>::SLOTS;
+//! let _ = <Tiled<F32, Dims<3, 5>, T<0, 2>>>::SLOTS;
 //! ```
 //!
 //! ```compile_fail,E0080
@@ -49,27 +49,27 @@
 //! ```
 //!
 //! ```compile_fail,E0080
-//! use tilelayout::{storage::TypedArray, Attrs, Descending, Shape, Tiled, F32};
+//! use tilelayout::{storage::TypedArray, Attrs, Descending, Dims, Tiled, F32};
 //! // f32 cannot be stored in 16 bits
-//! let a = TypedArray::<Tiled<F32, Shape<4>, (), Descending, Attrs<1, 16, 0>>, 4>::default();
+//! let a = TypedArray::<Tiled<F32, Dims<4>, (), Descending, Attrs<1, 16, 0>>, 4>::default();
 //! let _ = a.get([0]);
 //! ```
 //!
 //! A verdict can also be read as a value, in code or in a test:
 //!
 //! ```
-//! use tilelayout::{Layout, Shape, Tiled, F32, T};
-//! let v = <Tiled<F32, Shape<3, { usize::MAX }, 5>>>::VERDICT;
-//! assert!(v.message().unwrap().contains("Shape<…>: parameter 2 follows an absent one"));
+//! use tilelayout::{Layout, Dims, Tiled, F32, T};
+//! let v = <Tiled<F32, Dims<3, { usize::MAX }, 5>>>::VERDICT;
+//! assert!(v.message().unwrap().contains("Dims<…>: parameter 2 follows an absent one"));
 //! ```
 
 pub mod cute;
 pub mod cute_ops;
-pub mod element;
 pub mod layout;
 pub mod params;
 pub mod verdict;
 
+use crate::scalar::dtype::{BF16, F32};
 pub use cute::{
     AlgebraLayout, Append, ComposedAlgebraLayout, Cute, CuteComposed, Flatten, FromXla, Get, Leaf,
     Modes,
@@ -80,10 +80,9 @@ pub use cute_ops::{
     MaxCommonVector, RakedProduct, RightInverse, ShapeOperand, TileToShape, TiledDivide,
     TiledProduct, TilerMode, TilerModes, TilerOperand, Upcast, ZippedDivide, ZippedProduct, C,
 };
-pub use element::*;
 pub use layout::{const_offset, Layout, Tiled, Untiled};
 pub use params::{
-    AttrSet, Attrs, Descending, Dims, MinorToMajor, Order, Shape, Tile, Tiles, COMBINE,
+    AttrSet, Attrs, Descending, Dims, DimsParam, MinorToMajor, Order, TileParam, Tiles, COMBINE,
     MAX_TYPE_RANK, T,
 };
 pub use verdict::Verdict;
@@ -104,5 +103,5 @@ static_assertions::const_assert!(TEXT_CAP >= 13 + 8 * 21 + 8 * 3 + 3 * (8 * 6 + 
 // The `*` marker cannot be confused with an absent parameter.
 static_assertions::const_assert_ne!(params::COMBINE, params::NO_DIM);
 // Layout types are zero-sized markers, freely copied and shared.
-static_assertions::assert_eq_size!(Tiled<F32, Shape<3, 5>, T<2, 2>>, ());
-static_assertions::assert_impl_all!(Tiled<BF16, Shape<8, 128>, (T<8, 128>, T<2, 1>)>: Copy, Send, Sync);
+static_assertions::assert_eq_size!(Tiled<F32, Dims<3, 5>, T<2, 2>>, ());
+static_assertions::assert_impl_all!(Tiled<BF16, Dims<8, 128>, (T<8, 128>, T<2, 1>)>: Copy, Send, Sync);

@@ -17,8 +17,8 @@ pub const NO_DIM: usize = usize::MAX;
 /// `*` in a tile: combine this dim into the next more-minor one.
 ///
 /// ```
-/// use tilelayout::{Layout, Shape, Tiled, BF16, T, COMBINE};
-/// type A = Tiled<BF16, Shape<2, 3, 1004>, T<2, COMBINE, 128>>;
+/// use tilelayout::{Layout, Dims, Tiled, BF16, T, COMBINE};
+/// type A = Tiled<BF16, Dims<2, 3, 1004>, T<2, COMBINE, 128>>;
 /// assert_eq!(A::TEXT, "bf16[2,3,1004]{2,1,0:T(2,*,128)}");
 /// ```
 pub const COMBINE: usize = usize::MAX - 1;
@@ -46,15 +46,15 @@ const fn gap(v: [usize; MAX_TYPE_RANK]) -> Option<usize> {
     None
 }
 
-/// The dims of an array, `Shape<3, 5>` for `[3,5]` (rank 0 to 8).
+/// The dims of an array, `Dims<3, 5>` for `[3,5]` (rank 0 to 8).
 ///
 /// ```
-/// use tilelayout::{Dims, Shape};
-/// assert_eq!(<Shape<3, 5> as Dims>::RANK, 2);
-/// assert_eq!(<Shape as Dims>::RANK, 0); // a scalar
+/// use tilelayout::{DimsParam, Dims};
+/// assert_eq!(<Dims<3, 5> as DimsParam>::RANK, 2);
+/// assert_eq!(<Dims as DimsParam>::RANK, 0); // a scalar
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Shape<
+pub struct Dims<
     const D0: usize = NO_DIM,
     const D1: usize = NO_DIM,
     const D2: usize = NO_DIM,
@@ -65,8 +65,8 @@ pub struct Shape<
     const D7: usize = NO_DIM,
 >;
 
-/// Dims as a type (implemented by [`Shape`]).
-pub trait Dims: 'static {
+/// Dims as a type (implemented by [`Dims`]).
+pub trait DimsParam: 'static {
     /// The number of dims (before the first absent parameter).
     const RANK: usize;
     /// The dims as written, absent ones included (entries past `RANK` are
@@ -86,7 +86,7 @@ impl<
         const D5: usize,
         const D6: usize,
         const D7: usize,
-    > Dims for Shape<D0, D1, D2, D3, D4, D5, D6, D7>
+    > DimsParam for Dims<D0, D1, D2, D3, D4, D5, D6, D7>
 {
     const RANK: usize = count([D0, D1, D2, D3, D4, D5, D6, D7]);
     const DIMS: [usize; MAX_TYPE_RANK] = [D0, D1, D2, D3, D4, D5, D6, D7];
@@ -107,7 +107,7 @@ pub struct T<
 >;
 
 /// One tile as a type (implemented by [`T`]).
-pub trait Tile: 'static {
+pub trait TileParam: 'static {
     /// The tile dims as written, absent ones included (past `RANK`:
     /// unspecified); [`COMBINE`] is `*`.
     const DIMS: [usize; MAX_TYPE_RANK];
@@ -126,7 +126,7 @@ impl<
         const D5: usize,
         const D6: usize,
         const D7: usize,
-    > Tile for T<D0, D1, D2, D3, D4, D5, D6, D7>
+    > TileParam for T<D0, D1, D2, D3, D4, D5, D6, D7>
 {
     const DIMS: [usize; MAX_TYPE_RANK] = [D0, D1, D2, D3, D4, D5, D6, D7];
     const RANK: usize = count(Self::DIMS);
@@ -165,10 +165,10 @@ impl<
     const COUNT: usize = 1;
     const TILES: [([usize; MAX_TYPE_RANK], usize); MAX_TYPE_RANK] = {
         let mut t = [NO_TILE; MAX_TYPE_RANK];
-        t[0] = (<Self as Tile>::DIMS, <Self as Tile>::RANK);
+        t[0] = (<Self as TileParam>::DIMS, <Self as TileParam>::RANK);
         t
     };
-    const GAP: Option<(usize, usize)> = match <Self as Tile>::GAP {
+    const GAP: Option<(usize, usize)> = match <Self as TileParam>::GAP {
         Some(d) => Some((0, d)),
         None => None,
     };
@@ -176,7 +176,7 @@ impl<
 
 macro_rules! tile_tuples {
     ($(($($n:tt $t:ident),+);)*) => {$(
-        impl<$($t: Tile),+> Tiles for ($($t,)+) {
+        impl<$($t: TileParam),+> Tiles for ($($t,)+) {
             const COUNT: usize = [$($n),+].len();
             const TILES: [([usize; MAX_TYPE_RANK], usize); MAX_TYPE_RANK] = {
                 let mut t = [NO_TILE; MAX_TYPE_RANK];

@@ -15,9 +15,9 @@ const CAP: usize = 1024;
 ///
 /// # Examples
 /// ```
-/// use tilelayout::{Layout, Shape, Tiled, F32, T};
-/// assert!(<Tiled<F32, Shape<3, 5>, T<2, 2>>>::VERDICT.is_ok());
-/// let bad = <Tiled<F32, Shape<3, 5>, T<0, 2>>>::VERDICT;
+/// use tilelayout::{Layout, Dims, Tiled, F32, T};
+/// assert!(<Tiled<F32, Dims<3, 5>, T<2, 2>>>::VERDICT.is_ok());
+/// let bad = <Tiled<F32, Dims<3, 5>, T<0, 2>>>::VERDICT;
 /// assert_eq!(
 ///     bad.message(),
 ///     Some("invalid layout type f32[3,5]{1,0:T(0,2)}: tile 0 has a zero dim (dim 0); \
@@ -71,9 +71,9 @@ impl Verdict {
     /// is reported there, at the caller's line, and nowhere else.
     ///
     /// ```compile_fail,E0080
-    /// use tilelayout::{Layout, Shape, Tiled, F32, T};
+    /// use tilelayout::{Layout, Dims, Tiled, F32, T};
     /// // error: invalid layout type f32[3,5]{1,0:T(0,2)}: tile 0 has a zero dim …
-    /// const _: () = <Tiled<F32, Shape<3, 5>, T<0, 2>>>::VERDICT.check();
+    /// const _: () = <Tiled<F32, Dims<3, 5>, T<0, 2>>>::VERDICT.check();
     /// ```
     #[track_caller]
     pub const fn check(self) {

@@ -1,8 +1,8 @@
 // The TPU bf16 layout: two tile levels and an explicit minor_to_major, by
 // hand and from the text.
-use tilelayout::{assert_layout, layout, Layout, MinorToMajor, Shape, Tiled, BF16, T};
+use tilelayout::{assert_layout, layout, Layout, MinorToMajor, Dims, Tiled, BF16, T};
 
-type Hand = Tiled<BF16, Shape<8, 1, 1280, 16384>, (T<8, 128>, T<2, 1>), MinorToMajor<3, 2, 0, 1>>;
+type Hand = Tiled<BF16, Dims<8, 1, 1280, 16384>, (T<8, 128>, T<2, 1>), MinorToMajor<3, 2, 0, 1>>;
 type Text = layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)});
 
 assert_layout!(Hand, Text);

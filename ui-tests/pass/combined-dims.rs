@@ -1,8 +1,8 @@
 // `*` combines a dim into the next more-minor one: `T(2,*,*,128)`, with
 // `COMBINE` as its hand-written spelling.
-use tilelayout::{layout, Layout, Shape, Tiled, BF16, COMBINE, T};
+use tilelayout::{layout, Layout, Dims, Tiled, BF16, COMBINE, T};
 
-type Hand = Tiled<BF16, Shape<8, 2, 3, 1004>, T<2, COMBINE, COMBINE, 128>>;
+type Hand = Tiled<BF16, Dims<8, 2, 3, 1004>, T<2, COMBINE, COMBINE, 128>>;
 type Text = layout!(bf16[8,2,3,1004]{3,2,1,0:T(2,*,*,128)});
 
 fn same(l: Text) -> Hand {

@@ -1,8 +1,8 @@
 // The design card's two spellings of `f32[3,5]{1,0:T(2,2)}` are one type:
 // a function taking the hand-written type accepts the macro's, and back.
-use tilelayout::{layout, Layout, Shape, Tiled, F32, T};
+use tilelayout::{layout, Layout, Dims, Tiled, F32, T};
 
-type Hand = Tiled<F32, Shape<3, 5>, T<2, 2>>;
+type Hand = Tiled<F32, Dims<3, 5>, T<2, 2>>;
 type Text = layout!(f32[3,5]{1,0:T(2,2)});
 type Literal = layout!("f32[3,5]{1,0:T(2,2)}");
 

@@ -1,7 +1,7 @@
 // A scalar with a tile: `f32[]{:T(128)}` (XLA pads scalars to a tile).
-use tilelayout::{assert_layout, layout, Layout, Shape, Tiled, F32, T};
+use tilelayout::{assert_layout, layout, Layout, Dims, Tiled, F32, T};
 
-type Hand = Tiled<F32, Shape, T<128>>;
+type Hand = Tiled<F32, Dims, T<128>>;
 type Text = layout!(f32[]{:T(128)});
 
 assert_layout!(Hand);

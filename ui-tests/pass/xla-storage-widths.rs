@@ -1,15 +1,15 @@
 // Storage widths XLA accepts: s8 in 4 bits (XLA's GPU int4 path), pred in
 // a 32-bit word (older TPUs), f4e2m1fn packed, the 6-bit floats.
-use tilelayout::{layout, layout_array, Attrs, Descending, Layout, Pred, Shape, Tiled, S8, T};
+use tilelayout::{layout, layout_array, Attrs, Descending, Layout, Pred, Dims, Tiled, S8, T};
 
-type Hand = Tiled<S8, Shape<3, 7>, (), Descending, Attrs<1, 4, 0>>;
+type Hand = Tiled<S8, Dims<3, 7>, (), Descending, Attrs<1, 4, 0>>;
 type Text = layout!(s8[3,7]{1,0:E(4)});
 
 fn same(l: Text) -> Hand {
     l
 }
 
-type Pred32 = Tiled<Pred, Shape<8, 128>, T<8, 128>, Descending, Attrs<1, 32, 0>>;
+type Pred32 = Tiled<Pred, Dims<8, 128>, T<8, 128>, Descending, Attrs<1, 32, 0>>;
 
 fn main() {
     let _ = same(Hand::default());

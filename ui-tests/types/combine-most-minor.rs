@@ -1,6 +1,6 @@
 // COMBINE as the most-minor tile dim has nothing to combine into.
 use tilelayout::*;
 
-assert_layout!(Tiled<BF16, Shape<2, 3, 1004>, T<2, 128, COMBINE>>);
+assert_layout!(Tiled<BF16, Dims<2, 3, 1004>, T<2, 128, COMBINE>>);
 
 fn main() {}

@@ -16,7 +16,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 use tilelayout::algebra::{
-    self, AlgebraError, AlgebraErrorKind, AnyLayout, ComposedLayout, Int, IntTuple, Layout, Op,
+    self, AlgebraError, AlgebraErrorKind, AnyLayout, ComposedLayout, CuteLayout, Int, IntTuple, Op,
     Swizzle, SwizzledInput,
 };
 use tilelayout::value::{lower, parse_shape_with, to_xla, Lowered, PrimitiveType};
@@ -132,16 +132,16 @@ impl Call {
 
 /// What an operation gives.
 enum Value {
-    Layout(Layout),
+    Layout(CuteLayout),
     Composed(ComposedLayout),
     /// A layout applied after a swizzle (an inverse of a swizzled layout).
     SwizzledInput(SwizzledInput),
     Int(Int),
     Tuple(IntTuple),
     /// `from-xla`: the layout and its offsets over the logical elements.
-    FromXla(Layout, Vec<i64>),
+    FromXla(CuteLayout, Vec<i64>),
     /// `to-xla`: the XLA shape and the layout it came from.
-    Xla(String, Layout),
+    Xla(String, CuteLayout),
 }
 
 /// Runs `cute`.
@@ -296,7 +296,7 @@ fn scanned_cosize(
 /// Size, cosize and the first offsets of a layout.
 /// (`None` when they overflow).
 fn summary(
-    l: &Layout,
+    l: &CuteLayout,
     call: impl Fn(i64) -> Result<i64, AlgebraError>,
 ) -> (Option<i64>, Option<i64>, Vec<i64>) {
     let size = l.size().ok().map(|s| s.value);
@@ -481,9 +481,9 @@ fn call_usage(call: &Call) -> String {
     }
 }
 
-fn plain_layout(call: &Call, i: usize) -> Result<Layout, Problem> {
+fn plain_layout(call: &Call, i: usize) -> Result<CuteLayout, Problem> {
     let text = need(call, i, "a layout")?;
-    Layout::parse(text).map_err(|e| located(call, i, &e))
+    CuteLayout::parse(text).map_err(|e| located(call, i, &e))
 }
 
 fn from_xla(call: &Call, text: &str) -> Result<Value, Problem> {

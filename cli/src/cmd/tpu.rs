@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 use tilelayout::tpu::{check_layout, tpu_layout_for_text, LayoutCheck, TpuAnswer};
-use tilelayout::value::{parse_shape_with, Layout};
+use tilelayout::value::{parse_shape_with, XlaLayout};
 
 use super::{Failure, OPTIONS};
 use crate::io::{ErrorFields, Inputs, Output, Problem};
@@ -196,7 +196,7 @@ fn check_text(text: &str) -> Result<LayoutCheck, Problem> {
 }
 
 /// `T(8,128)(2,1)`, or `no tiles`.
-fn tiles_text(l: &Layout) -> String {
+fn tiles_text(l: &XlaLayout) -> String {
     if l.tile_count() == 0 {
         return "no tiles".into();
     }

@@ -4,12 +4,12 @@
 
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::tuple::{tri, IntTuple};
 
 /// Rebuilds `layout` with each integer mode `(s, d)` mapped by `f`,
 /// keeping the nesting (CuTe's `transform_layout` on shape and stride).
-const fn map_modes(layout: &Layout, n: Int, up: bool) -> Result<Layout, AlgebraError> {
+const fn map_modes(layout: &CuteLayout, n: Int, up: bool) -> Result<CuteLayout, AlgebraError> {
     let mut shape = *layout.shape();
     let mut stride = *layout.stride();
     let k_max = shape.leaf_count();
@@ -25,7 +25,7 @@ const fn map_modes(layout: &Layout, n: Int, up: bool) -> Result<Layout, AlgebraE
         stride = stride.with_leaf(k, d2);
         k += 1;
     }
-    Layout::new(shape, stride)
+    CuteLayout::new(shape, stride)
 }
 
 const fn upcast_mode(k: usize, s: Int, d: Int, n: Int) -> Result<(Int, Int), AlgebraError> {
@@ -74,9 +74,9 @@ const fn downcast_mode(s: Int, d: Int, n: Int) -> Result<(Int, Int), AlgebraErro
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{upcast, Layout};
+/// use tilelayout::algebra::{upcast, CuteLayout};
 /// // 16 bf16 in a row of 8 x u32
-/// let l = Layout::parse("(_4,_16):(_16,_1)")?;
+/// let l = CuteLayout::parse("(_4,_16):(_16,_1)")?;
 /// assert_eq!(upcast(&l, 2)?.to_text().as_str(), "(_4,_8):(_8,_1)");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
@@ -84,7 +84,7 @@ const fn downcast_mode(s: Int, d: Int, n: Int) -> Result<(Int, Int), AlgebraErro
 /// # Errors
 /// [`AlgebraErrorKind::CastDivisibility`] naming the mode;
 /// [`AlgebraErrorKind::DivisionByZero`] for `n < 1`.
-pub const fn upcast(layout: &Layout, n: i64) -> Result<Layout, AlgebraError> {
+pub const fn upcast(layout: &CuteLayout, n: i64) -> Result<CuteLayout, AlgebraError> {
     if n < 1 {
         return Err(AlgebraError::new(AlgebraErrorKind::DivisionByZero));
     }
@@ -114,8 +114,8 @@ const fn has_int1(stride: &IntTuple) -> bool {
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{downcast, Layout};
-/// let l = Layout::parse("(_4,_8):(_8,_1)")?;
+/// use tilelayout::algebra::{downcast, CuteLayout};
+/// let l = CuteLayout::parse("(_4,_8):(_8,_1)")?;
 /// assert_eq!(downcast(&l, 2)?.to_text().as_str(), "(_4,_16):(_16,_1)");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
@@ -123,7 +123,7 @@ const fn has_int1(stride: &IntTuple) -> bool {
 /// # Errors
 /// [`AlgebraErrorKind::NotAdjacent`]; [`AlgebraErrorKind::DivisionByZero`]
 /// for `n < 1`; overflow.
-pub const fn downcast(layout: &Layout, n: i64) -> Result<Layout, AlgebraError> {
+pub const fn downcast(layout: &CuteLayout, n: i64) -> Result<CuteLayout, AlgebraError> {
     if n < 1 {
         return Err(AlgebraError::new(AlgebraErrorKind::DivisionByZero));
     }

@@ -16,16 +16,16 @@
 
 use super::error::AlgebraError;
 use super::int::Int;
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::tuple::{tri, IntTuple};
 
 /// CuTe's `bw_coalesce` over the flattened modes, starting from
 /// `init_shape:init_stride` as the front.
 const fn bw_coalesce(
-    flat: &Layout,
+    flat: &CuteLayout,
     init_shape: Int,
     init_stride: Int,
-) -> Result<Layout, AlgebraError> {
+) -> Result<CuteLayout, AlgebraError> {
     let n = flat.shape().leaf_count();
     // the result, kept reversed (front last) while folding
     let mut rs = [Int::fixed(0); super::MAX_NODES];
@@ -58,9 +58,9 @@ const fn bw_coalesce(
     }
     if len == 1 {
         if rs[0].is_constant(1) {
-            return Ok(Layout::TRIVIAL);
+            return Ok(CuteLayout::TRIVIAL);
         }
-        return Layout::new(IntTuple::int(rs[0]), IntTuple::int(rd[0]));
+        return CuteLayout::new(IntTuple::int(rs[0]), IntTuple::int(rd[0]));
     }
     let mut shape = IntTuple::EMPTY;
     let mut stride = IntTuple::EMPTY;
@@ -70,7 +70,7 @@ const fn bw_coalesce(
         tri!(shape.push_int_in(rs[k]));
         tri!(stride.push_int_in(rd[k]));
     }
-    Layout::new(shape, stride)
+    CuteLayout::new(shape, stride)
 }
 
 /// CuTe's `coalesce(layout)`: flattens the layout and merges modes that
@@ -82,20 +82,20 @@ const fn bw_coalesce(
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{coalesce, Layout};
-/// let l = Layout::parse("(_2,(_1,_6)):(_1,(_6,_2))")?;
+/// use tilelayout::algebra::{coalesce, CuteLayout};
+/// let l = CuteLayout::parse("(_2,(_1,_6)):(_1,(_6,_2))")?;
 /// assert_eq!(coalesce(&l)?.to_text().as_str(), "_12:_1");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
 /// [`super::AlgebraErrorKind::Overflow`].
-pub const fn coalesce(layout: &Layout) -> Result<Layout, AlgebraError> {
+pub const fn coalesce(layout: &CuteLayout) -> Result<CuteLayout, AlgebraError> {
     let flat = layout.flatten();
     let n = flat.shape().leaf_count();
     if n == 0 {
         // ours: CuTe does not compile coalesce of an empty layout
-        return Ok(Layout::TRIVIAL);
+        return Ok(CuteLayout::TRIVIAL);
     }
     let (s, d) = flat.leaf_mode(n - 1);
     bw_coalesce(&flat, s, d)
@@ -104,11 +104,11 @@ pub const fn coalesce(layout: &Layout) -> Result<Layout, AlgebraError> {
 /// CuTe's `detail::coalesce_x`: like [`coalesce`] but also keeps the
 /// function outside the domain (a trailing static 1 becomes `_2`, as in
 /// CuTe), used as composition's left operand.
-pub(crate) const fn coalesce_x(layout: &Layout) -> Result<Layout, AlgebraError> {
+pub(crate) const fn coalesce_x(layout: &CuteLayout) -> Result<CuteLayout, AlgebraError> {
     let flat = layout.flatten();
     let n = flat.shape().leaf_count();
     if n == 0 {
-        return Ok(Layout::TRIVIAL);
+        return Ok(CuteLayout::TRIVIAL);
     }
     let (s, d) = flat.leaf_mode(n - 1);
     if s.is_constant(1) {
@@ -125,9 +125,9 @@ pub(crate) const fn coalesce_x(layout: &Layout) -> Result<Layout, AlgebraError> 
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{coalesce_by, IntTuple, Layout};
+/// use tilelayout::algebra::{coalesce_by, IntTuple, CuteLayout};
 /// // From CuTe's 02_layout_algebra.md
-/// let l = Layout::parse("(_2,(_1,_6)):(_1,(_6,_2))")?;
+/// let l = CuteLayout::parse("(_2,(_1,_6)):(_1,(_6,_2))")?;
 /// let p = IntTuple::parse("(_1,_1)")?;
 /// assert_eq!(coalesce_by(&l, &p)?.to_text().as_str(), "(_2,_6):(_1,_2)");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
@@ -136,7 +136,10 @@ pub(crate) const fn coalesce_x(layout: &Layout) -> Result<Layout, AlgebraError> 
 /// # Errors
 /// [`super::AlgebraErrorKind::RankMismatch`] when the profile has more
 /// modes than the layout; overflow.
-pub const fn coalesce_by(layout: &Layout, profile: &IntTuple) -> Result<Layout, AlgebraError> {
+pub const fn coalesce_by(
+    layout: &CuteLayout,
+    profile: &IntTuple,
+) -> Result<CuteLayout, AlgebraError> {
     if profile.is_int() {
         return coalesce(layout);
     }
@@ -148,7 +151,7 @@ pub const fn coalesce_by(layout: &Layout, profile: &IntTuple) -> Result<Layout, 
             found: pr as u32,
         }));
     }
-    let mut out = Layout::EMPTY;
+    let mut out = CuteLayout::EMPTY;
     let mut i = 0;
     while i < r {
         let m = tri!(layout.mode(i));
@@ -165,7 +168,7 @@ pub const fn coalesce_by(layout: &Layout, profile: &IntTuple) -> Result<Layout, 
 
 /// CuTe's `filter_zeros(layout)`: every mode with a static-0 stride gets
 /// shape `_1`.
-pub const fn filter_zeros(layout: &Layout) -> Layout {
+pub const fn filter_zeros(layout: &CuteLayout) -> CuteLayout {
     let mut shape = *layout.shape();
     let n = shape.leaf_count();
     let mut k = 0;
@@ -176,7 +179,7 @@ pub const fn filter_zeros(layout: &Layout) -> Layout {
         }
         k += 1;
     }
-    Layout::from_parts(shape, *layout.stride())
+    CuteLayout::from_parts(shape, *layout.stride())
 }
 
 /// CuTe's `filter(layout)`: removes the static-0 strides and the size-1
@@ -184,15 +187,15 @@ pub const fn filter_zeros(layout: &Layout) -> Layout {
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{filter, Layout};
-/// let l = Layout::parse("(_4,_2,_3):(_1,_0,_4)")?;
+/// use tilelayout::algebra::{filter, CuteLayout};
+/// let l = CuteLayout::parse("(_4,_2,_3):(_1,_0,_4)")?;
 /// assert_eq!(filter(&l)?.to_text().as_str(), "_12:_1");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
 /// Overflow.
-pub const fn filter(layout: &Layout) -> Result<Layout, AlgebraError> {
+pub const fn filter(layout: &CuteLayout) -> Result<CuteLayout, AlgebraError> {
     coalesce(&filter_zeros(layout))
 }
 

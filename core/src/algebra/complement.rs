@@ -6,7 +6,7 @@
 use super::coalesce::{coalesce, coalesce_shape, filter};
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
-use super::layout::{compact_left, Layout};
+use super::layout::{compact_left, CuteLayout};
 use super::tuple::{tri, IntTuple};
 use super::MAX_NODES;
 
@@ -49,8 +49,8 @@ pub(crate) const fn ceil_div_shape(a: &IntTuple, b: Int) -> Result<IntTuple, Alg
 /// # Examples
 /// From CuTe's `02_layout_algebra.md`:
 /// ```
-/// use tilelayout::algebra::{complement, IntTuple, Layout};
-/// let c = |l: &str| complement(&Layout::parse(l)?, &IntTuple::fixed(24));
+/// use tilelayout::algebra::{complement, IntTuple, CuteLayout};
+/// let c = |l: &str| complement(&CuteLayout::parse(l)?, &IntTuple::fixed(24));
 /// assert_eq!(c("_4:_1")?.to_text().as_str(), "_6:_4");
 /// assert_eq!(c("_6:_4")?.to_text().as_str(), "_4:_1");
 /// assert_eq!(c("(_4,_6):(_1,_4)")?.to_text().as_str(), "_1:_0");
@@ -64,7 +64,10 @@ pub(crate) const fn ceil_div_shape(a: &IntTuple, b: Int) -> Result<IntTuple, Alg
 /// [`AlgebraErrorKind::NonInjective`] naming the mode of the filtered
 /// layout; [`AlgebraErrorKind::Unsupported`] for negative strides or
 /// dynamic strides at rank > 1; overflow.
-pub const fn complement(layout: &Layout, cotarget: &IntTuple) -> Result<Layout, AlgebraError> {
+pub const fn complement(
+    layout: &CuteLayout,
+    cotarget: &IntTuple,
+) -> Result<CuteLayout, AlgebraError> {
     let f = tri!(filter(layout));
     complement_filtered(&f, cotarget)
 }
@@ -74,18 +77,21 @@ pub const fn complement(layout: &Layout, cotarget: &IntTuple) -> Result<Layout, 
 ///
 /// # Errors
 /// As [`complement`].
-pub const fn complement_self(layout: &Layout) -> Result<Layout, AlgebraError> {
+pub const fn complement_self(layout: &CuteLayout) -> Result<CuteLayout, AlgebraError> {
     let f = tri!(filter(layout));
     let c = tri!(f.cosize());
     complement_filtered(&f, &IntTuple::int(c))
 }
 
-const fn complement_filtered(f: &Layout, cotarget: &IntTuple) -> Result<Layout, AlgebraError> {
+const fn complement_filtered(
+    f: &CuteLayout,
+    cotarget: &IntTuple,
+) -> Result<CuteLayout, AlgebraError> {
     let r = f.shape().leaf_count();
     if let Some(d) = f.stride().as_int() {
         if d.is_constant(0) {
             // irreducible rank-1 stride-0 layout
-            return Layout::column_major(tri!(coalesce_shape(cotarget)));
+            return CuteLayout::column_major(tri!(coalesce_shape(cotarget)));
         }
     }
     let mut shape = [Int::fixed(0); MAX_NODES];
@@ -170,6 +176,6 @@ const fn complement_filtered(f: &Layout, cotarget: &IntTuple) -> Result<Layout, 
     }
     let s = tri!(IntTuple::tuple(&[rs, rest_shape]));
     let d = tri!(IntTuple::tuple(&[rd, rest_stride]));
-    let l = tri!(Layout::new(s, d));
+    let l = tri!(CuteLayout::new(s, d));
     coalesce(&l)
 }

@@ -18,7 +18,7 @@ use super::complement::complement;
 use super::composition::composition;
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::notation::AnyLayout;
 use super::swizzle::{ComposedLayout, Swizzle};
 use super::tiler::Tiler;
@@ -138,12 +138,12 @@ on_inner! {
     ///
     /// # Errors
     /// As [`super::blocked_product`].
-    blocked_product(tiler: &Layout) = product::blocked_product;
+    blocked_product(tiler: &CuteLayout) = product::blocked_product;
     /// CuTe's `raked_product` of a swizzled layout.
     ///
     /// # Errors
     /// As [`super::raked_product`].
-    raked_product(tiler: &Layout) = product::raked_product;
+    raked_product(tiler: &CuteLayout) = product::raked_product;
     /// CuTe's `tile_to_shape` of a swizzled layout.
     ///
     /// # Errors
@@ -173,7 +173,7 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`super::complement`].
-    pub const fn complement(&self) -> Result<Layout, AlgebraError> {
+    pub const fn complement(&self) -> Result<CuteLayout, AlgebraError> {
         let c = tri!(self.layout.cosize());
         complement(&self.layout, &IntTuple::int(c))
     }
@@ -183,7 +183,7 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`super::complement`].
-    pub const fn complement_to(&self, cotarget: &IntTuple) -> Result<Layout, AlgebraError> {
+    pub const fn complement_to(&self, cotarget: &IntTuple) -> Result<CuteLayout, AlgebraError> {
         complement(&self.layout, cotarget)
     }
 
@@ -238,7 +238,7 @@ impl ComposedLayout {
 
 /// `sw o _0 o layout`, or `layout` itself for a swizzle of no bits (CuTe's
 /// identity case).
-const fn swizzled(sw: Swizzle, layout: Layout) -> AnyLayout {
+const fn swizzled(sw: Swizzle, layout: CuteLayout) -> AnyLayout {
     if sw.bits() == 0 {
         AnyLayout::Plain(layout)
     } else {
@@ -246,19 +246,19 @@ const fn swizzled(sw: Swizzle, layout: Layout) -> AnyLayout {
     }
 }
 
-/// CuTe's `composition(Swizzle, Layout)`: the swizzled layout `sw o _0 o
+/// CuTe's `composition(Swizzle, CuteLayout)`: the swizzled layout `sw o _0 o
 /// layout`; a swizzle of no bits (`Sw<0,M,S>`) is the identity and gives
 /// `layout`.
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{swizzle_composition, Layout, Swizzle};
-/// let l = Layout::parse("(_8,_64):(_64,_1)")?;
+/// use tilelayout::algebra::{swizzle_composition, CuteLayout, Swizzle};
+/// let l = CuteLayout::parse("(_8,_64):(_64,_1)")?;
 /// let r = swizzle_composition(&Swizzle::new(3, 3, 3)?, &l);
 /// assert_eq!(r.to_text().as_str(), "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
-pub const fn swizzle_composition(sw: &Swizzle, layout: &Layout) -> AnyLayout {
+pub const fn swizzle_composition(sw: &Swizzle, layout: &CuteLayout) -> AnyLayout {
     swizzled(*sw, *layout)
 }
 
@@ -287,7 +287,7 @@ pub(crate) const fn make_swizzle(y: i64, z: i64) -> Result<Swizzle, AlgebraError
 
 /// The swizzle `Sw'` with `a ∘ sw = Sw' ∘ a` as CuTe computes it: `a` at
 /// the masks, which must be static.
-const fn carried(a: &Layout, sw: &Swizzle) -> Result<Swizzle, AlgebraError> {
+const fn carried(a: &CuteLayout, sw: &Swizzle) -> Result<Swizzle, AlgebraError> {
     if sw.bits() == 0 {
         return Ok(*sw);
     }
@@ -304,9 +304,9 @@ const fn carried(a: &Layout, sw: &Swizzle) -> Result<Swizzle, AlgebraError> {
 /// Checks `result(i) == a(sw(inner(i)))` for every `i < size(inner)`.
 const fn check_carried(
     result: &AnyLayout,
-    a: &Layout,
+    a: &CuteLayout,
     sw: &Swizzle,
-    inner: &Layout,
+    inner: &CuteLayout,
 ) -> Result<(), AlgebraError> {
     let n = tri!(inner.size()).value;
     if n > MAX_SWIZZLE_CHECK {
@@ -342,8 +342,8 @@ const fn check_carried(
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{composition_swizzle, Layout, Swizzle};
-/// let a = Layout::parse("(_8,_8):(_8,_1)")?;
+/// use tilelayout::algebra::{composition_swizzle, CuteLayout, Swizzle};
+/// let a = CuteLayout::parse("(_8,_8):(_8,_1)")?;
 /// let r = composition_swizzle(&a, &Swizzle::new(2, 0, 3)?)?;
 /// assert_eq!(r.to_text().as_str(), "Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
@@ -352,10 +352,10 @@ const fn check_carried(
 /// # Errors
 /// [`AlgebraErrorKind::Unsupported`] when the swizzle's bits do not map
 /// to a swizzle, `a` is dynamic there, or the check fails; overflow.
-pub const fn composition_swizzle(a: &Layout, sw: &Swizzle) -> Result<AnyLayout, AlgebraError> {
+pub const fn composition_swizzle(a: &CuteLayout, sw: &Swizzle) -> Result<AnyLayout, AlgebraError> {
     let s = tri!(carried(a, sw));
     let r = swizzled(s, *a);
-    let id = tri!(Layout::column_major(IntTuple::int(tri!(a.size()))));
+    let id = tri!(CuteLayout::column_major(IntTuple::int(tri!(a.size()))));
     tri!(check_carried(&r, a, sw, &id));
     Ok(r)
 }
@@ -369,8 +369,8 @@ pub const fn composition_swizzle(a: &Layout, sw: &Swizzle) -> Result<AnyLayout, 
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{composition_composed, ComposedLayout, Layout};
-/// let a = Layout::parse("(_8,_8):(_1,_8)")?;
+/// use tilelayout::algebra::{composition_composed, ComposedLayout, CuteLayout};
+/// let a = CuteLayout::parse("(_8,_8):(_1,_8)")?;
 /// let b = ComposedLayout::parse("Sw<2,0,3> o _0 o _32:_1")?;
 /// let r = composition_composed(&a, &b)?;
 /// assert_eq!(r.to_text().as_str(), "Sw<2,0,3> o _0 o _32:_1");
@@ -381,7 +381,7 @@ pub const fn composition_swizzle(a: &Layout, sw: &Swizzle) -> Result<AnyLayout, 
 /// As [`composition_swizzle`] and [`super::composition`];
 /// [`AlgebraErrorKind::Unsupported`] for another offset.
 pub const fn composition_composed(
-    a: &Layout,
+    a: &CuteLayout,
     b: &ComposedLayout,
 ) -> Result<AnyLayout, AlgebraError> {
     if !b.offset.is_constant(0) {

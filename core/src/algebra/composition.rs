@@ -20,7 +20,7 @@
 use super::coalesce::coalesce_x;
 use super::error::{in_mode, AlgebraError, AlgebraErrorKind};
 use super::int::Int;
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::tiler::Tiler;
 use super::tuple::{tri, IntTuple};
 use super::MAX_NODES;
@@ -36,10 +36,10 @@ const fn composition_impl(
     rs: &IntTuple,
     rd: &IntTuple,
     strict: bool,
-) -> Result<Layout, AlgebraError> {
+) -> Result<CuteLayout, AlgebraError> {
     if !rs.is_int() {
         // right-distributivity over the right operand's modes
-        let mut out = Layout::EMPTY;
+        let mut out = CuteLayout::EMPTY;
         let mut i = 0;
         while i < rs.rank() {
             let m = tri!(in_mode(
@@ -58,10 +58,10 @@ const fn composition_impl(
     // a static-0 stride: the result is the right operand; ours: a dynamic
     // 0 too (CuTe would divide by it)
     if rstride.value == 0 {
-        return Layout::new(*rs, *rd);
+        return CuteLayout::new(*rs, *rd);
     }
     if let Some(d) = ld.as_int() {
-        return Layout::new(*rs, IntTuple::int(tri!(rstride.mul(d))));
+        return CuteLayout::new(*rs, IntTuple::int(tri!(rstride.mul(d))));
     }
     let r = ls.rank();
     if r == 0 {
@@ -138,14 +138,14 @@ const fn composition_impl(
         None => Int::fixed(0),
     };
     if n == 0 {
-        return Layout::new(
+        return CuteLayout::new(
             IntTuple::int(rest_shape),
             IntTuple::int(tri!(rest_stride.mul(last_d))),
         );
     }
     if rest_shape.is_constant(1) {
         if n == 1 {
-            return Layout::new(IntTuple::int(res_s[0]), IntTuple::int(res_d[0]));
+            return CuteLayout::new(IntTuple::int(res_s[0]), IntTuple::int(res_d[0]));
         }
     } else {
         res_s[n] = rest_shape;
@@ -160,7 +160,7 @@ const fn composition_impl(
         tri!(d.push_int_in(res_d[k]));
         k += 1;
     }
-    Layout::new(s, d)
+    CuteLayout::new(s, d)
 }
 
 /// CuTe's `composition(lhs, rhs)` of two layouts: `result(c) ==
@@ -175,12 +175,12 @@ const fn composition_impl(
 /// From CuTe's `02_layout_algebra.md` (static, then dynamic: CuTe keeps
 /// dynamic size-1 modes it cannot prove are 1):
 /// ```
-/// use tilelayout::algebra::{composition, Layout};
-/// let a = Layout::parse("(_10,_2):(_16,_4)")?;
-/// let b = Layout::parse("(_5,_4):(_1,_5)")?;
+/// use tilelayout::algebra::{composition, CuteLayout};
+/// let a = CuteLayout::parse("(_10,_2):(_16,_4)")?;
+/// let b = CuteLayout::parse("(_5,_4):(_1,_5)")?;
 /// assert_eq!(composition(&a, &b)?.to_text().as_str(), "(_5,(_2,_2)):(_16,(_80,_4))");
-/// let a = Layout::parse("(10,2):(16,4)")?;
-/// let b = Layout::parse("(5,4):(1,5)")?;
+/// let a = CuteLayout::parse("(10,2):(16,4)")?;
+/// let b = CuteLayout::parse("(5,4):(1,5)")?;
 /// assert_eq!(composition(&a, &b)?.to_text().as_str(), "((5,1),(2,2)):((16,4),(80,4))");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
@@ -189,7 +189,7 @@ const fn composition_impl(
 /// [`AlgebraErrorKind::StrideDivisibility`],
 /// [`AlgebraErrorKind::ShapeDivisibility`] naming the left mode; overflow;
 /// capacity.
-pub const fn composition(lhs: &Layout, rhs: &Layout) -> Result<Layout, AlgebraError> {
+pub const fn composition(lhs: &CuteLayout, rhs: &CuteLayout) -> Result<CuteLayout, AlgebraError> {
     let flat = tri!(coalesce_x(lhs));
     let r = tri!(composition_impl(
         flat.shape(),
@@ -205,7 +205,7 @@ pub const fn composition(lhs: &Layout, rhs: &Layout) -> Result<Layout, AlgebraEr
 /// Whether CuTe itself would refuse `composition(lhs, rhs)`: its weak
 /// divisibility conditions, asserted only when both operands of a check
 /// are static. `Ok` when CuTe computes a layout (right or wrong).
-pub(crate) const fn cute_accepts(lhs: &Layout, rhs: &Layout) -> Result<(), AlgebraError> {
+pub(crate) const fn cute_accepts(lhs: &CuteLayout, rhs: &CuteLayout) -> Result<(), AlgebraError> {
     let flat = tri!(coalesce_x(lhs));
     match composition_impl(
         flat.shape(),
@@ -226,7 +226,7 @@ pub(crate) const fn cute_accepts(lhs: &Layout, rhs: &Layout) -> Result<(), Algeb
 /// checks, for the left layout with its modes merged by value, that the
 /// largest digits the right layout's modes put in each mode but the last
 /// sum below that mode's shape.
-const fn check_no_carry(lhs: &Layout, rhs: &Layout) -> Result<(), AlgebraError> {
+const fn check_no_carry(lhs: &CuteLayout, rhs: &CuteLayout) -> Result<(), AlgebraError> {
     let nr = rhs.shape().leaf_count();
     if nr < 2 {
         return Ok(());
@@ -313,9 +313,9 @@ const fn check_no_carry(lhs: &Layout, rhs: &Layout) -> Result<(), AlgebraError> 
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{composition_tiler, Layout, Tiler};
+/// use tilelayout::algebra::{composition_tiler, CuteLayout, Tiler};
 /// // From CuTe's 02_layout_algebra.md
-/// let a = Layout::parse("(12,(4,8)):(59,(13,1))")?;
+/// let a = CuteLayout::parse("(12,(4,8)):(59,(13,1))")?;
 /// let t = Tiler::parse("(_3:_4,_8:_2)")?;
 /// assert_eq!(composition_tiler(&a, &t)?.to_text().as_str(), "(_3,(2,4)):(236,(26,1))");
 /// let t = Tiler::parse("(_3,_8)")?;
@@ -329,7 +329,10 @@ const fn check_no_carry(lhs: &Layout, rhs: &Layout) -> Result<(), AlgebraError> 
 /// # Errors
 /// As [`composition`]; [`AlgebraErrorKind::RankMismatch`] when the tiler
 /// has more modes than `lhs`.
-pub const fn composition_tiler(lhs: &Layout, tiler: &Tiler) -> Result<Layout, AlgebraError> {
+pub const fn composition_tiler(
+    lhs: &CuteLayout,
+    tiler: &Tiler,
+) -> Result<CuteLayout, AlgebraError> {
     if !tiler.is_by_mode() {
         let t = tri!(tiler.composition_mode(0));
         return composition(lhs, &t);
@@ -341,7 +344,7 @@ pub const fn composition_tiler(lhs: &Layout, tiler: &Tiler) -> Result<Layout, Al
             found: r as u32,
         }));
     }
-    let mut out = Layout::EMPTY;
+    let mut out = CuteLayout::EMPTY;
     let mut i = 0;
     while i < r {
         let l = tri!(lhs.mode(i));

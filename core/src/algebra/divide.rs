@@ -17,15 +17,18 @@ use super::coalesce::coalesce;
 use super::complement::complement;
 use super::composition::composition;
 use super::error::{in_mode, AlgebraError, AlgebraErrorKind};
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::tiler::Tiler;
 use super::tuple::{tri, IntTuple};
 
 /// `logical_divide` by one layout.
-const fn divide_by_layout(layout: &Layout, tiler: &Layout) -> Result<Layout, AlgebraError> {
+const fn divide_by_layout(
+    layout: &CuteLayout,
+    tiler: &CuteLayout,
+) -> Result<CuteLayout, AlgebraError> {
     let c = tri!(coalesce(layout));
     let rest = tri!(complement(tiler, c.shape()));
-    let both = tri!(Layout::concat(&[*tiler, rest]));
+    let both = tri!(CuteLayout::concat(&[*tiler, rest]));
     match composition(layout, &both) {
         Ok(l) => Ok(l),
         // the right operand the user wrote is the tiler, mode 0 of
@@ -54,8 +57,8 @@ const fn divide_by_layout(layout: &Layout, tiler: &Layout) -> Result<Layout, Alg
 /// # Examples
 /// From CuTe's `02_layout_algebra.md`:
 /// ```
-/// use tilelayout::algebra::{logical_divide, Layout, Tiler};
-/// let a = Layout::parse("(_4,_2,_3):(_2,_1,_8)")?;
+/// use tilelayout::algebra::{logical_divide, CuteLayout, Tiler};
+/// let a = CuteLayout::parse("(_4,_2,_3):(_2,_1,_8)")?;
 /// let b = Tiler::parse("_4:_2")?;
 /// assert_eq!(logical_divide(&a, &b)?.to_text().as_str(), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
@@ -64,7 +67,10 @@ const fn divide_by_layout(layout: &Layout, tiler: &Layout) -> Result<Layout, Alg
 /// # Errors
 /// The composition's divisibility errors; [`AlgebraErrorKind::RankMismatch`]
 /// for a tiler with more modes than the layout; complement's errors.
-pub const fn logical_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout, AlgebraError> {
+pub const fn logical_divide(
+    layout: &CuteLayout,
+    tiler: &Tiler,
+) -> Result<CuteLayout, AlgebraError> {
     if !tiler.is_by_mode() {
         return divide_by_layout(layout, &tri!(tiler.mode(0)));
     }
@@ -74,10 +80,10 @@ pub const fn logical_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout, Al
 /// Applies the divide (`divide == true`) or the product by mode, keeping
 /// the layout's modes past the tiler's rank (CuTe's `transform_layout`).
 pub(crate) const fn by_mode(
-    layout: &Layout,
+    layout: &CuteLayout,
     tiler: &Tiler,
     divide: bool,
-) -> Result<Layout, AlgebraError> {
+) -> Result<CuteLayout, AlgebraError> {
     let r = tiler.rank();
     let lr = layout.rank();
     if r > lr {
@@ -86,7 +92,7 @@ pub(crate) const fn by_mode(
             found: r as u32,
         }));
     }
-    let mut out = Layout::EMPTY;
+    let mut out = CuteLayout::EMPTY;
     let mut i = 0;
     while i < lr {
         let m = tri!(layout.mode(i));
@@ -149,20 +155,23 @@ const fn zip2_by(t: &IntTuple, tiler: &Tiler) -> Result<IntTuple, AlgebraError> 
 
 /// CuTe's `tile_unzip(layout, tiler)`: gathers the tile modes and the rest
 /// modes of a by-mode divide or product into a rank-2 layout.
-pub(crate) const fn tile_unzip(layout: &Layout, tiler: &Tiler) -> Result<Layout, AlgebraError> {
+pub(crate) const fn tile_unzip(
+    layout: &CuteLayout,
+    tiler: &Tiler,
+) -> Result<CuteLayout, AlgebraError> {
     let s = tri!(zip2_by(layout.shape(), tiler));
     let d = tri!(zip2_by(layout.stride(), tiler));
-    Layout::new(s, d)
+    CuteLayout::new(s, d)
 }
 
 /// Unpacks mode `i` of a layout into its modes when it has rank ≥ 2
 /// (CuTe's slicing `result(_, repeat<R>(_))`: a mode of rank 1 stays).
 const fn unpack_modes(
-    layout: &Layout,
+    layout: &CuteLayout,
     unpack0: bool,
     unpack1: bool,
-) -> Result<Layout, AlgebraError> {
-    let mut out = Layout::EMPTY;
+) -> Result<CuteLayout, AlgebraError> {
+    let mut out = CuteLayout::EMPTY;
     let mut i = 0;
     while i < layout.rank() {
         let m = tri!(layout.mode(i));
@@ -182,7 +191,7 @@ const fn unpack_modes(
 }
 
 /// Unpacks the second (`both == false`) or both modes of a zipped result.
-pub(crate) const fn unpack(layout: &Layout, both: bool) -> Result<Layout, AlgebraError> {
+pub(crate) const fn unpack(layout: &CuteLayout, both: bool) -> Result<CuteLayout, AlgebraError> {
     unpack_modes(layout, both, true)
 }
 
@@ -191,8 +200,8 @@ pub(crate) const fn unpack(layout: &Layout, both: bool) -> Result<Layout, Algebr
 /// # Examples
 /// From CuTe's `02_layout_algebra.md` (shape `(9,32)` by `<3:3,(2,4):(1,8)>`):
 /// ```
-/// use tilelayout::algebra::{zipped_divide, Layout, Tiler};
-/// let a = Layout::parse("(_9,(_4,_8)):(_59,(_13,_1))")?;
+/// use tilelayout::algebra::{zipped_divide, CuteLayout, Tiler};
+/// let a = CuteLayout::parse("(_9,(_4,_8)):(_59,(_13,_1))")?;
 /// let t = Tiler::parse("(_3:_3,(_2,_4):(_1,_8))")?;
 /// let r = zipped_divide(&a, &t)?;
 /// assert_eq!(r.to_text().as_str(), "((_3,(_2,_4)),(_3,(_2,_2))):((_177,(_13,_2)),(_59,(_26,_1)))");
@@ -201,7 +210,7 @@ pub(crate) const fn unpack(layout: &Layout, both: bool) -> Result<Layout, Algebr
 ///
 /// # Errors
 /// As [`logical_divide`].
-pub const fn zipped_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout, AlgebraError> {
+pub const fn zipped_divide(layout: &CuteLayout, tiler: &Tiler) -> Result<CuteLayout, AlgebraError> {
     let d = tri!(logical_divide(layout, tiler));
     tile_unzip(&d, tiler)
 }
@@ -210,7 +219,7 @@ pub const fn zipped_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout, Alg
 ///
 /// # Errors
 /// As [`logical_divide`].
-pub const fn tiled_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout, AlgebraError> {
+pub const fn tiled_divide(layout: &CuteLayout, tiler: &Tiler) -> Result<CuteLayout, AlgebraError> {
     let z = tri!(zipped_divide(layout, tiler));
     unpack(&z, false)
 }
@@ -219,7 +228,7 @@ pub const fn tiled_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout, Alge
 ///
 /// # Errors
 /// As [`logical_divide`].
-pub const fn flat_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout, AlgebraError> {
+pub const fn flat_divide(layout: &CuteLayout, tiler: &Tiler) -> Result<CuteLayout, AlgebraError> {
     let z = tri!(zipped_divide(layout, tiler));
     unpack(&z, true)
 }

@@ -3,7 +3,7 @@
 
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::notation::AnyLayout;
 use super::swizzle::{ComposedLayout, Swizzle, SwizzledInput, SwizzledInverse};
 use super::tiler::Tiler;
@@ -141,7 +141,7 @@ impl Op {
 #[non_exhaustive]
 pub enum Value {
     /// A layout.
-    Layout(Layout),
+    Layout(CuteLayout),
     /// A swizzled layout.
     Composed(ComposedLayout),
     /// A layout applied after a swizzle (an inverse of a swizzled layout).
@@ -205,7 +205,7 @@ fn factor(text: &str) -> Result<i64, AlgebraError> {
 /// the divides and the products).
 fn on_layout(
     a: AnyLayout,
-    f: impl Fn(&Layout) -> Result<Layout, AlgebraError>,
+    f: impl Fn(&CuteLayout) -> Result<CuteLayout, AlgebraError>,
 ) -> Result<Value, AlgebraError> {
     match a {
         AnyLayout::Plain(l) => Ok(Value::Layout(f(&l)?)),
@@ -231,7 +231,7 @@ fn inverse_value(v: SwizzledInverse) -> Value {
     }
 }
 
-fn plain(a: AnyLayout, what: &'static str) -> Result<Layout, AlgebraError> {
+fn plain(a: AnyLayout, what: &'static str) -> Result<CuteLayout, AlgebraError> {
     match a {
         AnyLayout::Plain(l) => Ok(l),
         AnyLayout::Swizzled(_) => Err(AlgebraError::new(AlgebraErrorKind::Unsupported { what })),
@@ -260,7 +260,7 @@ pub fn evaluate(op: Op, args: &[&str]) -> Result<Value, AlgebraError> {
     if op == Op::Composition {
         if let Ok(sw) = Swizzle::parse(arg(args, 0)?) {
             // CuTe's composition(Swizzle, Layout)
-            let l = Layout::parse(arg(args, 1)?)?;
+            let l = CuteLayout::parse(arg(args, 1)?)?;
             return Ok(any(swizzle_composition(&sw, &l)));
         }
     }
@@ -318,7 +318,7 @@ pub fn evaluate(op: Op, args: &[&str]) -> Result<Value, AlgebraError> {
             on_layout(a, |l| f(l, &t))
         }
         Op::BlockedProduct | Op::RakedProduct => {
-            let t = Layout::parse(arg(args, 1)?)?;
+            let t = CuteLayout::parse(arg(args, 1)?)?;
             let f = if op == Op::BlockedProduct {
                 blocked_product
             } else {
@@ -346,7 +346,7 @@ pub fn evaluate(op: Op, args: &[&str]) -> Result<Value, AlgebraError> {
         },
         Op::MaxCommonVector | Op::MaxCommonLayout => {
             let x = plain(a, "max_common_* of a swizzled layout")?;
-            let y = Layout::parse(arg(args, 1)?)?;
+            let y = CuteLayout::parse(arg(args, 1)?)?;
             if op == Op::MaxCommonVector {
                 Ok(Value::Int(max_common_vector(&x, &y)?))
             } else {

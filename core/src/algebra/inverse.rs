@@ -7,7 +7,7 @@ use super::coalesce::coalesce;
 use super::composition::{composition, cute_accepts};
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::tuple::{tri, IntTuple};
 use super::MAX_NODES;
 
@@ -21,7 +21,7 @@ struct Sorted {
     n: usize,
 }
 
-const fn sorted_modes(layout: &Layout, only_static: bool) -> Result<Sorted, AlgebraError> {
+const fn sorted_modes(layout: &CuteLayout, only_static: bool) -> Result<Sorted, AlgebraError> {
     let c = tri!(coalesce(layout));
     let n = c.shape().leaf_count();
     let mut st = Sorted {
@@ -68,15 +68,15 @@ const fn sorted_modes(layout: &Layout, only_static: bool) -> Result<Sorted, Alge
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{right_inverse, Layout};
-/// let l = Layout::parse("(_4,_2):(_2,_1)")?;
+/// use tilelayout::algebra::{right_inverse, CuteLayout};
+/// let l = CuteLayout::parse("(_4,_2):(_2,_1)")?;
 /// assert_eq!(right_inverse(&l)?.to_text().as_str(), "(_2,_4):(_4,_1)");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
 /// Overflow.
-pub const fn right_inverse(layout: &Layout) -> Result<Layout, AlgebraError> {
+pub const fn right_inverse(layout: &CuteLayout) -> Result<CuteLayout, AlgebraError> {
     let st = tri!(sorted_modes(layout, true));
     let mut rs = tri!(IntTuple::EMPTY.push_int(Int::fixed(1)));
     let mut rd = tri!(IntTuple::EMPTY.push_int(Int::fixed(0)));
@@ -92,7 +92,7 @@ pub const fn right_inverse(layout: &Layout) -> Result<Layout, AlgebraError> {
         }
         k += 1;
     }
-    coalesce(&tri!(Layout::new(rs, rd)))
+    coalesce(&tri!(CuteLayout::new(rs, rd)))
 }
 
 /// CuTe's `left_inverse(layout)`: a layout `L` with `L(layout(i)) == i`
@@ -106,8 +106,8 @@ pub const fn right_inverse(layout: &Layout) -> Result<Layout, AlgebraError> {
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{left_inverse, Layout};
-/// let l = Layout::parse("(_4,_2):(_2,_1)")?;
+/// use tilelayout::algebra::{left_inverse, CuteLayout};
+/// let l = CuteLayout::parse("(_4,_2):(_2,_1)")?;
 /// assert_eq!(left_inverse(&l)?.to_text().as_str(), "(_2,_4):(_4,_1)");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
@@ -115,7 +115,7 @@ pub const fn right_inverse(layout: &Layout) -> Result<Layout, AlgebraError> {
 /// # Errors
 /// [`AlgebraErrorKind::NonInjective`] when the divisibility fails;
 /// [`AlgebraErrorKind::Unsupported`] for dynamic or negative strides.
-pub const fn left_inverse(layout: &Layout) -> Result<Layout, AlgebraError> {
+pub const fn left_inverse(layout: &CuteLayout) -> Result<CuteLayout, AlgebraError> {
     let st = tri!(sorted_modes(layout, false));
     let mut k = 0;
     while k < st.n {
@@ -173,7 +173,7 @@ pub const fn left_inverse(layout: &Layout) -> Result<Layout, AlgebraError> {
         }
     }
     tri!(rs.push_int_in(last));
-    coalesce(&tri!(Layout::new(rs, rd)))
+    coalesce(&tri!(CuteLayout::new(rs, rd)))
 }
 
 /// The common layout of `a` and `right_inverse(b)`, coalesced, and
@@ -186,7 +186,10 @@ pub const fn left_inverse(layout: &Layout) -> Result<Layout, AlgebraError> {
 /// same when CuTe's own divisibility conditions fail on dynamic values
 /// (CuTe does not check them then); where CuTe asserts them (static
 /// values) they are errors, as in CuTe.
-const fn common(a: &Layout, b: &Layout) -> Result<(Layout, Layout, bool), AlgebraError> {
+const fn common(
+    a: &CuteLayout,
+    b: &CuteLayout,
+) -> Result<(CuteLayout, CuteLayout, bool), AlgebraError> {
     let inv_b = tri!(right_inverse(b));
     let ab = match composition(a, &inv_b) {
         Ok(l) => l,
@@ -198,7 +201,7 @@ const fn common(a: &Layout, b: &Layout) -> Result<(Layout, Layout, bool), Algebr
                 // CuTe's verdict: its static assert, or a layout whose
                 // first mode is not the identity
                 tri!(cute_accepts(a, &inv_b));
-                return Ok((inv_b, Layout::TRIVIAL, false));
+                return Ok((inv_b, CuteLayout::TRIVIAL, false));
             }
             _ => return Err(e),
         },
@@ -220,16 +223,16 @@ const fn common(a: &Layout, b: &Layout) -> Result<(Layout, Layout, bool), Algebr
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{max_common_vector, Layout};
-/// let a = Layout::parse("(_4,_8):(_1,_4)")?;
-/// let b = Layout::parse("(_4,_8):(_1,_4)")?;
+/// use tilelayout::algebra::{max_common_vector, CuteLayout};
+/// let a = CuteLayout::parse("(_4,_8):(_1,_4)")?;
+/// let b = CuteLayout::parse("(_4,_8):(_1,_4)")?;
 /// assert_eq!(max_common_vector(&a, &b)?.value, 32);
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
 /// CuTe's divisibility conditions on `a ∘ right_inverse(b)`; overflow.
-pub const fn max_common_vector(a: &Layout, b: &Layout) -> Result<Int, AlgebraError> {
+pub const fn max_common_vector(a: &CuteLayout, b: &CuteLayout) -> Result<Int, AlgebraError> {
     let (_, m0, ok) = tri!(common(a, b));
     if ok {
         match m0.shape().as_int() {
@@ -248,12 +251,12 @@ pub const fn max_common_vector(a: &Layout, b: &Layout) -> Result<Int, AlgebraErr
 ///
 /// # Errors
 /// As [`max_common_vector`].
-pub const fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout, AlgebraError> {
+pub const fn max_common_layout(a: &CuteLayout, b: &CuteLayout) -> Result<CuteLayout, AlgebraError> {
     let (inv_b, m0, ok) = tri!(common(a, b));
     if ok {
         composition(&inv_b, &m0)
     } else {
-        Ok(Layout::TRIVIAL)
+        Ok(CuteLayout::TRIVIAL)
     }
 }
 
@@ -263,7 +266,7 @@ mod tests {
 
     #[test]
     fn left_inverse_refuses_dynamic_strides() {
-        let l = Layout::parse("(4,2):(2,1)").unwrap();
+        let l = CuteLayout::parse("(4,2):(2,1)").unwrap();
         assert!(matches!(
             left_inverse(&l).unwrap_err().kind,
             AlgebraErrorKind::Unsupported { .. }

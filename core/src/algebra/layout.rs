@@ -13,12 +13,12 @@ use super::tuple::{tri, IntTuple, NodeView};
 /// A CuTe layout `shape:stride`, e.g. `(_2,(_3,_4)):(_12,(_4,_1))`.
 ///
 /// Invariant: `shape` and `stride` are congruent and every shape integer
-/// is positive (checked by [`Layout::new`]; every operation keeps it).
+/// is positive (checked by [`CuteLayout::new`]; every operation keeps it).
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::Layout;
-/// let l = Layout::parse("(_2,(_3,_4)):(_12,(_4,_1))")?;
+/// use tilelayout::algebra::CuteLayout;
+/// let l = CuteLayout::parse("(_2,(_3,_4)):(_12,(_4,_1))")?;
 /// assert_eq!(l.size()?.value, 24);
 /// assert_eq!(l.cosize()?.value, 24);
 /// // index 7 is the coordinate (1,(0,1)) (first mode fastest)
@@ -26,18 +26,18 @@ use super::tuple::{tri, IntTuple, NodeView};
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Layout {
+pub struct CuteLayout {
     shape: IntTuple,
     stride: IntTuple,
 }
 
-impl Layout {
+impl CuteLayout {
     /// The layout `shape:stride`.
     ///
     /// # Errors
     /// [`AlgebraErrorKind::NotCongruent`],
     /// [`AlgebraErrorKind::ShapeNotPositive`].
-    pub const fn new(shape: IntTuple, stride: IntTuple) -> Result<Layout, AlgebraError> {
+    pub const fn new(shape: IntTuple, stride: IntTuple) -> Result<CuteLayout, AlgebraError> {
         if !shape.congruent(&stride) {
             return Err(AlgebraError::new(AlgebraErrorKind::NotCongruent));
         }
@@ -47,24 +47,24 @@ impl Layout {
                 value,
             }));
         }
-        Ok(Layout { shape, stride })
+        Ok(CuteLayout { shape, stride })
     }
 
-    /// CuTe's `Layout<_1,_0>`, the trivial layout `_1:_0`.
-    pub const TRIVIAL: Layout = Layout {
+    /// CuTe's `CuteLayout<_1,_0>`, the trivial layout `_1:_0`.
+    pub const TRIVIAL: CuteLayout = CuteLayout {
         shape: IntTuple::fixed(1),
         stride: IntTuple::fixed(0),
     };
 
     /// The empty layout `():()` (rank 0, size 1).
-    pub const EMPTY: Layout = Layout {
+    pub const EMPTY: CuteLayout = CuteLayout {
         shape: IntTuple::EMPTY,
         stride: IntTuple::EMPTY,
     };
 
     /// Builds a layout from parts the caller has checked (internal).
-    pub(crate) const fn from_parts(shape: IntTuple, stride: IntTuple) -> Layout {
-        Layout { shape, stride }
+    pub(crate) const fn from_parts(shape: IntTuple, stride: IntTuple) -> CuteLayout {
+        CuteLayout { shape, stride }
     }
 
     /// CuTe's `make_layout(shape)`: the compact column-major layout
@@ -72,10 +72,10 @@ impl Layout {
     /// `_1`, e.g. `(_2,3,_4)` → `(_2,3,_4):(_1,_2,6)`.
     ///
     /// # Errors
-    /// As [`Layout::new`], and [`AlgebraErrorKind::Overflow`].
-    pub const fn column_major(shape: IntTuple) -> Result<Layout, AlgebraError> {
+    /// As [`CuteLayout::new`], and [`AlgebraErrorKind::Overflow`].
+    pub const fn column_major(shape: IntTuple) -> Result<CuteLayout, AlgebraError> {
         let stride = tri!(compact_left(&shape, Int::fixed(1)));
-        Layout::new(shape, stride.0)
+        CuteLayout::new(shape, stride.0)
     }
 
     /// The shape.
@@ -143,18 +143,18 @@ impl Layout {
     ///
     /// # Errors
     /// [`AlgebraErrorKind::ModeOutOfRange`].
-    pub const fn mode(&self, i: usize) -> Result<Layout, AlgebraError> {
+    pub const fn mode(&self, i: usize) -> Result<CuteLayout, AlgebraError> {
         let s = tri!(self.shape.mode(i));
         let d = tri!(self.stride.mode(i));
-        Ok(Layout {
+        Ok(CuteLayout {
             shape: s,
             stride: d,
         })
     }
 
     /// CuTe's `flatten`: the same function with the modes flattened.
-    pub const fn flatten(&self) -> Layout {
-        Layout {
+    pub const fn flatten(&self) -> CuteLayout {
+        CuteLayout {
             shape: self.shape.flatten(),
             stride: self.stride.flatten(),
         }
@@ -165,7 +165,7 @@ impl Layout {
     ///
     /// # Errors
     /// Capacity errors.
-    pub const fn concat(modes: &[Layout]) -> Result<Layout, AlgebraError> {
+    pub const fn concat(modes: &[CuteLayout]) -> Result<CuteLayout, AlgebraError> {
         let mut s = IntTuple::EMPTY;
         let mut d = IntTuple::EMPTY;
         let mut i = 0;
@@ -174,7 +174,7 @@ impl Layout {
             tri!(d.push_in(&modes[i].stride));
             i += 1;
         }
-        Ok(Layout {
+        Ok(CuteLayout {
             shape: s,
             stride: d,
         })
@@ -185,19 +185,19 @@ impl Layout {
     ///
     /// # Errors
     /// Capacity errors.
-    pub const fn append(&self, x: &Layout) -> Result<Layout, AlgebraError> {
+    pub const fn append(&self, x: &CuteLayout) -> Result<CuteLayout, AlgebraError> {
         let mut l = *self;
         tri!(l.append_in(x));
         Ok(l)
     }
 
-    /// [`Layout::append`] in place (no copy of the layout); on an error
+    /// [`CuteLayout::append`] in place (no copy of the layout); on an error
     /// the layout is unchanged (shape and stride are congruent, so the
     /// stride fits wherever the shape did).
     ///
     /// # Errors
     /// Capacity errors.
-    pub const fn append_in(&mut self, x: &Layout) -> Result<(), AlgebraError> {
+    pub const fn append_in(&mut self, x: &CuteLayout) -> Result<(), AlgebraError> {
         tri!(self.shape.push_in(&x.shape));
         self.stride.push_in(&x.stride)
     }
@@ -403,12 +403,12 @@ mod tests {
     fn column_major_matches_cute() {
         let s = IntTuple::parse("(_2,3,_4)").unwrap();
         assert_eq!(
-            Layout::column_major(s).unwrap().to_string(),
+            CuteLayout::column_major(s).unwrap().to_string(),
             "(_2,3,_4):(_1,_2,6)"
         );
         let s = IntTuple::parse("(_2,_1,(_4,_1))").unwrap();
         assert_eq!(
-            Layout::column_major(s).unwrap().to_string(),
+            CuteLayout::column_major(s).unwrap().to_string(),
             "(_2,_1,(_4,_1)):(_1,_0,(_2,_0))"
         );
     }
@@ -417,21 +417,21 @@ mod tests {
     fn empty_coordinates() {
         // a scalar (rank 0): the empty coordinate is index 0
         assert_eq!(
-            Layout::EMPTY.crd2idx(&IntTuple::EMPTY).unwrap(),
+            CuteLayout::EMPTY.crd2idx(&IntTuple::EMPTY).unwrap(),
             Int::fixed(0)
         );
-        assert_eq!(Layout::EMPTY.call(0).unwrap(), 0);
+        assert_eq!(CuteLayout::EMPTY.call(0).unwrap(), 0);
         // an integer mode takes no tuple coordinate
-        let l = Layout::parse("_4:_1").unwrap();
+        let l = CuteLayout::parse("_4:_1").unwrap();
         assert!(l.crd2idx(&IntTuple::EMPTY).is_err());
-        assert!(Layout::EMPTY
+        assert!(CuteLayout::EMPTY
             .crd2idx(&IntTuple::parse("(1)").unwrap())
             .is_err());
     }
 
     #[test]
     fn crd2idx_and_idx2crd_are_colexicographic() {
-        let l = Layout::parse("(_2,(_3,_4)):(_12,(_4,_1))").unwrap();
+        let l = CuteLayout::parse("(_2,(_3,_4)):(_12,(_4,_1))").unwrap();
         for i in 0..24 {
             let c = l.idx2crd(Int::dynamic(i)).unwrap();
             // (c0, (c1, c2)) with c0 fastest

@@ -22,14 +22,14 @@
 //! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
 //!
-//! **2. Layout** ([`Layout`]): a shape and a congruent stride, a function
+//! **2. Layout** ([`CuteLayout`]): a shape and a congruent stride, a function
 //! from coordinates to indices. A 1-D index is split colexicographically
 //! (the first mode fastest) and each coordinate is multiplied by its
-//! stride ([`Layout::call`], [`Layout::crd2idx`], [`Layout::idx2crd`]).
+//! stride ([`CuteLayout::call`], [`CuteLayout::crd2idx`], [`CuteLayout::idx2crd`]).
 //!
 //! ```
-//! use tilelayout::algebra::{Int, Layout};
-//! let l = Layout::parse("(_2,(_3,_4)):(_12,(_4,_1))")?;
+//! use tilelayout::algebra::{Int, CuteLayout};
+//! let l = CuteLayout::parse("(_2,(_3,_4)):(_12,(_4,_1))")?;
 //! assert_eq!(l.idx2crd(Int::dynamic(7))?.to_string(), "(1,(0,1))");
 //! assert_eq!(l.call(7)?, 13);
 //! assert_eq!((l.size()?.value, l.cosize()?.value), (24, 24));
@@ -40,8 +40,8 @@
 //! function with the fewest modes.
 //!
 //! ```
-//! use tilelayout::algebra::{coalesce, Layout};
-//! let l = Layout::parse("(_2,(_1,_6)):(_1,(_6,_2))")?;
+//! use tilelayout::algebra::{coalesce, CuteLayout};
+//! let l = CuteLayout::parse("(_2,(_1,_6)):(_1,(_6,_2))")?;
 //! assert_eq!(coalesce(&l)?.to_string(), "_12:_1");
 //! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
@@ -51,9 +51,9 @@
 //! one layout per mode.
 //!
 //! ```
-//! use tilelayout::algebra::{composition, Layout};
-//! let a = Layout::parse("(_10,_2):(_16,_4)")?;
-//! let b = Layout::parse("(_5,_4):(_1,_5)")?;
+//! use tilelayout::algebra::{composition, CuteLayout};
+//! let a = CuteLayout::parse("(_10,_2):(_16,_4)")?;
+//! let b = CuteLayout::parse("(_5,_4):(_1,_5)")?;
 //! assert_eq!(composition(&a, &b)?.to_string(), "(_5,(_2,_2)):(_16,(_80,_4))");
 //! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
@@ -62,8 +62,8 @@
 //! repetitions of `A` up to a size.
 //!
 //! ```
-//! use tilelayout::algebra::{complement, IntTuple, Layout};
-//! let a = Layout::parse("(_2,_2):(_1,_6)")?;
+//! use tilelayout::algebra::{complement, IntTuple, CuteLayout};
+//! let a = CuteLayout::parse("(_2,_2):(_1,_6)")?;
 //! assert_eq!(complement(&a, &IntTuple::fixed(24))?.to_string(), "(_3,_2):(_2,_12)");
 //! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
@@ -73,8 +73,8 @@
 //! the tiles.
 //!
 //! ```
-//! use tilelayout::algebra::{logical_divide, Layout, Tiler};
-//! let a = Layout::parse("(_4,_2,_3):(_2,_1,_8)")?;
+//! use tilelayout::algebra::{logical_divide, CuteLayout, Tiler};
+//! let a = CuteLayout::parse("(_4,_2,_3):(_2,_1,_8)")?;
 //! let r = logical_divide(&a, &Tiler::parse("_4:_2")?)?;
 //! assert_eq!(r.to_string(), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
 //! # Ok::<(), tilelayout::algebra::AlgebraError>(())
@@ -85,9 +85,9 @@
 //! [`tile_to_shape`], [`tile_to_shape_ordered`]): `A ⊗ B = (A, A* ∘ B)`, `A` repeated as `B` says.
 //!
 //! ```
-//! use tilelayout::algebra::{blocked_product, Layout};
-//! let a = Layout::parse("(_2,_5):(_5,_1)")?;
-//! let b = Layout::parse("(_3,_4):(_1,_3)")?;
+//! use tilelayout::algebra::{blocked_product, CuteLayout};
+//! let a = CuteLayout::parse("(_2,_5):(_5,_1)")?;
+//! let b = CuteLayout::parse("(_3,_4):(_1,_3)")?;
 //! assert_eq!(blocked_product(&a, &b)?.to_string(), "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))");
 //! # Ok::<(), tilelayout::algebra::AlgebraError>(())
 //! ```
@@ -97,8 +97,8 @@
 //! ([`upcast`], [`downcast`]).
 //!
 //! ```
-//! use tilelayout::algebra::{right_inverse, Layout};
-//! let l = Layout::parse("(_4,_2):(_2,_1)")?;
+//! use tilelayout::algebra::{right_inverse, CuteLayout};
+//! let l = CuteLayout::parse("(_4,_2):(_2,_1)")?;
 //! let r = right_inverse(&l)?;
 //! assert!((0..8).all(|i| l.call(r.call(i).unwrap()).unwrap() == i));
 //! # Ok::<(), tilelayout::algebra::AlgebraError>(())
@@ -183,7 +183,7 @@ pub use tiler::{Tiler, MAX_TILER_MODES};
 pub use error::{AlgebraError, AlgebraErrorKind, ModePath};
 pub use eval::{evaluate, Op, Value};
 pub use int::Int;
-pub use layout::{crd2idx, idx2crd, Layout};
+pub use layout::{crd2idx, idx2crd, CuteLayout};
 pub use notation::AnyLayout;
 pub use print::{
     write_composed, write_int, write_int_tuple, write_layout, write_swizzle, write_swizzled_input,
@@ -211,7 +211,7 @@ mod tests {
         }
     }
 
-    const fn same(a: &Layout, text: &str) -> bool {
+    const fn same(a: &CuteLayout, text: &str) -> bool {
         let t = a.to_text();
         let x = t.as_str().as_bytes();
         let y = text.as_bytes();
@@ -231,7 +231,7 @@ mod tests {
     // Every operation the type level needs runs at compile time: this
     // block fails the build of the unit tests otherwise.
     const _: () = {
-        let a = ok(Layout::parse("(_4,_2,_3):(_2,_1,_8)"));
+        let a = ok(CuteLayout::parse("(_4,_2,_3):(_2,_1,_8)"));
         let t = ok(Tiler::parse("_4:_2"));
         assert!(same(
             &ok(logical_divide(&a, &t)),
@@ -240,7 +240,7 @@ mod tests {
         let _ = ok(zipped_divide(&a, &t));
         let _ = ok(tiled_divide(&a, &t));
         let _ = ok(flat_divide(&a, &t));
-        let b = ok(Layout::parse("(_2,_2):(_4,_1)"));
+        let b = ok(CuteLayout::parse("(_2,_2):(_4,_1)"));
         let six = ok(Tiler::parse("_6:_1"));
         assert!(same(
             &ok(logical_product(&b, &six)),
@@ -254,7 +254,7 @@ mod tests {
         assert!(same(&ok(coalesce(&a)), "(_4,_2,_3):(_2,_1,_8)"));
         let _ = ok(filter(&a));
         let c = ok(complement(
-            &ok(Layout::parse("_4:_2")),
+            &ok(CuteLayout::parse("_4:_2")),
             &IntTuple::fixed(24),
         ));
         assert!(same(&c, "(_2,_3):(_1,_8)"));

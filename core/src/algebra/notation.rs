@@ -20,7 +20,7 @@
 
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::print::{write_composed, write_int_tuple, write_layout, write_tiler};
 use super::swizzle::{ComposedLayout, Swizzle};
 use super::tiler::Tiler;
@@ -33,7 +33,7 @@ use crate::TextBuf;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AnyLayout {
     /// `shape:stride`.
-    Plain(Layout),
+    Plain(CuteLayout),
     /// `Sw<B,M,S> o offset o shape:stride`.
     Swizzled(ComposedLayout),
 }
@@ -185,7 +185,7 @@ const fn int_span(b: &[u8], start: usize, end: usize, k: usize) -> (usize, usize
     (start, end)
 }
 
-const fn parse_layout_at(b: &[u8], pos: usize) -> Result<(Layout, usize), AlgebraError> {
+const fn parse_layout_at(b: &[u8], pos: usize) -> Result<(CuteLayout, usize), AlgebraError> {
     let s0 = skip_ws(b, pos);
     let (shape, s1) = tri!(parse_tuple_at(b, s0, 0));
     let p = skip_ws(b, s1);
@@ -194,7 +194,7 @@ const fn parse_layout_at(b: &[u8], pos: usize) -> Result<(Layout, usize), Algebr
     }
     let d0 = skip_ws(b, p + 1);
     let (stride, d1) = tri!(parse_tuple_at(b, d0, 0));
-    match Layout::new(shape, stride) {
+    match CuteLayout::new(shape, stride) {
         Ok(l) => Ok((l, d1)),
         Err(e) => match e.kind {
             AlgebraErrorKind::ShapeNotPositive { mode, .. } => {
@@ -311,14 +311,14 @@ impl IntTuple {
     }
 }
 
-impl Layout {
+impl CuteLayout {
     /// Parses a layout in CuTe's notation: `(_2,(_3,_4)):(_12,(_4,_1))`.
     ///
     /// # Errors
     /// Syntax and capacity errors with the byte range of the offending
     /// text; [`AlgebraErrorKind::NotCongruent`] over the stride,
     /// [`AlgebraErrorKind::ShapeNotPositive`] over the integer.
-    pub const fn parse(text: &str) -> Result<Layout, AlgebraError> {
+    pub const fn parse(text: &str) -> Result<CuteLayout, AlgebraError> {
         let b = text.as_bytes();
         finish(b, parse_layout_at(b, 0))
     }
@@ -347,7 +347,7 @@ impl ComposedLayout {
     /// Parses `Sw<B,M,S> o offset o shape:stride`.
     ///
     /// # Errors
-    /// As [`Swizzle::parse`] and [`Layout::parse`].
+    /// As [`Swizzle::parse`] and [`CuteLayout::parse`].
     pub const fn parse(text: &str) -> Result<ComposedLayout, AlgebraError> {
         let b = text.as_bytes();
         finish(b, parse_composed_at(b, 0))
@@ -484,7 +484,7 @@ impl AnyLayout {
     /// Parses a plain or a swizzled layout (a leading `Sw<` decides).
     ///
     /// # Errors
-    /// As [`Layout::parse`] and [`ComposedLayout::parse`].
+    /// As [`CuteLayout::parse`] and [`ComposedLayout::parse`].
     pub const fn parse(text: &str) -> Result<AnyLayout, AlgebraError> {
         let b = text.as_bytes();
         let p = skip_ws(b, 0);
@@ -494,7 +494,7 @@ impl AnyLayout {
                 Err(e) => Err(e),
             }
         } else {
-            match Layout::parse(text) {
+            match CuteLayout::parse(text) {
                 Ok(l) => Ok(AnyLayout::Plain(l)),
                 Err(e) => Err(e),
             }
@@ -527,7 +527,7 @@ mod tests {
             "(8,64):(64,1)",
             "((_2,3),(4,_1)):((_1,-2),(_-6,_0))",
         ] {
-            assert_eq!(Layout::parse(s).unwrap().to_string(), s);
+            assert_eq!(CuteLayout::parse(s).unwrap().to_string(), s);
         }
         let c = "Sw<3,4,3> o _0 o (8,64):(64,1)";
         assert_eq!(ComposedLayout::parse(c).unwrap().to_string(), c);
@@ -537,27 +537,27 @@ mod tests {
 
     #[test]
     fn errors_point_at_bytes() {
-        let e = Layout::parse("(_2,_3:(_1,_2)").unwrap_err();
+        let e = CuteLayout::parse("(_2,_3:(_1,_2)").unwrap_err();
         assert_eq!(e.span.start, 6);
-        let e = Layout::parse("(_2,_3):(_1,_2").unwrap_err();
+        let e = CuteLayout::parse("(_2,_3):(_1,_2").unwrap_err();
         assert!(matches!(e.kind, AlgebraErrorKind::UnexpectedEnd { .. }));
         assert_eq!(e.span.start, 14);
-        let e = Layout::parse("(_2,_0):(_1,_2)").unwrap_err();
+        let e = CuteLayout::parse("(_2,_0):(_1,_2)").unwrap_err();
         assert_eq!((e.span.start, e.span.end), (4, 6));
-        let e = Layout::parse("(_2,_3):_1").unwrap_err();
+        let e = CuteLayout::parse("(_2,_3):_1").unwrap_err();
         assert_eq!(e.kind, AlgebraErrorKind::NotCongruent);
-        let e = Layout::parse("99999999999999999999:1").unwrap_err();
+        let e = CuteLayout::parse("99999999999999999999:1").unwrap_err();
         assert_eq!(e.kind, AlgebraErrorKind::IntegerTooLarge);
         assert_eq!((e.span.start, e.span.end), (0, 20));
         let e = ComposedLayout::parse("Sw<3,4,2> o _0 o 8:1").unwrap_err();
         assert_eq!(e.kind, AlgebraErrorKind::SwizzleParams);
-        let e = Layout::parse("4:1 x").unwrap_err();
+        let e = CuteLayout::parse("4:1 x").unwrap_err();
         assert_eq!(e.kind, AlgebraErrorKind::TrailingInput);
         assert_eq!(e.span.start, 4);
     }
 
     const _: () = {
-        let l = match Layout::parse("(_2,(_3,_4)):(_12,(_4,_1))") {
+        let l = match CuteLayout::parse("(_2,(_3,_4)):(_12,(_4,_1))") {
             Ok(l) => l,
             Err(_) => panic!("parse"),
         };

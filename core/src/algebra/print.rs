@@ -3,7 +3,7 @@
 //! in `const fn`, and through `Display`/`Debug`.
 
 use super::int::Int;
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::notation::AnyLayout;
 use super::swizzle::{ComposedLayout, Swizzle, SwizzledInput};
 use super::tiler::Tiler;
@@ -88,7 +88,7 @@ pub const fn write_int_tuple<const N: usize>(t: &mut TextBuf<N>, x: &IntTuple) {
 }
 
 /// Writes a layout as CuTe prints it: `shape:stride`.
-pub const fn write_layout<const N: usize>(t: &mut TextBuf<N>, l: &Layout) {
+pub const fn write_layout<const N: usize>(t: &mut TextBuf<N>, l: &CuteLayout) {
     write_int_tuple(t, l.shape());
     t.push_ascii(b':');
     write_int_tuple(t, l.stride());
@@ -130,13 +130,13 @@ impl core::fmt::Debug for IntTuple {
 }
 
 /// `Debug` prints CuTe's notation.
-impl core::fmt::Debug for Layout {
+impl core::fmt::Debug for CuteLayout {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Layout({})", self.to_text().as_str())
+        write!(f, "CuteLayout({})", self.to_text().as_str())
     }
 }
 
-impl core::fmt::Display for Layout {
+impl core::fmt::Display for CuteLayout {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.to_text().as_str())
     }

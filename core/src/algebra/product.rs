@@ -17,19 +17,19 @@ use super::composition::composition;
 use super::divide::{by_mode, tile_unzip, unpack};
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::tiler::Tiler;
 use super::tuple::{tri, IntTuple};
 
 /// `logical_product` by one layout.
 pub(crate) const fn product_by_layout(
-    block: &Layout,
-    tiler: &Layout,
-) -> Result<Layout, AlgebraError> {
+    block: &CuteLayout,
+    tiler: &CuteLayout,
+) -> Result<CuteLayout, AlgebraError> {
     let n = tri!(tri!(block.size()).mul(tri!(tiler.cosize())));
     let c = tri!(complement(block, &IntTuple::int(n)));
     let rep = tri!(composition(&c, tiler));
-    Layout::concat(&[*block, rep])
+    CuteLayout::concat(&[*block, rep])
 }
 
 /// CuTe's `logical_product(block, tiler)`: mode 0 is `block`, mode 1 the
@@ -42,8 +42,8 @@ pub(crate) const fn product_by_layout(
 /// # Examples
 /// From CuTe's `02_layout_algebra.md`:
 /// ```
-/// use tilelayout::algebra::{logical_product, Layout, Tiler};
-/// let a = Layout::parse("(_2,_2):(_4,_1)")?;
+/// use tilelayout::algebra::{logical_product, CuteLayout, Tiler};
+/// let a = CuteLayout::parse("(_2,_2):(_4,_1)")?;
 /// let b = Tiler::parse("_6:_1")?;
 /// assert_eq!(logical_product(&a, &b)?.to_text().as_str(), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
@@ -52,7 +52,10 @@ pub(crate) const fn product_by_layout(
 /// # Errors
 /// Complement's and composition's errors; rank mismatch for a by-mode
 /// tiler with more modes than `block`.
-pub const fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout, AlgebraError> {
+pub const fn logical_product(
+    block: &CuteLayout,
+    tiler: &Tiler,
+) -> Result<CuteLayout, AlgebraError> {
     if !tiler.is_by_mode() {
         return product_by_layout(block, &tri!(tiler.mode(0)));
     }
@@ -63,7 +66,7 @@ pub const fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout, Al
 ///
 /// # Errors
 /// As [`logical_product`].
-pub const fn zipped_product(block: &Layout, tiler: &Tiler) -> Result<Layout, AlgebraError> {
+pub const fn zipped_product(block: &CuteLayout, tiler: &Tiler) -> Result<CuteLayout, AlgebraError> {
     let p = tri!(logical_product(block, tiler));
     tile_unzip(&p, tiler)
 }
@@ -72,24 +75,24 @@ pub const fn zipped_product(block: &Layout, tiler: &Tiler) -> Result<Layout, Alg
 ///
 /// # Errors
 /// As [`logical_product`].
-pub const fn tiled_product(block: &Layout, tiler: &Tiler) -> Result<Layout, AlgebraError> {
+pub const fn tiled_product(block: &CuteLayout, tiler: &Tiler) -> Result<CuteLayout, AlgebraError> {
     let z = tri!(zipped_product(block, tiler));
     unpack(&z, false)
 }
 
 /// CuTe's `append<n>(layout, _1:_0)`: pads a layout to rank `n` with
 /// `_1:_0` modes (an integer layout is wrapped first).
-const fn pad_rank(l: &Layout, n: usize) -> Result<Layout, AlgebraError> {
+const fn pad_rank(l: &CuteLayout, n: usize) -> Result<CuteLayout, AlgebraError> {
     if l.rank() >= n && !(l.shape().is_int() && n > 1) {
         return Ok(*l);
     }
     let mut out = if l.shape().is_int() {
-        tri!(Layout::concat(&[*l]))
+        tri!(CuteLayout::concat(&[*l]))
     } else {
         *l
     };
     while out.rank() < n {
-        tri!(out.append_in(&Layout::TRIVIAL));
+        tri!(out.append_in(&CuteLayout::TRIVIAL));
     }
     Ok(out)
 }
@@ -118,7 +121,11 @@ const fn zip_tuples(a: &IntTuple, b: &IntTuple) -> Result<IntTuple, AlgebraError
     Ok(out)
 }
 
-const fn rank_product(block: &Layout, tiler: &Layout, raked: bool) -> Result<Layout, AlgebraError> {
+const fn rank_product(
+    block: &CuteLayout,
+    tiler: &CuteLayout,
+    raked: bool,
+) -> Result<CuteLayout, AlgebraError> {
     let r = if block.rank() > tiler.rank() {
         block.rank()
     } else {
@@ -132,7 +139,7 @@ const fn rank_product(block: &Layout, tiler: &Layout, raked: bool) -> Result<Lay
     let (x, y) = if raked { (m1, m0) } else { (m0, m1) };
     let s = tri!(zip_tuples(x.shape(), y.shape()));
     let d = tri!(zip_tuples(x.stride(), y.stride()));
-    Layout::new(s, d)
+    CuteLayout::new(s, d)
 }
 
 /// CuTe's `blocked_product(block, tiler)`: the block repeated over the
@@ -144,16 +151,19 @@ const fn rank_product(block: &Layout, tiler: &Layout, raked: bool) -> Result<Lay
 /// From CuTe's `02_layout_algebra.md` (a 2x5 row-major block over a 3x4
 /// column-major arrangement):
 /// ```
-/// use tilelayout::algebra::{blocked_product, Layout};
-/// let a = Layout::parse("(_2,_5):(_5,_1)")?;
-/// let b = Layout::parse("(_3,_4):(_1,_3)")?;
+/// use tilelayout::algebra::{blocked_product, CuteLayout};
+/// let a = CuteLayout::parse("(_2,_5):(_5,_1)")?;
+/// let b = CuteLayout::parse("(_3,_4):(_1,_3)")?;
 /// assert_eq!(blocked_product(&a, &b)?.to_text().as_str(), "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))");
 /// # Ok::<(), tilelayout::algebra::AlgebraError>(())
 /// ```
 ///
 /// # Errors
 /// As [`logical_product`].
-pub const fn blocked_product(block: &Layout, tiler: &Layout) -> Result<Layout, AlgebraError> {
+pub const fn blocked_product(
+    block: &CuteLayout,
+    tiler: &CuteLayout,
+) -> Result<CuteLayout, AlgebraError> {
     rank_product(block, tiler, false)
 }
 
@@ -164,7 +174,10 @@ pub const fn blocked_product(block: &Layout, tiler: &Layout) -> Result<Layout, A
 ///
 /// # Errors
 /// As [`logical_product`].
-pub const fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout, AlgebraError> {
+pub const fn raked_product(
+    block: &CuteLayout,
+    tiler: &CuteLayout,
+) -> Result<CuteLayout, AlgebraError> {
     rank_product(block, tiler, true)
 }
 
@@ -179,8 +192,8 @@ pub const fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout, Alg
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{tile_to_shape, IntTuple, Layout};
-/// let block = Layout::parse("(_2,_2):(_1,_2)")?;
+/// use tilelayout::algebra::{tile_to_shape, IntTuple, CuteLayout};
+/// let block = CuteLayout::parse("(_2,_2):(_1,_2)")?;
 /// let r = tile_to_shape(&block, &IntTuple::parse("(_4,_6)")?)?;
 /// assert_eq!(r.to_text().as_str(), "((_2,_2),(_2,_3)):((_1,_4),(_2,_8))");
 /// assert!(tile_to_shape(&block, &IntTuple::parse("(_4,_5)")?).is_err());
@@ -190,7 +203,10 @@ pub const fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout, Alg
 /// # Errors
 /// [`AlgebraErrorKind::RankMismatch`], [`AlgebraErrorKind::TargetDivisibility`]
 /// naming the mode; the product's errors.
-pub const fn tile_to_shape(block: &Layout, target: &IntTuple) -> Result<Layout, AlgebraError> {
+pub const fn tile_to_shape(
+    block: &CuteLayout,
+    target: &IntTuple,
+) -> Result<CuteLayout, AlgebraError> {
     tile_to_shape_impl(block, target, None)
 }
 
@@ -206,8 +222,8 @@ pub const fn tile_to_shape(block: &Layout, target: &IntTuple) -> Result<Layout, 
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{tile_to_shape_ordered, IntTuple, Layout};
-/// let block = Layout::parse("(_2,_2):(_1,_2)")?;
+/// use tilelayout::algebra::{tile_to_shape_ordered, IntTuple, CuteLayout};
+/// let block = CuteLayout::parse("(_2,_2):(_1,_2)")?;
 /// let target = IntTuple::parse("(_4,_6)")?;
 /// let r = tile_to_shape_ordered(&block, &target, &IntTuple::parse("(_2,_1)")?)?;
 /// assert_eq!(r.to_text().as_str(), "((_2,_2),(_2,_3)):((_1,_12),(_2,_4))");
@@ -218,17 +234,17 @@ pub const fn tile_to_shape(block: &Layout, target: &IntTuple) -> Result<Layout, 
 /// As [`tile_to_shape`]; [`AlgebraErrorKind::RankMismatch`] when `order`
 /// does not have one integer per mode of the target.
 pub const fn tile_to_shape_ordered(
-    block: &Layout,
+    block: &CuteLayout,
     target: &IntTuple,
     order: &IntTuple,
-) -> Result<Layout, AlgebraError> {
+) -> Result<CuteLayout, AlgebraError> {
     tile_to_shape_impl(block, target, Some(order))
 }
 
 /// CuTe's `make_ordered_layout(shape, order)` for a flat shape (or an
 /// integer) and as many integers in `order` (`include/cute/stride.hpp`,
 /// `compact_order`).
-const fn ordered_layout(shape: &IntTuple, order: &IntTuple) -> Result<Layout, AlgebraError> {
+const fn ordered_layout(shape: &IntTuple, order: &IntTuple) -> Result<CuteLayout, AlgebraError> {
     let r = shape.leaf_count();
     if order.leaf_count() != r || order.depth() > 1 || shape.is_int() != order.is_int() {
         return Err(AlgebraError::new(AlgebraErrorKind::RankMismatch {
@@ -284,14 +300,14 @@ const fn ordered_layout(shape: &IntTuple, order: &IntTuple) -> Result<Layout, Al
         stride = stride.with_leaf(i, d);
         i += 1;
     }
-    Layout::new(*shape, stride)
+    CuteLayout::new(*shape, stride)
 }
 
 const fn tile_to_shape_impl(
-    block: &Layout,
+    block: &CuteLayout,
     target: &IntTuple,
     order: Option<&IntTuple>,
-) -> Result<Layout, AlgebraError> {
+) -> Result<CuteLayout, AlgebraError> {
     let r = target.rank();
     if block.rank() > r {
         return Err(AlgebraError::new(AlgebraErrorKind::RankMismatch {
@@ -321,7 +337,7 @@ const fn tile_to_shape_impl(
         prod
     };
     let order = match order {
-        None => tri!(Layout::column_major(prod)),
+        None => tri!(CuteLayout::column_major(prod)),
         Some(o) => tri!(ordered_layout(&prod, o)),
     };
     blocked_product(&padded, &order)

@@ -7,7 +7,7 @@
 
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
-use super::layout::{crd2idx, Layout};
+use super::layout::{crd2idx, CuteLayout};
 use super::tuple::{tri, IntTuple};
 
 /// A coordinate whose leaves are integers or `_` (CuTe's `Underscore`),
@@ -141,8 +141,8 @@ const fn lift(
 ///
 /// # Examples
 /// ```
-/// use tilelayout::algebra::{slice, slice_offset, Layout, SliceCoord};
-/// let l = Layout::parse("((_2,_3),(_4,_5)):((_1,_2),(_6,_24))")?;
+/// use tilelayout::algebra::{slice, slice_offset, CuteLayout, SliceCoord};
+/// let l = CuteLayout::parse("((_2,_3),(_4,_5)):((_1,_2),(_6,_24))")?;
 /// let c = SliceCoord::parse("((1,_),_)")?;
 /// assert_eq!(slice(&l, &c)?.to_text().as_str(), "(_3,(_4,_5)):(_2,(_6,_24))");
 /// assert_eq!(slice_offset(&l, &c)?.value, 1);
@@ -152,16 +152,16 @@ const fn lift(
 /// # Errors
 /// [`AlgebraErrorKind::RankMismatch`] when the coordinate's tree does not
 /// fit the shape's; capacity.
-pub const fn slice(layout: &Layout, coord: &SliceCoord) -> Result<Layout, AlgebraError> {
+pub const fn slice(layout: &CuteLayout, coord: &SliceCoord) -> Result<CuteLayout, AlgebraError> {
     let c = coord.coord();
     if c.is_int() {
         if coord.is_underscore(0) {
             return Ok(*layout);
         }
-        return Ok(Layout::EMPTY);
+        return Ok(CuteLayout::EMPTY);
     }
     let (s, d) = tri!(lift(c, 0, coord, layout.shape(), layout.stride()));
-    Layout::new(s, d)
+    CuteLayout::new(s, d)
 }
 
 /// The offset of a slice, CuTe's second result of `slice_and_offset`: the
@@ -169,6 +169,6 @@ pub const fn slice(layout: &Layout, coord: &SliceCoord) -> Result<Layout, Algebr
 ///
 /// # Errors
 /// As [`crd2idx`].
-pub const fn slice_offset(layout: &Layout, coord: &SliceCoord) -> Result<Int, AlgebraError> {
+pub const fn slice_offset(layout: &CuteLayout, coord: &SliceCoord) -> Result<Int, AlgebraError> {
     crd2idx(coord.coord(), layout.shape(), layout.stride())
 }

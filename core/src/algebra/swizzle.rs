@@ -14,7 +14,7 @@
 
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::tuple::{tri, IntTuple};
 
 /// CuTe's `Swizzle<B,M,S>`: `offset ^ ((offset & yyy_mask) >> S)` (a
@@ -125,7 +125,7 @@ impl Swizzle {
     }
 }
 
-/// CuTe's `ComposedLayout<Swizzle, Offset, Layout>` with an integer
+/// CuTe's `ComposedLayout<Swizzle, Offset, CuteLayout>` with an integer
 /// offset: `i ↦ swizzle(offset + layout(i))`, printed
 /// `Sw<3,4,3> o _0 o (8,64):(64,1)`.
 ///
@@ -146,12 +146,12 @@ pub struct ComposedLayout {
     /// The offset added before the swizzle.
     pub offset: Int,
     /// The inner layout, `layout_b` in CuTe.
-    pub layout: Layout,
+    pub layout: CuteLayout,
 }
 
 impl ComposedLayout {
     /// `swizzle o offset o layout`.
-    pub const fn new(swizzle: Swizzle, offset: Int, layout: Layout) -> ComposedLayout {
+    pub const fn new(swizzle: Swizzle, offset: Int, layout: CuteLayout) -> ComposedLayout {
         ComposedLayout {
             swizzle,
             offset,
@@ -174,7 +174,7 @@ impl ComposedLayout {
     /// The index of a coordinate: `swizzle(offset + layout(coord))`.
     ///
     /// # Errors
-    /// As [`Layout::crd2idx`].
+    /// As [`CuteLayout::crd2idx`].
     pub const fn crd2idx(&self, coord: &IntTuple) -> Result<i64, AlgebraError> {
         let v = tri!(self.layout.crd2idx(coord));
         match v.value.checked_add(self.offset.value) {
@@ -237,7 +237,7 @@ mod tests {
     }
 }
 
-/// CuTe's `ComposedLayout<Layout, Offset, Swizzle>`, `i ↦ layout(offset +
+/// CuTe's `ComposedLayout<CuteLayout, Offset, Swizzle>`, `i ↦ layout(offset +
 /// swizzle(i))`: what inverting a swizzled layout gives, printed
 /// `(8,64):(64,1) o _0 o Sw<3,4,3>` as CuTe prints it.
 ///
@@ -245,7 +245,7 @@ mod tests {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SwizzledInput {
     /// The outer layout, `layout_a` in CuTe.
-    pub layout: Layout,
+    pub layout: CuteLayout,
     /// The offset added to the swizzled index.
     pub offset: Int,
     /// The inner function, `layout_b` in CuTe.
@@ -295,7 +295,7 @@ impl ComposedLayout {
 
     /// CuTe's `right_inverse(ComposedLayout<Swizzle,…>)`. With a static
     /// zero offset the swizzle is carried through to the left, as CuTe's
-    /// `composition(Layout, Swizzle)` does: `R = Sw' o _0 o L'` with `L'`
+    /// `composition(CuteLayout, Swizzle)` does: `R = Sw' o _0 o L'` with `L'`
     /// the right inverse of the inner layout and `Sw'` the swizzle whose
     /// masks are `L'(yyy)` and `L'(zzz)` (CuTe's `make_swizzle`); with
     /// another offset, `L' o -offset o Sw`.
@@ -337,7 +337,7 @@ impl ComposedLayout {
         self.carry_swizzle(l)
     }
 
-    const fn carry_swizzle(&self, inv: Layout) -> Result<SwizzledInverse, AlgebraError> {
+    const fn carry_swizzle(&self, inv: CuteLayout) -> Result<SwizzledInverse, AlgebraError> {
         if self.offset.is_constant(0) {
             let sw = tri!(swizzle_through(&inv, &self.swizzle));
             return Ok(SwizzledInverse::Composed(ComposedLayout::new(
@@ -361,7 +361,7 @@ impl ComposedLayout {
 /// CuTe's `composition(Layout a, Swizzle b)` for the swizzle part: the
 /// swizzle `make_swizzle<a(yyy), a(zzz)>` (NVIDIA/cutlass
 /// `include/cute/swizzle_layout.hpp`, `swizzle.hpp`).
-const fn swizzle_through(a: &Layout, sw: &Swizzle) -> Result<Swizzle, AlgebraError> {
+const fn swizzle_through(a: &CuteLayout, sw: &Swizzle) -> Result<Swizzle, AlgebraError> {
     if sw.bits == 0 {
         return Ok(*sw);
     }

@@ -10,7 +10,7 @@
 
 use super::error::{AlgebraError, AlgebraErrorKind};
 use super::int::Int;
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::tuple::{tri, IntTuple, NodeView};
 
 /// Most layouts and integers (the leaves) in one [`Tiler`].
@@ -41,13 +41,13 @@ pub const MAX_TILER_MODES: usize = 16;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Tiler {
-    modes: Layout,
+    modes: CuteLayout,
     tree: IntTuple,
     int_modes: u32,
     by_mode: bool,
 }
 
-const fn leaf_tiler(l: Layout, is_int: bool) -> Tiler {
+const fn leaf_tiler(l: CuteLayout, is_int: bool) -> Tiler {
     Tiler {
         modes: l,
         tree: IntTuple::fixed(0),
@@ -58,7 +58,7 @@ const fn leaf_tiler(l: Layout, is_int: bool) -> Tiler {
 
 impl Tiler {
     /// One layout as the tiler.
-    pub const fn layout(l: Layout) -> Tiler {
+    pub const fn layout(l: CuteLayout) -> Tiler {
         leaf_tiler(l, false)
     }
 
@@ -69,7 +69,7 @@ impl Tiler {
     /// # Errors
     /// [`AlgebraErrorKind::ShapeNotPositive`].
     pub const fn int(n: Int) -> Result<Tiler, AlgebraError> {
-        let l = tri!(Layout::column_major(IntTuple::int(n)));
+        let l = tri!(CuteLayout::column_major(IntTuple::int(n)));
         Ok(leaf_tiler(l, true))
     }
 
@@ -95,7 +95,7 @@ impl Tiler {
 
     /// The by-mode tiler with no modes, `()`, to [`Tiler::push`] onto.
     pub const EMPTY: Tiler = Tiler {
-        modes: Layout::EMPTY,
+        modes: CuteLayout::EMPTY,
         tree: IntTuple::EMPTY,
         int_modes: 0,
         by_mode: true,
@@ -107,7 +107,7 @@ impl Tiler {
     /// [`AlgebraErrorKind::TooManyNodes`] past [`MAX_TILER_MODES`] leaves or
     /// the tuple capacity; [`AlgebraErrorKind::Unsupported`] on a tiler
     /// that is not by-mode.
-    pub const fn push(self, l: &Layout) -> Result<Tiler, AlgebraError> {
+    pub const fn push(self, l: &CuteLayout) -> Result<Tiler, AlgebraError> {
         self.push_tiler(&Tiler::layout(*l))
     }
 
@@ -261,10 +261,10 @@ impl Tiler {
     /// # Errors
     /// [`AlgebraErrorKind::ModeOutOfRange`]; [`AlgebraErrorKind::Unsupported`]
     /// for a tuple mode.
-    pub const fn composition_mode(&self, i: usize) -> Result<Layout, AlgebraError> {
+    pub const fn composition_mode(&self, i: usize) -> Result<CuteLayout, AlgebraError> {
         let l = tri!(self.mode(i));
         if self.mode_is_int(i) {
-            return Layout::new(*l.shape(), IntTuple::fixed(1));
+            return CuteLayout::new(*l.shape(), IntTuple::fixed(1));
         }
         Ok(l)
     }
@@ -275,7 +275,7 @@ impl Tiler {
     /// # Errors
     /// [`AlgebraErrorKind::ModeOutOfRange`]; [`AlgebraErrorKind::Unsupported`]
     /// for a tuple mode (see [`Tiler::sub`]).
-    pub const fn mode(&self, i: usize) -> Result<Layout, AlgebraError> {
+    pub const fn mode(&self, i: usize) -> Result<CuteLayout, AlgebraError> {
         let k = tri!(self.leaf_of(i));
         if self.by_mode {
             self.modes.mode(k)
@@ -297,7 +297,7 @@ impl Tiler {
     }
 
     /// The single layout of a tiler that is not by-mode.
-    pub const fn as_layout(&self) -> Option<Layout> {
+    pub const fn as_layout(&self) -> Option<CuteLayout> {
         if self.by_mode {
             None
         } else {

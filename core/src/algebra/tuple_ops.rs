@@ -151,7 +151,7 @@ impl IntTuple {
     }
 
     /// The first integer below 1 (preorder index among the integers, and
-    /// its value), if any: what [`super::Layout::new`] refuses in a shape.
+    /// its value), if any: what [`super::CuteLayout::new`] refuses in a shape.
     pub(crate) const fn first_below_one(&self) -> Option<(usize, i64)> {
         let mut k = 0;
         let mut i = 0;

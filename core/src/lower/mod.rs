@@ -1,5 +1,5 @@
 //! XLA tilings lowered into CuTe's layout algebra: a [`Shape`] becomes a
-//! CuTe [`Layout`](crate::algebra::Layout) over the padded tile grid plus
+//! CuTe [`Layout`](crate::algebra::CuteLayout) over the padded tile grid plus
 //! the logical bounds.
 //!
 //! Each logical dim `d` becomes one mode of the layout. A tile splits a
@@ -47,7 +47,7 @@ pub use padded::{padded_grid, GridLeaf, PaddedGrid};
 pub use program::index_program;
 pub use xla::{to_xla, TO_XLA_MAX_RANK};
 
-use crate::algebra::{AlgebraError, AlgebraErrorKind, Int, IntTuple, Layout as CuteLayout};
+use crate::algebra::{AlgebraError, AlgebraErrorKind, CuteLayout, Int, IntTuple};
 use crate::error::{Error, ErrorKind};
 use crate::print::write_tile;
 use crate::shape::{Shape, Tile};

@@ -16,7 +16,7 @@
 //! `index_program(s)?.run(c) == s.tiling()?.offset(c)?` for in-bounds `c`.
 
 use super::{lower, LowerError, Lowered};
-use crate::algebra::Layout as CuteLayout;
+use crate::algebra::CuteLayout;
 use crate::error::Error;
 use crate::program::{Builder, Op, Program};
 use crate::shape::Shape;

@@ -2,9 +2,9 @@
 //! shape.
 
 use super::{lower, Lowered};
-use crate::algebra::{IntTuple, Layout as CuteLayout};
+use crate::algebra::{CuteLayout, IntTuple};
 use crate::dtype::PrimitiveType;
-use crate::shape::{Layout, Shape, Tile};
+use crate::shape::{Shape, Tile, XlaLayout};
 use crate::MAX_RANK;
 
 /// Highest rank [`to_xla`] searches (it tries every `minor_to_major`,
@@ -24,8 +24,8 @@ pub const TO_XLA_MAX_RANK: usize = 5;
 /// [`TO_XLA_MAX_RANK`].
 ///
 /// ```
-/// use tilelayout::value::{algebra::Layout, to_xla, PrimitiveType};
-/// let l = Layout::parse("(_8,(_128,_2)):(_128,(_1,_1024))").unwrap();
+/// use tilelayout::value::{algebra::CuteLayout, to_xla, PrimitiveType};
+/// let l = CuteLayout::parse("(_8,(_128,_2)):(_128,(_1,_1024))").unwrap();
 /// let s = to_xla(&l, PrimitiveType::F32).unwrap();
 /// assert_eq!(s.to_string(), "f32[8,256]{1,0:T(8,128)}");
 /// ```
@@ -139,7 +139,7 @@ const fn candidate(
     k: usize,
     whole: u32,
 ) -> Option<Shape> {
-    let mut layout = Layout::EMPTY;
+    let mut layout = XlaLayout::EMPTY;
     let mut i = 0;
     while i < r {
         if dims[order[i] as usize] == 0 {

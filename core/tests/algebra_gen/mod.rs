@@ -5,7 +5,7 @@
 #![allow(dead_code)] // reason: each test file uses a different subset
 
 use proptest::prelude::*;
-use tilelayout_core::algebra::{Layout, Tiler};
+use tilelayout_core::algebra::{CuteLayout, Tiler};
 
 /// A shape tree: an integer or a tuple of trees.
 #[derive(Clone, Debug)]
@@ -71,7 +71,7 @@ pub enum Strides {
 
 /// A layout over a random shape with strides of the given kind; each
 /// integer static with probability `p_static`.
-pub fn layout(kind: Strides, p_static: f64) -> impl Strategy<Value = Layout> {
+pub fn layout(kind: Strides, p_static: f64) -> impl Strategy<Value = CuteLayout> {
     (tree(), any::<u64>())
         .prop_map(move |(t, seed)| {
             let mut rng = Lcg(seed | 1);
@@ -99,7 +99,7 @@ pub fn layout(kind: Strides, p_static: f64) -> impl Strategy<Value = Layout> {
             let shape = t.render(&mut sv);
             let mut dv = strides.iter().map(|&v| (v, rng.unit() < p_static));
             let stride = t.render(&mut dv);
-            Layout::parse(&format!("{shape}:{stride}")).unwrap()
+            CuteLayout::parse(&format!("{shape}:{stride}")).unwrap()
         })
         .prop_filter("small enough to enumerate", |l| {
             l.size().unwrap().value <= 1024 && l.cosize().unwrap().value <= 1 << 16
@@ -107,7 +107,7 @@ pub fn layout(kind: Strides, p_static: f64) -> impl Strategy<Value = Layout> {
 }
 
 /// A small single-layout tiler (compact or strided).
-pub fn small_layout() -> impl Strategy<Value = Layout> {
+pub fn small_layout() -> impl Strategy<Value = CuteLayout> {
     (
         prop::collection::vec((1i64..=4, 1i64..=2), 1..=2),
         1i64..=2,
@@ -123,7 +123,7 @@ pub fn small_layout() -> impl Strategy<Value = Layout> {
                 d.push(format!("{p}{cur}"));
                 cur *= e * gap;
             }
-            Layout::parse(&format!("({}):({})", s.join(","), d.join(","))).unwrap()
+            CuteLayout::parse(&format!("({}):({})", s.join(","), d.join(","))).unwrap()
         })
 }
 
@@ -144,7 +144,7 @@ pub fn tiler() -> impl Strategy<Value = Tiler> {
 }
 
 /// The function of a layout on `0..size` (sizes stay small here).
-pub fn image(l: &Layout) -> Vec<i64> {
+pub fn image(l: &CuteLayout) -> Vec<i64> {
     let n = l.size().unwrap().value;
     (0..n).map(|i| l.call(i).unwrap()).collect()
 }

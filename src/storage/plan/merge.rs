@@ -16,7 +16,7 @@
 //! the bytes).
 
 use super::{ArrayLayout, Strided};
-use crate::value::{Layout, Shape, Tile, TileDim, MAX_RANK};
+use crate::value::{Shape, Tile, TileDim, XlaLayout, MAX_RANK};
 
 /// Both sides over merged dims.
 pub(crate) struct Merged {
@@ -234,7 +234,7 @@ const fn merged_shape(
 ) -> Option<ArrayLayout> {
     let (md, n) = merged_dims(j, dims, rank);
     let old = s.layout();
-    let mut l = Layout::EMPTY;
+    let mut l = XlaLayout::EMPTY;
     let m2m = old.minor_to_major();
     let mut i = 0;
     while i < m2m.len() {

@@ -18,7 +18,7 @@ pub(super) fn gather_transpose_u32(
     out: &mut [u32],
     ahead: Option<isize>,
 ) {
-    super::transpose::blocks(src, s, loops, out, ahead, |a, s, ss, b, d, ds| {
+    super::transpose_loops::blocks(src, s, loops, out, ahead, |a, s, ss, b, d, ds| {
         transpose8_u32(a, s, ss, b, d, ds)
     });
 }

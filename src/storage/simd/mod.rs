@@ -498,6 +498,9 @@ mod nibbles;
 /// The 8 × 8 tile transposes of gather blocks (32-bit slots).
 #[cfg(feature = "alloc")]
 pub(crate) mod transpose;
+/// The loops around the 8 × 8 transposes (every level's).
+#[cfg(feature = "alloc")]
+mod transpose_loops;
 
 /// The 16-bit zip 64 bytes at a time (AVX-512 F + BW).
 #[cfg(target_arch = "x86_64")]
@@ -590,6 +593,76 @@ mod tests {
             unzip4_u8(isa, &o1, &mut back, Blocks::one(n, rs), false);
             for k in 0..4 {
                 assert_eq!(&back[k * rs..k * rs + n], r[k]);
+            }
+        }
+    }
+}
+
+/// The nibble zips at every level against the portable ones
+/// (`storage::nibbles`) and the definition.
+#[cfg(test)]
+mod nibble_tests {
+    use super::{Isa, Simd};
+    use crate::storage::nibbles::{unzip8, zip8};
+    use crate::storage::packed;
+
+    /// The definition, slot by slot.
+    fn naive(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
+        for c in 0..2 * cols {
+            for r in 0..8 {
+                let v = packed::get(rows, r * 2 * rs + c, 4);
+                packed::set(out, 8 * c + r, 4, v);
+            }
+        }
+    }
+
+    #[test]
+    fn unzip8_inverts_zip8_at_every_level() {
+        for cols in [0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 48, 64, 100] {
+            let rs = cols + 5;
+            let packed: alloc::vec::Vec<u8> = (0..8 * cols)
+                .map(|i| (i as u32).wrapping_mul(2654435761).wrapping_shr(9) as u8)
+                .collect();
+            // the definition: slot 8c + r of the packed side is slot c of row r
+            let mut want = alloc::vec![0xEEu8; 8 * rs];
+            for c in 0..2 * cols {
+                for r in 0..8 {
+                    let v = packed::get(&packed, 8 * c + r, 4);
+                    packed::set(&mut want, r * 2 * rs + c, 4, v);
+                }
+            }
+            let mut got = alloc::vec![0xEEu8; 8 * rs];
+            unzip8(&packed, &mut got, rs, cols);
+            assert_eq!(got, want, "cols {cols}");
+            let mut again = alloc::vec![0u8; 8 * cols];
+            zip8(&got, rs, cols, &mut again);
+            assert_eq!(again, packed, "cols {cols}");
+            for level in Simd::ALL {
+                got.fill(0xEE);
+                super::unzip8_nibbles(Isa::new(Some(level)), &packed, &mut got, rs, cols);
+                assert_eq!(got, want, "{level:?} cols {cols}");
+            }
+        }
+    }
+
+    #[test]
+    fn zip8_matches_the_definition() {
+        for cols in [0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 48, 64, 100] {
+            for extra in [0usize, 3] {
+                let rs = cols + extra;
+                let rows: alloc::vec::Vec<u8> = (0..8 * rs + 1)
+                    .map(|i| (i as u32).wrapping_mul(2654435761).wrapping_shr(11) as u8)
+                    .collect();
+                let (mut a, mut b) = (alloc::vec![0u8; 8 * cols], alloc::vec![0u8; 8 * cols]);
+                zip8(&rows, rs, cols, &mut a);
+                naive(&rows, rs, cols, &mut b);
+                assert_eq!(a, b, "cols {cols} rs {rs}");
+                // and the SIMD dispatch at every level
+                for level in Simd::ALL {
+                    a.fill(0);
+                    super::zip8_nibbles(Isa::new(Some(level)), &rows, rs, cols, &mut a);
+                    assert_eq!(a, b, "{level:?} cols {cols} rs {rs}");
+                }
             }
         }
     }

@@ -1,17 +1,17 @@
 //! Element type markers: one zero-sized type per XLA primitive type that
 //! has storage, naming the type and the Rust value it holds.
 
-use crate::value::PrimitiveType;
+use tilelayout_core::PrimitiveType;
 
 /// An element type of a layout type (`F32`, `BF16`, `S4`, …).
 ///
-/// The value-level twin is [`PrimitiveType`]: `<F32 as Element>::TYPE ==
+/// The value-level twin is [`PrimitiveType`]: `<F32 as Dtype>::TYPE ==
 /// PrimitiveType::F32`.
-pub trait Element: 'static + Copy + Default + core::fmt::Debug {
+pub trait Dtype: 'static + Copy + Default + core::fmt::Debug {
     /// The XLA primitive type.
     const TYPE: PrimitiveType;
     /// The Rust type of one value (`f32`, `half::bf16`, `bool` for `pred`,
-    /// [`crate::storage::S4`] for `s4`; f8 types hold their bits in a `u8`).
+    /// [`super::i4`] for `s4`; f8 types hold their bits in a `u8`).
     type Value: Copy + Default + core::fmt::Debug + 'static;
 }
 
@@ -20,7 +20,7 @@ macro_rules! elements {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
-        impl Element for $name {
+        impl Dtype for $name {
             const TYPE: PrimitiveType = PrimitiveType::$ty;
             type Value = $value;
         }
@@ -30,12 +30,12 @@ macro_rules! elements {
 elements! {
     /// `pred`: a boolean, one byte in storage unless `E(1)`.
     Pred => Pred, bool;
-    /// `s1`: a 1-bit signed integer ([`crate::storage::S1`]).
-    S1 => S1, crate::storage::S1;
-    /// `s2`: a 2-bit signed integer ([`crate::storage::S2`]).
-    S2 => S2, crate::storage::S2;
-    /// `s4`: a 4-bit signed integer ([`crate::storage::S4`]).
-    S4 => S4, crate::storage::S4;
+    /// `s1`: a 1-bit signed integer ([`super::i1`]).
+    S1 => S1, super::i1;
+    /// `s2`: a 2-bit signed integer ([`super::i2`]).
+    S2 => S2, super::i2;
+    /// `s4`: a 4-bit signed integer ([`super::i4`]).
+    S4 => S4, super::i4;
     /// `s8`.
     S8 => S8, i8;
     /// `s16`.
@@ -44,12 +44,12 @@ elements! {
     S32 => S32, i32;
     /// `s64`.
     S64 => S64, i64;
-    /// `u1`: a 1-bit unsigned integer ([`crate::storage::U1`]).
-    U1 => U1, crate::storage::U1;
-    /// `u2`: a 2-bit unsigned integer ([`crate::storage::U2`]).
-    U2 => U2, crate::storage::U2;
-    /// `u4`: a 4-bit unsigned integer ([`crate::storage::U4`]).
-    U4 => U4, crate::storage::U4;
+    /// `u1`: a 1-bit unsigned integer ([`super::u1`]).
+    U1 => U1, super::u1;
+    /// `u2`: a 2-bit unsigned integer ([`super::u2`]).
+    U2 => U2, super::u2;
+    /// `u4`: a 4-bit unsigned integer ([`super::u4`]).
+    U4 => U4, super::u4;
     /// `u8`.
     U8 => U8, u8;
     /// `u16`.
