@@ -169,7 +169,11 @@ fn every_small_pair_divides_to_a_covering_layout() {
     a_set.extend(
         small_flat_layouts(4, &[0, 0b1, 0b1111])
             .into_iter()
-            .filter(|l| l.rank() == 4 && l.size().unwrap().value >= 16),
+            // rank 4 without unit extents (those filter to a lower rank)
+            .filter(|l| {
+                l.rank() == 4
+                    && (0..4).all(|k| l.shape().mode(k).unwrap().as_int().unwrap().value > 1)
+            }),
     );
     let b_set = small_flat_layouts(2, &[0, 0b11]);
     let (mut ok, mut refused) = (0, 0);
@@ -206,5 +210,8 @@ fn every_small_pair_divides_to_a_covering_layout() {
         }
     }
     // the sweep exercises both outcomes
-    assert!(ok > 10_000 && refused > 1_000, "ok {ok}, refused {refused}");
+    assert!(
+        ok > 100_000 && refused > 100_000,
+        "ok {ok}, refused {refused}"
+    );
 }
