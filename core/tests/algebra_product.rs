@@ -2,7 +2,7 @@
 //! `test/unit/cute/core/logical_product.cpp` checks the same).
 
 mod algebra_gen;
-use algebra_gen::{image, layout, small_layout, Strides};
+use algebra_gen::{image, layout, small_flat_layouts, small_layout, Strides};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 use tilelayout_core::algebra::{
@@ -85,4 +85,51 @@ fn tile_to_shape_refuses_a_target_the_block_does_not_divide() {
     let b = CuteLayout::parse("(_2,_3):(_1,_2)").unwrap();
     let e = tile_to_shape(&b, &IntTuple::parse("(_4,_8)").unwrap()).unwrap_err();
     assert!(e.to_string().contains("mode 1"), "{e}");
+}
+
+/// Every pair of small flat compact layouts (block of rank ≤ 3, tiler of
+/// rank ≤ 2, extents 1..=4, strides compact in every order, static and
+/// dynamic stride mixes): when a product returns a layout, mode 0 is the
+/// block, and the whole is a permutation of `0..size(A)·size(B)` (the
+/// complement reaches every repetition, as for the divides).
+#[test]
+fn every_small_pair_has_a_covering_product() {
+    let a_set = small_flat_layouts(3, &[0, 0b1, 0b10, 0b111]);
+    let b_set = small_flat_layouts(2, &[0, 0b11]);
+    let (mut ok, mut refused) = (0, 0);
+    for a in &a_set {
+        for b in &b_set {
+            let n = a.size().unwrap().value * b.size().unwrap().value;
+            let want: Vec<i64> = (0..n).collect();
+            let sorted = |l: &Layout| {
+                let mut v = image(l);
+                v.sort();
+                v
+            };
+            let t = Tiler::layout(*b);
+            let Ok(r) = logical_product(a, &t) else {
+                refused += 1;
+                continue;
+            };
+            ok += 1;
+            assert_eq!(r.rank(), 2, "{a} x {b} = {r}");
+            assert_eq!(image(&r.mode(0).unwrap()), image(a), "{a} x {b} = {r}");
+            assert_eq!(sorted(&r), want, "{a} x {b} = {r}");
+            for z in [
+                zipped_product(a, &t).unwrap(),
+                tiled_product(a, &t).unwrap(),
+            ] {
+                assert_eq!(sorted(&z), want, "{a} x {b}: {z}");
+            }
+            for p in [blocked_product(a, b), raked_product(a, b)] {
+                let p = p.unwrap();
+                assert_eq!(p.rank(), a.rank().max(b.rank()), "{a} x {b}: {p}");
+                assert_eq!(sorted(&p), want, "{a} x {b}: {p}");
+            }
+        }
+    }
+    assert!(
+        ok > 50_000 && refused > 50_000,
+        "ok {ok}, refused {refused}"
+    );
 }

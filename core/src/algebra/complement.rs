@@ -34,6 +34,30 @@ pub(crate) const fn ceil_div_shape(a: &IntTuple, b: Int) -> Result<IntTuple, Alg
     Ok(out)
 }
 
+/// The shape of the rest mode: the repetitions of a layout spanning
+/// `span` (its inner modes' cosize) needed to reach `size(cotarget)`.
+///
+/// CuTe takes `coalesce(ceil_div(cotarget, span))`, folding the division
+/// across the cotarget's modes. When the cotarget stays a tuple (e.g. the
+/// shape `(_8,_2)` of `coalesce((_8,_2):(1,_8))`, whose dynamic stride
+/// blocks the merge) and `span` neither divides nor is a multiple of the
+/// leading extents, that fold undercounts: `ceil_div((_8,_2), _12)` is
+/// `(_1,_1)` where 16 elements need 2 repetitions, and the complement
+/// stops covering the cotarget. CuTe returns that short layout; here the
+/// fold's shape is kept when it covers and replaced by the plain
+/// `ceil_div(size(cotarget), span)` when it does not (what CuTe computes
+/// for the same layout with static strides, whose cotarget coalesces to
+/// one integer).
+const fn rest_shape(cotarget: &IntTuple, span: Int) -> Result<IntTuple, AlgebraError> {
+    let folded = tri!(coalesce_shape(&tri!(ceil_div_shape(cotarget, span))));
+    let need = tri!(cotarget.size());
+    let reach = tri!(tri!(folded.size()).mul(span));
+    if reach.value >= need.value {
+        return Ok(folded);
+    }
+    Ok(IntTuple::int(tri!(need.ceil_div(span))))
+}
+
 /// CuTe's `complement(layout, cotarget)`: the layout `R` of the
 /// repetitions of `layout` within `size(cotarget)`.
 ///
@@ -164,7 +188,7 @@ const fn complement_filtered(
     }
     res_s[r - 1] = new_shape;
     let new_stride = tri!(stride[0].mul(shape[0]));
-    let rest_shape = tri!(coalesce_shape(&tri!(ceil_div_shape(cotarget, new_stride))));
+    let rest_shape = tri!(rest_shape(cotarget, new_stride));
     let (rest_stride, _) = tri!(compact_left(&rest_shape, new_stride));
     let mut rs = IntTuple::EMPTY;
     let mut rd = IntTuple::EMPTY;

@@ -165,3 +165,53 @@ impl Lcg {
         (self.next() % 1000) as f64 / 1000.0
     }
 }
+
+/// Every flat layout of rank `1..=max_rank` with extents `1..=4` whose
+/// strides are compact in some order (every permutation of the modes), in
+/// each binding mix of `mixes`: bit `k` of a mix makes stride `k` dynamic
+/// (shapes stay static, as CuTe's tilers usually are).
+pub fn small_flat_layouts(max_rank: usize, mixes: &[u32]) -> Vec<Layout> {
+    let mut out = Vec::new();
+    for rank in 1..=max_rank {
+        for code in 0..4usize.pow(rank as u32) {
+            let ext: Vec<i64> = (0..rank)
+                .map(|k| (code / 4usize.pow(k as u32) % 4) as i64 + 1)
+                .collect();
+            for order in permutations(rank) {
+                // `order[j]` is the j-th fastest mode
+                let mut stride = vec![0i64; rank];
+                let mut cur = 1;
+                for &m in &order {
+                    stride[m] = cur;
+                    cur *= ext[m];
+                }
+                for &mix in mixes {
+                    let bind = |k: usize| if mix >> k & 1 == 1 { "" } else { "_" };
+                    let s: Vec<String> = ext.iter().map(|e| format!("_{e}")).collect();
+                    let d: Vec<String> = (0..rank)
+                        .map(|k| format!("{}{}", bind(k), stride[k]))
+                        .collect();
+                    out.push(
+                        Layout::parse(&format!("({}):({})", s.join(","), d.join(","))).unwrap(),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for p in permutations(n - 1) {
+        for at in 0..=p.len() {
+            let mut q = p.clone();
+            q.insert(at, n - 1);
+            out.push(q);
+        }
+    }
+    out
+}
