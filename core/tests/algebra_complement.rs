@@ -93,7 +93,7 @@ fn tuple_cotarget_is_covered() {
             let cotarget = IntTuple::parse(&format!("({})", s.join(","))).unwrap();
             let n: i64 = d.iter().product();
             let r = complement(&a, &cotarget).unwrap();
-            let both = Layout::concat(&[a, r]).unwrap();
+            let both = CuteLayout::concat(&[a, r]).unwrap();
             let hit: BTreeSet<i64> = image(&both).into_iter().collect();
             assert!(
                 (0..n).all(|j| hit.contains(&j)),

@@ -84,9 +84,9 @@ proptest! {
 /// `A ∘ (B, complement(B, shape(coalesce(A))))`: the size is
 /// `size(B) · size(complement)`, the complement reaches every index of A,
 /// and the result is A at those indices.
-fn check_divide(a: &Layout, b: &Layout, r: &Layout) -> Result<(), String> {
+fn check_divide(a: &CuteLayout, b: &CuteLayout, r: &CuteLayout) -> Result<(), String> {
     let rest = complement(b, coalesce(a).unwrap().shape()).map_err(|e| e.to_string())?;
-    let both = Layout::concat(&[*b, rest]).unwrap();
+    let both = CuteLayout::concat(&[*b, rest]).unwrap();
     let m = both.size().unwrap().value;
     if r.size().unwrap().value != m {
         return Err(format!(
@@ -120,14 +120,14 @@ fn check_divide(a: &Layout, b: &Layout, r: &Layout) -> Result<(), String> {
 /// compose with the complement's stride 12, as `composition` says).
 #[test]
 fn a_dynamic_stride_does_not_shorten_the_complement() {
-    let b = Layout::parse("(_3,_2):(_2,_6)").unwrap();
+    let b = CuteLayout::parse("(_3,_2):(_2,_6)").unwrap();
     let t = Tiler::layout(b);
     let cotarget = IntTuple::parse("(_8,_2)").unwrap();
     assert_eq!(
         complement(&b, &cotarget).unwrap().to_text().as_str(),
         "(_2,_2):(_1,_12)"
     );
-    let dynamic = Layout::parse("(_8,_2):(1,_8)").unwrap();
+    let dynamic = CuteLayout::parse("(_8,_2):(1,_8)").unwrap();
     for r in [
         logical_divide(&dynamic, &t),
         zipped_divide(&dynamic, &t),
@@ -136,19 +136,19 @@ fn a_dynamic_stride_does_not_shorten_the_complement() {
     ] {
         assert!(r.is_err(), "{r:?}");
     }
-    let rest = Layout::parse("(_2,_2):(_1,_12)").unwrap();
+    let rest = CuteLayout::parse("(_2,_2):(_1,_12)").unwrap();
     assert_eq!(
         logical_divide(&dynamic, &t).unwrap_err().kind,
         composition(&dynamic, &rest).unwrap_err().kind
     );
     // with the stride static, A coalesces to _16:_1 and all is defined
-    let fixed = Layout::parse("(_8,_2):(_1,_8)").unwrap();
+    let fixed = CuteLayout::parse("(_8,_2):(_1,_8)").unwrap();
     let r = logical_divide(&fixed, &t).unwrap();
     assert_eq!(r.to_text().as_str(), "((_3,_2),(_2,_2)):((_2,_6),(_1,_12))");
     check_divide(&fixed, &b, &r).unwrap();
     // the proptest's own shrink of the same cause: `(_3,_2)` by `_4`
-    let a = Layout::parse("(_3,_2):(_1,3)").unwrap();
-    let b = Layout::parse("_2:_2").unwrap();
+    let a = CuteLayout::parse("(_3,_2):(_1,3)").unwrap();
+    let b = CuteLayout::parse("_2:_2").unwrap();
     assert_eq!(
         complement(&b, a.shape()).unwrap().to_text().as_str(),
         "(_2,_2):(_1,_4)"

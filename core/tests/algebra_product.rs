@@ -101,7 +101,7 @@ fn every_small_pair_has_a_covering_product() {
         for b in &b_set {
             let n = a.size().unwrap().value * b.size().unwrap().value;
             let want: Vec<i64> = (0..n).collect();
-            let sorted = |l: &Layout| {
+            let sorted = |l: &CuteLayout| {
                 let mut v = image(l);
                 v.sort();
                 v

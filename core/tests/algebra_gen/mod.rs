@@ -170,7 +170,7 @@ impl Lcg {
 /// strides are compact in some order (every permutation of the modes), in
 /// each binding mix of `mixes`: bit `k` of a mix makes stride `k` dynamic
 /// (shapes stay static, as CuTe's tilers usually are).
-pub fn small_flat_layouts(max_rank: usize, mixes: &[u32]) -> Vec<Layout> {
+pub fn small_flat_layouts(max_rank: usize, mixes: &[u32]) -> Vec<CuteLayout> {
     let mut out = Vec::new();
     for rank in 1..=max_rank {
         for code in 0..4usize.pow(rank as u32) {
@@ -192,7 +192,7 @@ pub fn small_flat_layouts(max_rank: usize, mixes: &[u32]) -> Vec<Layout> {
                         .map(|k| format!("{}{}", bind(k), stride[k]))
                         .collect();
                     out.push(
-                        Layout::parse(&format!("({}):({})", s.join(","), d.join(","))).unwrap(),
+                        CuteLayout::parse(&format!("({}):({})", s.join(","), d.join(","))).unwrap(),
                     );
                 }
             }
