@@ -79,6 +79,14 @@ pub enum StorageError {
     /// A strided description with a stride list of the wrong length, or
     /// whose largest offset overflows.
     Strides,
+    /// A CuTe layout that cannot be relayout storage
+    /// ([`super::Cute::new`]).
+    CuteLayout {
+        /// The integer mode (flattened leaf, first is 0) at fault, if one is.
+        leaf: Option<u32>,
+        /// What is wrong.
+        problem: &'static str,
+    },
 }
 
 impl fmt::Display for StorageError {
@@ -110,6 +118,14 @@ impl fmt::Display for StorageError {
             StorageError::WidthMismatch { src, dst } => {
                 write!(f, "source stores {src} bits per element, destination {dst}")
             }
+            StorageError::CuteLayout { leaf, problem } => match leaf {
+                Some(k) => write!(
+                    f,
+                    "CuTe layout cannot be storage: {problem} at integer mode {k} \
+                     (counting leaves from 0)"
+                ),
+                None => write!(f, "CuTe layout cannot be storage: {problem}"),
+            },
             StorageError::Strides => {
                 f.write_str("strides must have one entry per dim and keep offsets within u64")
             }

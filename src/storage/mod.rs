@@ -117,6 +117,6 @@ pub use view::{TiledView, TiledViewMut};
 pub use array::TiledArray;
 pub use caches::Caches;
 pub use nest::Kernel;
-pub use plan::{ArrayLayout, Strided};
+pub use plan::{ArrayLayout, Cute, Strided};
 pub use relayout::{PlanStats, RelayoutPlan};
 pub use simd::Simd;

@@ -7,7 +7,8 @@
 //! (weight `w`, count `n`, stride `s`) per dim, the weights a chain
 //! (`w_{k+1} = w_k · n_k`), read off the lowered layout's leaves
 //! ([`padded_grid`]); combined dims (`*`) included. Strided arrays are one
-//! digit per dim. A side that is not affine in its dims because a `*`
+//! digit per dim, and an unswizzled CuTe layout's leaves its digits
+//! ([`Cute`]). A side that is not affine in its dims because a `*`
 //! group is cut may be affine in the combined coordinate: when the other
 //! side's offsets are functions of it too, both sides are planned over the
 //! merged dims ([`merge`]). Otherwise the plan takes the element-wise path
@@ -25,8 +26,10 @@ use super::fixed::Fixed;
 use super::nest::{sort_loops, Loop, Loops, Order, Sizes, FREE};
 use crate::value::{padded_grid, Shape};
 
+mod cute;
 mod merge;
 mod side;
+pub use cute::Cute;
 pub(crate) use merge::merge;
 pub(crate) use side::Side;
 pub use side::{ArrayLayout, Strided};
@@ -97,6 +100,7 @@ pub(crate) const fn digits(
                 pseudo: 0,
             })
         }
+        Side::Cute(c) => c.digits(),
         Side::Tiled { .. } => {
             let Some(shape) = shape else {
                 return None;

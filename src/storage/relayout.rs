@@ -116,7 +116,7 @@ impl RelayoutPlan {
     /// allocates it);
     /// [`StorageError::ElementSize`] for a storage width other than 1, 2,
     /// 4, 8, 16, 32, 64 or 128 bits; [`StorageError::DimsMismatch`];
-    /// [`StorageError::ElementTypeMismatch`] between two tiled layouts of
+    /// [`StorageError::ElementTypeMismatch`] between two tiled or CuTe layouts of
     /// different element types (use [`RelayoutPlan::reinterpret`]);
     /// [`StorageError::WidthMismatch`]; [`StorageError::TooLarge`].
     pub fn new(
@@ -204,8 +204,7 @@ impl RelayoutPlan {
             Ok(s) => s,
             Err(e) => return Err(e),
         };
-        if let (ArrayLayout::Tiled(s), ArrayLayout::Tiled(d), false) = (sa, da, reinterpret) {
-            let (st, dt) = (s.element_type(), d.element_type());
+        if let (Some(st), Some(dt), false) = (sa.element_type(), da.element_type(), reinterpret) {
             if st as u8 != dt as u8 {
                 return Err(StorageError::ElementTypeMismatch { src: st, dst: dt });
             }
@@ -232,7 +231,7 @@ impl RelayoutPlan {
         const fn shape_of(a: &ArrayLayout) -> Option<&crate::value::Shape> {
             match a {
                 ArrayLayout::Tiled(s) => Some(s),
-                ArrayLayout::Strided(_) => None,
+                ArrayLayout::Strided(_) | ArrayLayout::Cute(_) => None,
             }
         }
         let (ss, ds) = (shape_of(sa), shape_of(da));
@@ -260,7 +259,7 @@ impl RelayoutPlan {
         };
         let dst_tail = match &dst {
             Side::Tiled { tiling, .. } => tiling.expanded_slots(),
-            Side::Strided(_) => dst.slots(),
+            Side::Strided(_) | Side::Cute(_) => dst.slots(),
         };
         let mut plan = RelayoutPlan {
             exec: Exec {

@@ -212,6 +212,8 @@ const fn merged_side(
                 Err(_) => None,
             }
         }
+        // (a CuTe side is not planned over combined dims)
+        ArrayLayout::Cute(_) => None,
         ArrayLayout::Tiled(s) => {
             let mut d = 0;
             while d < MAX_RANK {

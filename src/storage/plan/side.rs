@@ -2,6 +2,7 @@
 //! as the caller gives it) and [`Side`] (a side checked, with its
 //! element-wise offsets).
 
+use super::Cute;
 use crate::storage::error::StorageError;
 use crate::value::{bits_to_bytes, PrimitiveType, Shape, Tiling, MAX_RANK};
 
@@ -145,8 +146,46 @@ impl Strided {
     }
 }
 
-/// One side of a relayout: a tiled (or plain) XLA shape, or any strided
-/// array. Typed layouts plug in by converting into one of these.
+/// One side of a relayout: a tiled (or plain) XLA shape, any strided
+/// array, or a CuTe layout (swizzled or not). Typed layouts plug in by
+/// converting into one of these.
+///
+/// A CuTe side's mode `k` is dim `k` of the other side (its size must be
+/// that dim); the element at `(i, j, …)` goes to CuTe's `layout(i, j, …)`,
+/// each mode's coordinate split over its sub-modes first-fastest. An
+/// unswizzled layout runs on the planner's loop kernels (its leaves are
+/// digits, as a tiling's lowered leaves are); a swizzled one (or one with
+/// an offset) takes the element-wise path, the core's
+/// [`ComposedLayout::call`](crate::algebra::ComposedLayout::call) per
+/// element. Destination slots no coordinate maps to are left as they are.
+///
+/// # Examples
+/// A TPU `(8,128)(2,1)` tile into TileFusion's swizzled shared-memory
+/// layout and back:
+/// ```
+/// use tilelayout::algebra::ComposedLayout;
+/// use tilelayout::storage::{ArrayLayout, RelayoutPlan};
+/// use tilelayout::value::{parse_shape, PrimitiveType};
+/// let tpu = parse_shape("bf16[64,64]{1,0:T(8,128)(2,1)}")?;
+/// let smem = ArrayLayout::cute(
+///     &ComposedLayout::parse("Sw<3,3,3> o _0 o (64,64):(64,1)")?,
+///     PrimitiveType::BF16,
+/// )?;
+/// let there = RelayoutPlan::new(tpu, smem)?;
+/// let back = RelayoutPlan::new(smem, tpu)?;
+/// let src: Vec<u16> = (0..8192).map(|i| i as u16).collect();
+/// let (mut shared, mut again) = (vec![0u16; 4096], vec![0u16; 8192]);
+/// there.execute(&src, &mut shared)?;
+/// // element (2,1): TPU slot 2*128+... ; CuTe slot Sw(2*64+1) = 128 ^ 16 ^ 1
+/// assert_eq!(shared[(2 * 64 + 1) ^ 16], src[tpu.tiling()?.offset(&[2, 1])? as usize]);
+/// back.execute(&shared, &mut again)?;
+/// assert_eq!(&shared[..], &{
+///     let mut s = vec![0u16; 4096];
+///     there.execute(&again, &mut s)?;
+///     s
+/// }[..]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug)]
 #[allow(clippy::large_enum_variant)] // reason: `Shape` is the core's fixed-capacity value; one per plan side
 pub enum ArrayLayout {
@@ -154,6 +193,41 @@ pub enum ArrayLayout {
     Tiled(Shape),
     /// Plain strided storage.
     Strided(Strided),
+    /// A CuTe layout, optionally swizzled.
+    Cute(Cute),
+}
+
+impl ArrayLayout {
+    /// The side `layout` with elements of type `element`
+    /// ([`Cute::new`]).
+    ///
+    /// # Errors
+    /// As [`Cute::new`].
+    pub const fn cute(
+        layout: &crate::algebra::ComposedLayout,
+        element: PrimitiveType,
+    ) -> Result<ArrayLayout, StorageError> {
+        match Cute::new(layout, element) {
+            Ok(c) => Ok(ArrayLayout::Cute(c)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The element type, if the side has one (a strided side has a width
+    /// only).
+    pub(crate) const fn element_type(&self) -> Option<PrimitiveType> {
+        match self {
+            ArrayLayout::Tiled(s) => Some(s.element_type()),
+            ArrayLayout::Cute(c) => Some(c.element()),
+            ArrayLayout::Strided(_) => None,
+        }
+    }
+}
+
+impl From<Cute> for ArrayLayout {
+    fn from(c: Cute) -> Self {
+        ArrayLayout::Cute(c)
+    }
 }
 
 impl From<Shape> for ArrayLayout {
@@ -180,12 +254,14 @@ impl From<Strided> for ArrayLayout {
 pub(crate) enum Side {
     Tiled { tiling: Tiling, bits: u32 },
     Strided(Strided),
+    Cute(Cute),
 }
 
 impl Side {
     pub(crate) const fn new(a: &ArrayLayout) -> Result<Side, StorageError> {
         match a {
             ArrayLayout::Strided(s) => Ok(Side::Strided(*s)),
+            ArrayLayout::Cute(c) => Ok(Side::Cute(*c)),
             ArrayLayout::Tiled(shape) => {
                 // A bounded dynamic array is laid out at its bound, as XLA
                 // allocates it.
@@ -223,6 +299,7 @@ impl Side {
     pub(crate) const fn dims(&self) -> ([u64; MAX_RANK], usize) {
         match self {
             Side::Strided(s) => (s.dims, s.rank as usize),
+            Side::Cute(c) => (c.dims_array(), c.dims().len()),
             Side::Tiled { tiling, .. } => {
                 let mut d = [0; MAX_RANK];
                 let p = tiling.physical_dims();
@@ -240,6 +317,7 @@ impl Side {
     pub(crate) const fn bits(&self) -> u32 {
         match self {
             Side::Strided(s) => s.bits,
+            Side::Cute(c) => c.bits(),
             Side::Tiled { bits, .. } => *bits,
         }
     }
@@ -248,6 +326,7 @@ impl Side {
     pub(crate) const fn slots(&self) -> u64 {
         match self {
             Side::Strided(s) => s.slots,
+            Side::Cute(c) => c.slots(),
             Side::Tiled { tiling, .. } => tiling.slots(),
         }
     }
@@ -255,7 +334,7 @@ impl Side {
     /// Slots that no element maps to, if the side is tiled and has any.
     pub(crate) const fn has_padding(&self) -> bool {
         match self {
-            Side::Strided(_) => false,
+            Side::Strided(_) | Side::Cute(_) => false,
             Side::Tiled { tiling, .. } => tiling.slots() != tiling.elements(),
         }
     }
@@ -265,6 +344,7 @@ impl Side {
         match self {
             Side::Strided(s) => c.iter().zip(s.strides()).map(|(a, b)| a * b).sum(),
             Side::Tiled { tiling, .. } => tiling.offset_unchecked(c),
+            Side::Cute(l) => l.offset(c),
         }
     }
 }
