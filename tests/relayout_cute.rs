@@ -7,6 +7,7 @@
 //! 7107b05535f8977f5ecb9d01ee203205b1fd9bc4); the tiled side by the core's
 //! `Tiling::offset`.
 
+mod relayout_common;
 use proptest::prelude::*;
 use tilelayout::algebra::ComposedLayout;
 use tilelayout::storage::{ArrayLayout, Cute, Kernel, RelayoutPlan, StorageError, Strided};
@@ -99,7 +100,11 @@ fn check(dims: &[u64], src: &Ref, dst: &Ref) -> Kernel {
     let input: Vec<u16> = (0..src.slots()).map(|i| (i % 40_000) as u16 + 1).collect();
     let mut out = vec![SENTINEL; dst.slots()];
     plan.execute(&input, &mut out).unwrap();
-    let pad = if matches!(dst, Ref::Tiled(_)) { 0 } else { SENTINEL };
+    let pad = if matches!(dst, Ref::Tiled(_)) {
+        0
+    } else {
+        SENTINEL
+    };
     let mut want = vec![pad; dst.slots()];
     for c in coords(dims) {
         want[dst.offset(&c)] = input[src.offset(&c)];
@@ -194,6 +199,38 @@ fn nested_unswizzled_layouts_run_on_loop_kernels() {
 }
 
 #[test]
+fn every_width_and_simd_level_writes_the_same_bytes() {
+    // the shared checker: elements by the core's offsets, unmapped slots
+    // kept, tiled padding written, every SIMD level identical
+    for (ty, bits) in [
+        (PrimitiveType::S8, 8u32),
+        (PrimitiveType::BF16, 16),
+        (PrimitiveType::F32, 32),
+        (PrimitiveType::F64, 64),
+    ] {
+        let name = ty.name();
+        let tiled =
+            ArrayLayout::Tiled(parse_shape(&format!("{name}[8,64]{{1,0:T(8,128)}}")).unwrap());
+        let rows = ArrayLayout::Strided(Strided::row_major(&[8, 64], bits).unwrap());
+        for cute in [
+            "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)",
+            "Sw<2,0,4> o _0 o (_8,_64):(_1,_8)",
+        ] {
+            let c = ArrayLayout::cute(&composed(cute), ty).unwrap();
+            for (a, b) in [(tiled, c), (c, tiled), (rows, c), (c, rows)] {
+                relayout_common::check(a, b, bits, None);
+            }
+        }
+        let nested = tilelayout::algebra::CuteLayout::parse("(_8,(_8,_8)):(_8,(_1,_128))").unwrap();
+        let c = ArrayLayout::Cute(Cute::plain(&nested, ty).unwrap());
+        for (a, b) in [(tiled, c), (c, tiled), (rows, c), (c, rows)] {
+            let k = relayout_common::check(a, b, bits, None);
+            assert_ne!(k, Kernel::Elementwise, "{name}");
+        }
+    }
+}
+
+#[test]
 fn invalid_cute_sides_are_typed_errors() {
     let bf = PrimitiveType::BF16;
     let neg = tilelayout::algebra::CuteLayout::parse("(4,(2,3)):(1,(-4,8))").unwrap();
@@ -222,8 +259,14 @@ fn invalid_cute_sides_are_typed_errors() {
     // dims: mode k's size is dim k
     let c = Cute::plain(&ok, bf).unwrap();
     let other = parse_shape("bf16[4,8]{1,0}").unwrap();
-    assert!(matches!(RelayoutPlan::new(other, c), Err(StorageError::DimsMismatch)));
-    assert!(matches!(RelayoutPlan::new(c, other), Err(StorageError::DimsMismatch)));
+    assert!(matches!(
+        RelayoutPlan::new(other, c),
+        Err(StorageError::DimsMismatch)
+    ));
+    assert!(matches!(
+        RelayoutPlan::new(c, other),
+        Err(StorageError::DimsMismatch)
+    ));
     let f = parse_shape("f16[4,4]{1,0}").unwrap();
     assert!(matches!(
         RelayoutPlan::new(f, c),
@@ -311,6 +354,10 @@ proptest! {
             let k = check(&dims, a, b);
             if swizzle.is_some() {
                 prop_assert_eq!(k, Kernel::Elementwise, "{}", text);
+            } else if matches!(a, Ref::Rows(_)) || matches!(b, Ref::Rows(_)) {
+                // one digit a dim on the strided side: always a common
+                // refinement, so loops
+                prop_assert_ne!(k, Kernel::Elementwise, "{}", text);
             }
         }
     }

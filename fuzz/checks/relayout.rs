@@ -176,6 +176,7 @@ fn slots(a: &ArrayLayout) -> u64 {
     match a {
         ArrayLayout::Tiled(s) => s.tiling().map_or(u64::MAX, |t| t.slots()),
         ArrayLayout::Strided(s) => s.slots(),
+        ArrayLayout::Cute(c) => c.slots(),
     }
 }
 
@@ -184,6 +185,15 @@ fn offset(a: &ArrayLayout, c: &[u64]) -> u64 {
     match a {
         ArrayLayout::Tiled(s) => s.tiling().unwrap().offset(c).unwrap(),
         ArrayLayout::Strided(s) => c.iter().zip(s.strides()).map(|(x, y)| x * y).sum(),
+        // the core's CuTe offset of the colexicographic 1-D index
+        ArrayLayout::Cute(l) => {
+            let (mut idx, mut scale) = (0u64, 1u64);
+            for (x, n) in c.iter().zip(l.dims()) {
+                idx += x * scale;
+                scale *= n;
+            }
+            l.layout().call(idx as i64).unwrap() as u64
+        }
     }
 }
 

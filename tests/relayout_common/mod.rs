@@ -9,6 +9,15 @@ pub fn offset(a: &ArrayLayout, c: &[u64]) -> u64 {
     match a {
         ArrayLayout::Tiled(s) => s.tiling().unwrap().offset(c).unwrap(),
         ArrayLayout::Strided(s) => c.iter().zip(s.strides()).map(|(x, y)| x * y).sum(),
+        // the core's CuTe offset of the colexicographic 1-D index
+        ArrayLayout::Cute(l) => {
+            let (mut idx, mut scale) = (0u64, 1u64);
+            for (x, n) in c.iter().zip(l.dims()) {
+                idx += x * scale;
+                scale *= n;
+            }
+            l.layout().call(idx as i64).unwrap() as u64
+        }
     }
 }
 
@@ -16,6 +25,7 @@ pub fn slots(a: &ArrayLayout) -> u64 {
     match a {
         ArrayLayout::Tiled(s) => s.tiling().unwrap().slots(),
         ArrayLayout::Strided(s) => s.slots(),
+        ArrayLayout::Cute(c) => c.slots(),
     }
 }
 
@@ -23,6 +33,7 @@ pub fn dims(a: &ArrayLayout) -> Vec<u64> {
     match a {
         ArrayLayout::Tiled(s) => s.static_dims().unwrap()[..s.rank()].to_vec(),
         ArrayLayout::Strided(s) => s.dims().to_vec(),
+        ArrayLayout::Cute(c) => c.dims().to_vec(),
     }
 }
 

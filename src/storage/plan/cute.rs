@@ -55,7 +55,10 @@ impl Cute {
     /// negative stride or offset, or a size or largest index that
     /// overflows; [`StorageError::ElementSize`] for `token` and `opaque`;
     /// [`StorageError::TooLarge`] if the storage does not fit `usize`.
-    pub const fn new(layout: &ComposedLayout, element: PrimitiveType) -> Result<Cute, StorageError> {
+    pub const fn new(
+        layout: &ComposedLayout,
+        element: PrimitiveType,
+    ) -> Result<Cute, StorageError> {
         let l = &layout.layout;
         let rank = l.rank();
         if rank > MAX_RANK {
