@@ -17,7 +17,8 @@
 //!    compiled once); an array owns both.
 //! 4. **Relayout** ([`RelayoutPlan`](crate::storage::RelayoutPlan), no allocator needed): a plan computed once
 //!    for a source and a destination [`ArrayLayout`](crate::storage::ArrayLayout) (a tiled
-//!    [`Shape`](crate::value::Shape) or any [`Strided`](crate::storage::Strided) array), executed many
+//!    [`Shape`](crate::value::Shape), any [`Strided`](crate::storage::Strided) array, or a
+//!    [`Cute`](crate::storage::Cute) layout, swizzled or not), executed many
 //!    times by blocked loops over the longest runs both sides share.
 //!
 //! # The relayout engine
