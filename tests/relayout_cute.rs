@@ -362,3 +362,50 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn offsets_and_swizzles_past_the_cosize_are_covered() {
+    // an offset shifts every element (element-wise: no digits for it)
+    let shifted = composed("Sw<0,4,3> o _16 o (_8,_8):(_8,_1)");
+    assert_eq!(cute_slots(&shifted), 80);
+    let dims = [8u64, 8];
+    let rows = Ref::Rows(&dims);
+    let c = Ref::Cute(&shifted, 80);
+    assert_eq!(check(&dims, &rows, &c), Kernel::Elementwise);
+    check(&dims, &c, &rows);
+    // indices 32..48 swizzle onto 48..64: past CuTe's cosize of 48, so
+    // the storage is the power of two covering them
+    let past = composed("Sw<1,4,1> o _0 o (_48):(_1)");
+    assert_eq!(cute_slots(&past), 64);
+    assert_eq!(cute_index(&past, &[32]), 48);
+    let dims = [48u64];
+    let (rows, c) = (Ref::Rows(&dims), Ref::Cute(&past, 64));
+    check(&dims, &rows, &c);
+    check(&dims, &c, &rows);
+}
+
+#[test]
+fn plans_with_cute_sides_are_compile_time_constants() {
+    const SMEM: ArrayLayout = {
+        let Ok(l) = ComposedLayout::parse("Sw<3,3,3> o _0 o (_64,_64):(_64,_1)") else {
+            panic!("layout")
+        };
+        match ArrayLayout::cute(&l, PrimitiveType::BF16) {
+            Ok(a) => a,
+            Err(_) => panic!("side"),
+        }
+    };
+    const ROWS: ArrayLayout = match Strided::row_major(&[64, 64], 16) {
+        Ok(s) => ArrayLayout::Strided(s),
+        Err(_) => panic!("rows"),
+    };
+    const PLAN: Result<RelayoutPlan, StorageError> = RelayoutPlan::between(&ROWS, &SMEM);
+    let plan = PLAN.unwrap();
+    let src: Vec<u16> = (0..4096).map(|i| i as u16).collect();
+    let mut dst = vec![0u16; 4096];
+    plan.execute(&src, &mut dst).unwrap();
+    let l = composed("Sw<3,3,3> o _0 o (_64,_64):(_64,_1)");
+    for (i, j) in [(0u64, 0u64), (2, 1), (63, 63), (17, 40)] {
+        assert_eq!(dst[cute_index(&l, &[i, j]) as usize], (i * 64 + j) as u16);
+    }
+}
