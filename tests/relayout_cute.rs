@@ -10,7 +10,7 @@
 mod relayout_common;
 use proptest::prelude::*;
 use tilelayout::algebra::ComposedLayout;
-use tilelayout::storage::{ArrayLayout, Cute, Kernel, RelayoutPlan, StorageError, Strided};
+use tilelayout::storage::{ArrayLayout, CuteStorage, Kernel, RelayoutPlan, StorageError, Strided};
 use tilelayout::value::{parse_shape, PrimitiveType, Shape};
 
 const SENTINEL: u16 = 0xBEEF;
@@ -118,7 +118,7 @@ fn composed(text: &str) -> ComposedLayout {
 }
 
 fn cute_slots(l: &ComposedLayout) -> u64 {
-    Cute::new(l, PrimitiveType::BF16).unwrap().slots()
+    CuteStorage::new(l, PrimitiveType::BF16).unwrap().slots()
 }
 
 #[test]
@@ -186,7 +186,9 @@ fn nested_unswizzled_layouts_run_on_loop_kernels() {
             Ok(l) => l,
             Err(_) => {
                 let plain = tilelayout::algebra::CuteLayout::parse(&cute[5..]).unwrap();
-                *Cute::plain(&plain, PrimitiveType::BF16).unwrap().layout()
+                *CuteStorage::plain(&plain, PrimitiveType::BF16)
+                    .unwrap()
+                    .layout()
             }
         };
         let slots = cute_slots(&l);
@@ -222,7 +224,7 @@ fn every_width_and_simd_level_writes_the_same_bytes() {
             }
         }
         let nested = tilelayout::algebra::CuteLayout::parse("(_8,(_8,_8)):(_8,(_1,_128))").unwrap();
-        let c = ArrayLayout::Cute(Cute::plain(&nested, ty).unwrap());
+        let c = ArrayLayout::Cute(CuteStorage::plain(&nested, ty).unwrap());
         for (a, b) in [(tiled, c), (c, tiled), (rows, c), (c, rows)] {
             let k = relayout_common::check(a, b, bits, None);
             assert_ne!(k, Kernel::Elementwise, "{name}");
@@ -235,7 +237,7 @@ fn invalid_cute_sides_are_typed_errors() {
     let bf = PrimitiveType::BF16;
     let neg = tilelayout::algebra::CuteLayout::parse("(4,(2,3)):(1,(-4,8))").unwrap();
     assert_eq!(
-        Cute::plain(&neg, bf),
+        CuteStorage::plain(&neg, bf),
         Err(StorageError::CuteLayout {
             leaf: Some(1),
             problem: "negative stride"
@@ -244,20 +246,20 @@ fn invalid_cute_sides_are_typed_errors() {
     let wide = format!("({}):({})", ["1"; 17].join(","), ["1"; 17].join(","));
     let wide = tilelayout::algebra::CuteLayout::parse(&wide).unwrap();
     assert!(matches!(
-        Cute::plain(&wide, bf),
+        CuteStorage::plain(&wide, bf),
         Err(StorageError::CuteLayout { leaf: None, .. })
     ));
     let huge = tilelayout::algebra::CuteLayout::parse("(4,4):(4611686018427387904,1)").unwrap();
-    let e = Cute::plain(&huge, bf).unwrap_err();
+    let e = CuteStorage::plain(&huge, bf).unwrap_err();
     assert!(matches!(e, StorageError::CuteLayout { .. }), "{e}");
     assert!(e.to_string().contains("overflow"), "{e}");
     let ok = tilelayout::algebra::CuteLayout::parse("(4,4):(4,1)").unwrap();
     assert!(matches!(
-        Cute::plain(&ok, PrimitiveType::Token),
+        CuteStorage::plain(&ok, PrimitiveType::Token),
         Err(StorageError::ElementSize { bits: 0 })
     ));
     // dims: mode k's size is dim k
-    let c = Cute::plain(&ok, bf).unwrap();
+    let c = CuteStorage::plain(&ok, bf).unwrap();
     let other = parse_shape("bf16[4,8]{1,0}").unwrap();
     assert!(matches!(
         RelayoutPlan::new(other, c),
@@ -338,7 +340,7 @@ proptest! {
         let text = layout_text(&modes, &order, &gaps, swizzle);
         let l = ComposedLayout::parse(&text).or_else(|_| {
             tilelayout::algebra::CuteLayout::parse(&text[5..]).map(|p| {
-                *Cute::plain(&p, PrimitiveType::BF16).unwrap().layout()
+                *CuteStorage::plain(&p, PrimitiveType::BF16).unwrap().layout()
             })
         }).unwrap();
         let dims: Vec<u64> = modes.iter().map(|m| m.iter().product()).collect();

@@ -80,7 +80,7 @@ pub enum StorageError {
     /// whose largest offset overflows.
     Strides,
     /// A CuTe layout that cannot be relayout storage
-    /// ([`super::Cute::new`]).
+    /// ([`super::CuteStorage::new`]).
     CuteLayout {
         /// The integer mode (flattened leaf, first is 0) at fault, if one is.
         leaf: Option<u32>,

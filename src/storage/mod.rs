@@ -18,7 +18,7 @@
 //! 4. **Relayout** ([`RelayoutPlan`](crate::storage::RelayoutPlan), no allocator needed): a plan computed once
 //!    for a source and a destination [`ArrayLayout`](crate::storage::ArrayLayout) (a tiled
 //!    [`Shape`](crate::value::Shape), any [`Strided`](crate::storage::Strided) array, or a
-//!    [`Cute`](crate::storage::Cute) layout, swizzled or not), executed many
+//!    [`CuteStorage`](crate::storage::CuteStorage) layout, swizzled or not), executed many
 //!    times by blocked loops over the longest runs both sides share.
 //!
 //! # The relayout engine
@@ -118,6 +118,6 @@ pub use view::{TiledView, TiledViewMut};
 pub use array::TiledArray;
 pub use caches::Caches;
 pub use nest::Kernel;
-pub use plan::{ArrayLayout, Cute, Strided};
+pub use plan::{ArrayLayout, CuteStorage, Strided};
 pub use relayout::{PlanStats, RelayoutPlan};
 pub use simd::Simd;

@@ -8,7 +8,7 @@
 //! (`w_{k+1} = w_k · n_k`), read off the lowered layout's leaves
 //! ([`padded_grid`]); combined dims (`*`) included. Strided arrays are one
 //! digit per dim, and an unswizzled CuTe layout's leaves its digits
-//! ([`Cute`]). A side that is not affine in its dims because a `*`
+//! ([`CuteStorage`]). A side that is not affine in its dims because a `*`
 //! group is cut may be affine in the combined coordinate: when the other
 //! side's offsets are functions of it too, both sides are planned over the
 //! merged dims ([`merge`]). Otherwise the plan takes the element-wise path
@@ -29,7 +29,7 @@ use crate::value::{padded_grid, Shape};
 mod cute;
 mod merge;
 mod side;
-pub use cute::Cute;
+pub use cute::CuteStorage;
 pub(crate) use merge::merge;
 pub(crate) use side::Side;
 pub use side::{ArrayLayout, Strided};

@@ -25,15 +25,15 @@ use crate::value::{bits_to_bytes, PrimitiveType, MAX_RANK};
 ///
 /// ```
 /// use tilelayout::algebra::ComposedLayout;
-/// use tilelayout::storage::Cute;
+/// use tilelayout::storage::CuteStorage;
 /// use tilelayout::value::PrimitiveType;
 /// let sw = ComposedLayout::parse("Sw<3,3,3> o _0 o (64,64):(64,1)")?;
-/// let c = Cute::new(&sw, PrimitiveType::BF16)?;
+/// let c = CuteStorage::new(&sw, PrimitiveType::BF16)?;
 /// assert_eq!((c.dims(), c.slots(), c.bits()), (&[64u64, 64][..], 4096, 16));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Cute {
+pub struct CuteStorage {
     layout: ComposedLayout,
     element: PrimitiveType,
     dims: [u64; MAX_RANK],
@@ -47,7 +47,7 @@ const fn bad(leaf: Option<u32>, problem: &'static str) -> StorageError {
     StorageError::CuteLayout { leaf, problem }
 }
 
-impl Cute {
+impl CuteStorage {
     /// `layout` holding elements of type `element`.
     ///
     /// # Errors
@@ -58,7 +58,7 @@ impl Cute {
     pub const fn new(
         layout: &ComposedLayout,
         element: PrimitiveType,
-    ) -> Result<Cute, StorageError> {
+    ) -> Result<CuteStorage, StorageError> {
         let l = &layout.layout;
         let rank = l.rank();
         if rank > MAX_RANK {
@@ -112,7 +112,7 @@ impl Cute {
         if slots > usize::MAX as u64 {
             return Err(StorageError::TooLarge);
         }
-        Ok(Cute {
+        Ok(CuteStorage {
             layout: *layout,
             element,
             dims,
@@ -125,10 +125,13 @@ impl Cute {
     /// An unswizzled `layout` (no swizzle, offset 0).
     ///
     /// # Errors
-    /// As [`Cute::new`].
-    pub const fn plain(layout: &CuteLayout, element: PrimitiveType) -> Result<Cute, StorageError> {
+    /// As [`CuteStorage::new`].
+    pub const fn plain(
+        layout: &CuteLayout,
+        element: PrimitiveType,
+    ) -> Result<CuteStorage, StorageError> {
         let c = ComposedLayout::new(Swizzle::NONE, crate::algebra::Int::fixed(0), *layout);
-        Cute::new(&c, element)
+        CuteStorage::new(&c, element)
     }
 
     /// The layout.
@@ -174,13 +177,13 @@ impl Cute {
         let mut idx = 0u64;
         let mut scale = 1u64;
         for (k, &x) in c.iter().enumerate() {
-            // below the size, checked by `Cute::new`
+            // below the size, checked by `CuteStorage::new`
             idx += x * scale;
             scale *= self.dims[k];
         }
         match self.layout.call(idx as i64) {
             Ok(v) => v as u64,
-            // every index is below `slots` (checked by `Cute::new`)
+            // every index is below `slots` (checked by `CuteStorage::new`)
             Err(_) => unreachable!("a checked CuTe layout's index overflowed"),
         }
     }

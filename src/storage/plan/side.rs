@@ -2,7 +2,7 @@
 //! as the caller gives it) and [`Side`] (a side checked, with its
 //! element-wise offsets).
 
-use super::Cute;
+use super::CuteStorage;
 use crate::storage::error::StorageError;
 use crate::value::{bits_to_bytes, PrimitiveType, Shape, Tiling, MAX_RANK};
 
@@ -194,20 +194,20 @@ pub enum ArrayLayout {
     /// Plain strided storage.
     Strided(Strided),
     /// A CuTe layout, optionally swizzled.
-    Cute(Cute),
+    Cute(CuteStorage),
 }
 
 impl ArrayLayout {
     /// The side `layout` with elements of type `element`
-    /// ([`Cute::new`]).
+    /// ([`CuteStorage::new`]).
     ///
     /// # Errors
-    /// As [`Cute::new`].
+    /// As [`CuteStorage::new`].
     pub const fn cute(
         layout: &crate::algebra::ComposedLayout,
         element: PrimitiveType,
     ) -> Result<ArrayLayout, StorageError> {
-        match Cute::new(layout, element) {
+        match CuteStorage::new(layout, element) {
             Ok(c) => Ok(ArrayLayout::Cute(c)),
             Err(e) => Err(e),
         }
@@ -224,8 +224,8 @@ impl ArrayLayout {
     }
 }
 
-impl From<Cute> for ArrayLayout {
-    fn from(c: Cute) -> Self {
+impl From<CuteStorage> for ArrayLayout {
+    fn from(c: CuteStorage) -> Self {
         ArrayLayout::Cute(c)
     }
 }
@@ -254,7 +254,7 @@ impl From<Strided> for ArrayLayout {
 pub(crate) enum Side {
     Tiled { tiling: Tiling, bits: u32 },
     Strided(Strided),
-    Cute(Cute),
+    Cute(CuteStorage),
 }
 
 impl Side {
