@@ -7,6 +7,11 @@
 use proptest::prelude::*;
 use tilelayout_core::algebra::{CuteLayout, Tiler};
 
+// the tests' one permutation enumerator
+#[path = "../common/mod.rs"]
+mod common;
+use common::permutations;
+
 /// A shape tree: an integer or a tuple of trees.
 #[derive(Clone, Debug)]
 pub enum Tree {
@@ -196,21 +201,6 @@ pub fn small_flat_layouts(max_rank: usize, mixes: &[u32]) -> Vec<CuteLayout> {
                     );
                 }
             }
-        }
-    }
-    out
-}
-
-fn permutations(n: usize) -> Vec<Vec<usize>> {
-    if n == 0 {
-        return vec![Vec::new()];
-    }
-    let mut out = Vec::new();
-    for p in permutations(n - 1) {
-        for at in 0..=p.len() {
-            let mut q = p.clone();
-            q.insert(at, n - 1);
-            out.push(q);
         }
     }
     out
