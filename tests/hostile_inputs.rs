@@ -98,8 +98,17 @@ fn sizes_past_usize_are_too_large_on_32_bit_targets() {
 fn packed_access_with_hostile_arguments_is_an_error() {
     assert!(packed::try_get(&[], 0, 4).is_err());
     assert!(packed::try_get(&[0], 0, 0).is_err());
+    assert!(packed::try_set(&mut [], 0, 4, 1).is_err());
+    assert!(packed::try_set(&mut [0], 0, 0, 1).is_err());
     assert!(packed::try_set(&mut [0], usize::MAX, 1, 1).is_err());
-    assert!(std::panic::catch_unwind(|| packed::get(&[0], 0, 0)).is_err()); // documented
+    // the unchecked forms panic, as documented (no division by zero, no
+    // read or write past the slice), in debug and release alike
+    for bits in [0, 3] {
+        assert!(std::panic::catch_unwind(|| packed::get(&[0], 0, bits)).is_err());
+        assert!(std::panic::catch_unwind(|| packed::set(&mut [0], 0, bits, 1)).is_err());
+    }
+    assert!(std::panic::catch_unwind(|| packed::get(&[], 0, 4)).is_err());
+    assert!(std::panic::catch_unwind(|| packed::set(&mut [], 0, 4, 1)).is_err());
 }
 
 #[test]

@@ -153,6 +153,20 @@ fn layout_types_for_what_xla_accepts() {
     assert_eq!(f.get([1, 3]), 0xA);
     assert_eq!(f.units()[(32 + 3) / 2], 0xA0);
 
+    // XLA's GPU int4 path, one-dimensional: a type, a typed array and a
+    // runtime view of the same bytes
+    type S8x4Flat = layout!(s8[21]{0:E(4)});
+    assert_eq!((S8x4Flat::SLOTS, S8x4Flat::BYTES), (21, 11));
+    let mut flat = TypedArray::<S8x4Flat, 11>::default();
+    for i in 0..21 {
+        flat.set([i], small(i as u64, 4));
+    }
+    let compiled = CompiledShape::new(&shape("s8[21]{0:E(4)}")).unwrap();
+    let view = TiledView::<i8>::new(&compiled, flat.units()).unwrap();
+    for i in 0..21 {
+        assert_eq!(view.get(&[i]).unwrap(), small(i, 4), "element {i}");
+    }
+
     type F6 = layout!(f6e2m3fn[2,3]{1,0});
     assert_eq!((F6::SLOTS, F6::BYTES), (6, 6));
 }

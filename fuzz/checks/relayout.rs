@@ -172,31 +172,6 @@ fn side(b: &mut Bytes<'_>, dims: &[u64], bits: u32) -> Option<ArrayLayout> {
     Some(ArrayLayout::Tiled(shape))
 }
 
-fn slots(a: &ArrayLayout) -> u64 {
-    match a {
-        ArrayLayout::Tiled(s) => s.tiling().map_or(u64::MAX, |t| t.slots()),
-        ArrayLayout::Strided(s) => s.slots(),
-        ArrayLayout::Cute(c) => c.slots(),
-    }
-}
-
-/// The element-wise offset of `c` (the definition).
-fn offset(a: &ArrayLayout, c: &[u64]) -> u64 {
-    match a {
-        ArrayLayout::Tiled(s) => s.tiling().unwrap().offset(c).unwrap(),
-        ArrayLayout::Strided(s) => c.iter().zip(s.strides()).map(|(x, y)| x * y).sum(),
-        // the core's CuTe offset of the colexicographic 1-D index
-        ArrayLayout::Cute(l) => {
-            let (mut idx, mut scale) = (0u64, 1u64);
-            for (x, n) in c.iter().zip(l.dims()) {
-                idx += x * scale;
-                scale *= n;
-            }
-            l.layout().call(idx as i64).unwrap() as u64
-        }
-    }
-}
-
 /// A unit as a number, to fill and compare slots of any width.
 pub trait Word: Unit {
     fn from_u64(x: u64) -> Self;
@@ -255,6 +230,9 @@ fn hash(x: u64, salt: u64) -> u64 {
 #[path = "coords.rs"]
 mod coords;
 use coords::coords;
+#[path = "reference.rs"]
+mod reference;
+use reference::{offset, slots};
 
 /// One way of executing a plan: `(src, dst, pad)`.
 type Exec<'a, U> = Box<dyn Fn(&[U], &mut [U], U) + 'a>;

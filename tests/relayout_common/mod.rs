@@ -1,33 +1,9 @@
-//! Shared helpers for the relayout tests: the element-wise reference.
+//! Shared helpers for the relayout tests: the element-wise reference (its
+//! offsets and slot counts are the fuzz check's, `fuzz/checks/reference.rs`).
 #![allow(dead_code)] // reason: each test file uses a different subset
 
 use tilelayout::storage::{packed, ArrayLayout, RelayoutPlan, Simd, Strided};
 use tilelayout::value::{parse_shape, Shape, MAX_RANK};
-
-/// Element-wise offset of `c` (the definition the plan must match).
-pub fn offset(a: &ArrayLayout, c: &[u64]) -> u64 {
-    match a {
-        ArrayLayout::Tiled(s) => s.tiling().unwrap().offset(c).unwrap(),
-        ArrayLayout::Strided(s) => c.iter().zip(s.strides()).map(|(x, y)| x * y).sum(),
-        // the core's CuTe offset of the colexicographic 1-D index
-        ArrayLayout::Cute(l) => {
-            let (mut idx, mut scale) = (0u64, 1u64);
-            for (x, n) in c.iter().zip(l.dims()) {
-                idx += x * scale;
-                scale *= n;
-            }
-            l.layout().call(idx as i64).unwrap() as u64
-        }
-    }
-}
-
-pub fn slots(a: &ArrayLayout) -> u64 {
-    match a {
-        ArrayLayout::Tiled(s) => s.tiling().unwrap().slots(),
-        ArrayLayout::Strided(s) => s.slots(),
-        ArrayLayout::Cute(c) => c.slots(),
-    }
-}
 
 pub fn dims(a: &ArrayLayout) -> Vec<u64> {
     match a {
@@ -40,6 +16,9 @@ pub fn dims(a: &ArrayLayout) -> Vec<u64> {
 #[path = "../../fuzz/checks/coords.rs"]
 mod coords;
 pub use coords::coords;
+#[path = "../../fuzz/checks/reference.rs"]
+mod reference;
+pub use reference::{offset, slots};
 
 /// Storage slots that are padding (tiled) or outside the image (strided).
 pub fn unmapped(a: &ArrayLayout) -> Vec<bool> {
