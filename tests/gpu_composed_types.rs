@@ -1,8 +1,12 @@
 //! Swizzled layouts as types: `cute!(Sw<B,M,S> o O o layout)` against the
 //! core's own evaluation of the same `ComposedLayout`, and TileFusion's
 //! swizzled shared tiles (`gpu::SwizzledRowMajor`/`SwizzledColMajor`) equal
-//! to the CuTe composition written in CuTe's notation, offset by offset.
+//! to the CuTe composition written in CuTe's notation, offset by offset
+//! (under Miri at a sample of them, `gpu_common::coords`).
 
+mod gpu_common;
+
+use gpu_common::{coords, proptest_config};
 use half::f16;
 use proptest::prelude::*;
 use tilelayout::algebra::ComposedLayout;
@@ -13,10 +17,8 @@ use tilelayout::{cute, ComposedAlgebraLayout};
 #[track_caller]
 fn same_as_tile<C: ComposedAlgebraLayout, L: Layout2>() {
     assert_eq!(C::LAYOUT, L::LAYOUT, "{} vs {}", C::TEXT, L::LAYOUT);
-    for i in 0..L::ROWS {
-        for j in 0..L::COLS {
-            assert_eq!(C::offset([i, j]) as usize, L::offset(i, j), "({i}, {j})");
-        }
+    for (i, j) in coords(L::ROWS, L::COLS) {
+        assert_eq!(C::offset([i, j]) as usize, L::offset(i, j), "({i}, {j})");
     }
 }
 
@@ -26,7 +28,7 @@ fn same_as_core<C: ComposedAlgebraLayout>(text: &str) {
     let c = ComposedLayout::parse(text).unwrap();
     assert_eq!(C::LAYOUT, c);
     assert_eq!(C::TEXT, text);
-    for i in 0..C::SIZE {
+    for (_, i) in coords(1, C::SIZE) {
         assert_eq!(
             C::index(i) as i64,
             c.call(i as i64).unwrap(),
@@ -75,6 +77,7 @@ fn composed_types_fold_what_the_core_computes() {
 }
 
 proptest! {
+    #![proptest_config(proptest_config(256, 8))]
     #[test]
     fn large_composed_layouts_agree_with_the_core(i in 0usize..(128 * 256)) {
         type C = cute!(Sw<3,4,3> o _0 o (_128,_256):(_256,_1));

@@ -7,6 +7,9 @@
 //! bit of the thread's registers) to a bit of the rows the lanes gave,
 //! concatenated in lane order (128 bits a row).
 
+mod gpu_common;
+
+use gpu_common::{lanes, proptest_config};
 use half::f16;
 use proptest::prelude::*;
 use tilelayout::algebra::CuteLayout;
@@ -68,6 +71,8 @@ fn check_atom(x: usize, trans: bool, dst: &str, shared: &[u16], rows: &[usize; 3
 }
 
 proptest! {
+    // (one case under Miri: each evaluates CuTe's layouts 896 times)
+    #![proptest_config(proptest_config(256, 1))]
     #[test]
     fn simulator_is_cutes_copy_atoms(perm in Just((0..64usize).collect::<Vec<_>>()).prop_shuffle()) {
         // 32 distinct rows of 8 among 64, anywhere in shared memory
@@ -140,13 +145,24 @@ fn filled<S: tilelayout::gpu::Layout2>() -> Vec<u16> {
     buf
 }
 
+/// The warps of the 2 × 2 grid the plans run (under Miri the last one; the
+/// registers checked are those of `gpu_common::lanes`).
+fn warps() -> Vec<(usize, usize)> {
+    if cfg!(miri) {
+        vec![(1, 1)]
+    } else {
+        vec![(0, 0), (0, 1), (1, 0), (1, 1)]
+    }
+}
+
 fn run_a<S: tilelayout::gpu::Layout2>() {
     type P<S> = LdMatrix<S, BaseTileRowMajor, RowMajor<2, 4>, RowMajor<2, 2>, RowReuseCont>;
     let buf = filled::<S>();
-    for (wr, wc) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+    for (wr, wc) in warps() {
         let mut regs = [RegA::filled(0); WARP_SIZE];
         P::<S>::run((wr, wc), &buf, &mut regs).unwrap();
-        for (lane, r) in regs.iter().enumerate() {
+        for lane in lanes().into_iter().filter(|&l| l < WARP_SIZE) {
+            let r = &regs[lane];
             for bi in 0..2 {
                 for bj in 0..4 {
                     for slot in 0..8 {
@@ -163,10 +179,11 @@ fn run_a<S: tilelayout::gpu::Layout2>() {
 fn run_b<S: tilelayout::gpu::Layout2>() {
     type P<S> = LdMatrix<S, BaseTileColMajor, RowMajor<4, 2>, RowMajor<2, 2>, ColReuseCont>;
     let buf = filled::<S>();
-    for (wr, wc) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+    for (wr, wc) in warps() {
         let mut regs = [RegB::filled(0); WARP_SIZE];
         P::<S>::run((wr, wc), &buf, &mut regs).unwrap();
-        for (lane, r) in regs.iter().enumerate() {
+        for lane in lanes().into_iter().filter(|&l| l < WARP_SIZE) {
+            let r = &regs[lane];
             for bi in 0..4 {
                 for bj in 0..2 {
                     for slot in 0..8 {
@@ -180,16 +197,21 @@ fn run_b<S: tilelayout::gpu::Layout2>() {
     }
 }
 
+// (under Miri the swizzled layouts only: the plain ones run the same code)
 #[test]
 fn operand_a_plans_load_the_ptx_fragment() {
-    run_a::<RowMajor<64, 64>>();
     run_a::<SwizzledRowMajor<f16, Bytes128, 64, 64>>();
+    if !cfg!(miri) {
+        run_a::<RowMajor<64, 64>>();
+    }
 }
 
 #[test]
 fn operand_b_plans_load_the_ptx_fragment() {
-    run_b::<ColMajor<64, 64>>();
     run_b::<SwizzledColMajor<f16, Bytes128, 64, 64>>();
+    if !cfg!(miri) {
+        run_b::<ColMajor<64, 64>>();
+    }
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Strided matrix layouts against their definition, `(i, j) → i·RS + j·CS`,
-//! exhaustively for every size instantiated here (up to 64×64).
+//! exhaustively for every size instantiated here (up to 64×64). Under Miri,
+//! a sample: the cases not marked natively-only, at `gpu_common::coords`.
 
 mod gpu_common;
 
@@ -7,7 +8,8 @@ use gpu_common::{check_against, check_bijection, check_exact_cosize, check_layou
 use tilelayout::gpu::{layout_of, vector_run, ColMajor, Layout2, MatrixLayout, RowMajor};
 
 macro_rules! row_and_col_major {
-    ($($name:ident: $r:literal x $c:literal;)*) => {$(
+    ($($(#[$m:meta])* $name:ident: $r:literal x $c:literal;)*) => {$(
+        $(#[$m])*
         #[test]
         fn $name() {
             type R = RowMajor<$r, $c>;
@@ -32,22 +34,32 @@ macro_rules! row_and_col_major {
 }
 
 row_and_col_major! {
+    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     major_1x1: 1 x 1;
     major_1x64: 1 x 64;
+    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     major_64x1: 64 x 1;
     major_3x5: 3 x 5;
+    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     major_7x13: 7 x 13;
+    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     major_8x8: 8 x 8;
+    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     major_16x16: 16 x 16;
+    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     major_16x32: 16 x 32;
+    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     major_32x16: 32 x 16;
+    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     major_33x17: 33 x 17;
+    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     major_64x32: 64 x 32;
     major_64x64: 64 x 64;
 }
 
 macro_rules! strided {
-    ($($name:ident: $r:literal x $c:literal : $rs:literal, $cs:literal;)*) => {$(
+    ($($(#[$m:meta])* $name:ident: $r:literal x $c:literal : $rs:literal, $cs:literal;)*) => {$(
+        $(#[$m])*
         #[test]
         fn $name() {
             type L = MatrixLayout<$r, $c, $rs, $cs>;
@@ -60,15 +72,18 @@ macro_rules! strided {
 
 strided! {
     // a 16×8 window into a 100-wide row-major matrix
+    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     strided_window: 16 x 8 : 100, 1;
     // padded rows (TileFusion's RowMajor<kTM, kK, kK>)
     strided_padded_rows: 64 x 32 : 36, 1;
     // padded columns
+    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     strided_padded_cols: 32 x 64 : 1, 40;
     // broadcast along rows (stride 0)
     strided_broadcast: 8 x 16 : 0, 1;
     // interleaved strides, not a bijection
     strided_interleaved: 5 x 7 : 3, 2;
+    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     strided_transposed_odd: 9 x 11 : 1, 9;
 }
 

@@ -1,7 +1,11 @@
 //! `TileIterator`: sub-tiles partition the tile, keep the parent's layout
 //! (its strides for a strided parent), and the strips `(i, _)` / `(_, j)`
-//! walk the right sub-tiles in order.
+//! walk the right sub-tiles in order. Under Miri (interpreted), at the
+//! coordinates of `gpu_common::coords`.
 
+mod gpu_common;
+
+use gpu_common::coords;
 use tilelayout::gpu::{
     BlockedRowMajor, Bytes128, ColMajor, GlobalTile, Layout2, MatrixLayout, RowMajor, SharedTile,
     SwizzledRowMajor,
@@ -13,25 +17,19 @@ fn check_partition<L: Layout2, const R: usize, const C: usize>() {
     let tiles = GlobalTile::<_, L>::new(&data[..]).tiles::<R, C>();
     assert_eq!((tiles.rows(), tiles.cols()), (L::ROWS / R, L::COLS / C));
     let mut seen = vec![0u8; L::COSIZE];
-    for ti in 0..tiles.rows() {
-        for tj in 0..tiles.cols() {
-            let sub = tiles.get(ti, tj);
-            assert_eq!(sub.origin(), (ti * R, tj * C));
-            for a in 0..R {
-                for b in 0..C {
-                    let o = L::offset(ti * R + a, tj * C + b);
-                    assert_eq!(sub.offset(a, b), o);
-                    assert_eq!(sub.get(a, b), o); // data[o] == o
-                    seen[o] += 1;
-                }
-            }
-        }
+    let at = coords(L::ROWS, L::COLS);
+    for &(i, j) in &at {
+        let (ti, tj, a, b) = (i / R, j / C, i % R, j % C);
+        let sub = tiles.get(ti, tj);
+        assert_eq!(sub.origin(), (ti * R, tj * C));
+        let o = L::offset(i, j);
+        assert_eq!(sub.offset(a, b), o);
+        assert_eq!(sub.get(a, b), o); // data[o] == o
+        seen[o] += 1;
     }
     // every element of the tile belongs to exactly one sub-tile
-    for i in 0..L::ROWS {
-        for j in 0..L::COLS {
-            assert_eq!(seen[L::offset(i, j)], 1);
-        }
+    for &(i, j) in &at {
+        assert_eq!(seen[L::offset(i, j)], 1);
     }
     // strips
     for ti in 0..tiles.rows() {

@@ -1,10 +1,11 @@
 //! The maps TileFusion's and CuTe's own code compute (`tests/gpu_data/`,
 //! each file's header says how they were produced), parsed.
 
-/// TileFusion's maps.
-pub const TILEFUSION: &str = include_str!("../gpu_data/tilefusion.txt");
+/// TileFusion's maps (statics, not constants: [`sections`] keys its cache by
+/// the text's address).
+pub static TILEFUSION: &str = include_str!("../gpu_data/tilefusion.txt");
 /// CuTe's maps.
-pub const CUTE: &str = include_str!("../gpu_data/cute.txt");
+pub static CUTE: &str = include_str!("../gpu_data/cute.txt");
 
 /// One section: its header words and its lines.
 pub struct Section<'a> {
@@ -23,7 +24,36 @@ impl Section<'_> {
 }
 
 /// The sections of `kind` in `text`.
-pub fn sections<'a>(text: &'a str, kind: &str) -> Vec<Section<'a>> {
+pub fn sections(text: &'static str, kind: &str) -> Vec<Section<'static>> {
+    let out: Vec<Section<'static>> = all_sections(text)
+        .iter()
+        .filter(|s| s.header[0] == kind)
+        .map(|s| Section {
+            header: s.header.clone(),
+            lines: s.lines.clone(),
+        })
+        .collect();
+    assert!(!out.is_empty(), "no `{kind}` section");
+    out
+}
+
+/// Every section of one of the two files, split once per test binary (the
+/// TileFusion file is 450 KB: interpreted under Miri, a split takes
+/// seconds).
+fn all_sections(text: &'static str) -> &'static [Section<'static>] {
+    use std::sync::OnceLock;
+    static SPLIT: [OnceLock<Vec<Section<'static>>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let k = if core::ptr::eq(text, TILEFUSION) {
+        0
+    } else {
+        assert!(core::ptr::eq(text, CUTE), "not one of the vector files");
+        1
+    };
+    SPLIT[k].get_or_init(|| split(text))
+}
+
+/// Splits `text` into sections at the header lines.
+fn split(text: &'static str) -> Vec<Section<'static>> {
     let kinds = [
         "shared",
         "g2s",
@@ -35,8 +65,8 @@ pub fn sections<'a>(text: &'a str, kind: &str) -> Vec<Section<'a>> {
         "mma_b_n8k16",
         "mma_c_m16n8",
     ];
-    let mut out: Vec<Section<'a>> = Vec::new();
-    let mut current: Option<Section<'a>> = None;
+    let mut out: Vec<Section<'static>> = Vec::new();
+    let mut current: Option<Section<'static>> = None;
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
@@ -55,8 +85,6 @@ pub fn sections<'a>(text: &'a str, kind: &str) -> Vec<Section<'a>> {
         }
     }
     out.extend(current);
-    out.retain(|s| s.header[0] == kind);
-    assert!(!out.is_empty(), "no `{kind}` section");
     out
 }
 
