@@ -3,9 +3,11 @@
 //! step, in every configuration of TileFusion's unit tests
 //! (`tests/gpu_data/tilefusion.txt`), and the base tiles against CuTe's
 //! `SM80_16x8x16` MMA layouts (`tests/gpu_data/cute.txt`). Under Miri
-//! (interpreted), a sample: 8 lines of each TileFusion section
-//! (`gpu_common::sample`), lanes of `gpu_common::lanes`, the cases not
-//! marked natively-only.
+//! (interpreted), the checks against CuTe's maps and the base tiles' own
+//! (at the lanes of `gpu_common::lanes`); TileFusion's 450 KB of maps take
+//! minutes to read interpreted, so those run natively (under
+//! `cargo miri test -- --ignored` they check 8 lines a section,
+//! `gpu_common::sample`).
 
 mod gpu_common;
 
@@ -97,6 +99,7 @@ where
 macro_rules! g2s {
     ($($(#[$a:meta])* $name:ident: $t:ty, $dtype:literal, $w:ty, $bytes:literal, row, $wr:literal x $wc:literal, $r:literal x $c:literal;)*) => {$(
         $(#[$a])*
+        #[cfg_attr(miri, ignore = "TileFusion's maps: minutes to read interpreted")]
         #[test]
         fn $name() {
             check_g2s::<$t, RowMajor<$r, $c>, RowMajor<$r, $c>, SwizzledRowMajor<$t, $w, $r, $c>, RowMajor<$wr, $wc>>(
@@ -109,6 +112,7 @@ macro_rules! g2s {
 macro_rules! g2s_col {
     ($($(#[$a:meta])* $name:ident: $t:ty, $dtype:literal, $w:ty, $bytes:literal, col, $wr:literal x $wc:literal, $r:literal x $c:literal;)*) => {$(
         $(#[$a])*
+        #[cfg_attr(miri, ignore = "TileFusion's maps: minutes to read interpreted")]
         #[test]
         fn $name() {
             check_g2s::<$t, ColMajor<$r, $c>, ColMajor<$r, $c>, SwizzledColMajor<$t, $w, $r, $c>, RowMajor<$wr, $wc>>(
@@ -120,80 +124,48 @@ macro_rules! g2s_col {
 
 // TileFusion's tests/cpp/cell/test_g2s_load.cu, row-major
 g2s! {
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_128_1x1_16x64: f16, "f16", Bytes128, 128, row, 1 x 1, 16 x 64;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_128_1x1_16x256: f16, "f16", Bytes128, 128, row, 1 x 1, 16 x 256;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_128_2x1_64x64: f16, "f16", Bytes128, 128, row, 2 x 1, 64 x 64;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_128_1x4_16x256: f16, "f16", Bytes128, 128, row, 1 x 4, 16 x 256;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_128_4x1_64x64: f16, "f16", Bytes128, 128, row, 4 x 1, 64 x 64;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_128_2x2_32x128: f16, "f16", Bytes128, 128, row, 2 x 2, 32 x 128;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_128_2x4_32x256: f16, "f16", Bytes128, 128, row, 2 x 4, 32 x 256;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_64_1x1_16x32: f16, "f16", Bytes64, 64, row, 1 x 1, 16 x 32;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_64_1x1_32x32: f16, "f16", Bytes64, 64, row, 1 x 1, 32 x 32;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_64_2x2_32x64: f16, "f16", Bytes64, 64, row, 2 x 2, 32 x 64;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_128_1x1_8x32: f32, "f32", Bytes128, 128, row, 1 x 1, 8 x 32;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_128_1x1_16x64: f32, "f32", Bytes128, 128, row, 1 x 1, 16 x 64;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_128_1x4_16x128: f32, "f32", Bytes128, 128, row, 1 x 4, 16 x 128;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_128_4x1_64x32: f32, "f32", Bytes128, 128, row, 4 x 1, 64 x 32;
     g2s_f32_128_2x2_32x64: f32, "f32", Bytes128, 128, row, 2 x 2, 32 x 64;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_128_2x4_32x128: f32, "f32", Bytes128, 128, row, 2 x 4, 32 x 128;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_64_1x1_8x16: f32, "f32", Bytes64, 64, row, 1 x 1, 8 x 16;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_64_1x1_16x16: f32, "f32", Bytes64, 64, row, 1 x 1, 16 x 16;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_64_2x2_16x32: f32, "f32", Bytes64, 64, row, 2 x 2, 16 x 32;
 }
 
 // … and column-major
 g2s_col! {
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_128_col_1x1_64x16: f16, "f16", Bytes128, 128, col, 1 x 1, 64 x 16;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_128_col_1x1_128x16: f16, "f16", Bytes128, 128, col, 1 x 1, 128 x 16;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_128_col_1x4_64x128: f16, "f16", Bytes128, 128, col, 1 x 4, 64 x 128;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_128_col_4x1_256x16: f16, "f16", Bytes128, 128, col, 4 x 1, 256 x 16;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_128_col_2x2_128x32: f16, "f16", Bytes128, 128, col, 2 x 2, 128 x 32;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_64_col_1x1_32x16: f16, "f16", Bytes64, 64, col, 1 x 1, 32 x 16;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f16_64_col_1x1_32x32: f16, "f16", Bytes64, 64, col, 1 x 1, 32 x 32;
     g2s_f16_64_col_2x2_64x32: f16, "f16", Bytes64, 64, col, 2 x 2, 64 x 32;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_128_col_1x1_32x16: f32, "f32", Bytes128, 128, col, 1 x 1, 32 x 16;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_128_col_1x1_64x16: f32, "f32", Bytes128, 128, col, 1 x 1, 64 x 16;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_128_col_1x4_64x64: f32, "f32", Bytes128, 128, col, 1 x 4, 64 x 64;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_128_col_4x1_128x32: f32, "f32", Bytes128, 128, col, 4 x 1, 128 x 32;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_128_col_2x2_64x64: f32, "f32", Bytes128, 128, col, 2 x 2, 64 x 64;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_64_col_1x1_16x16: f32, "f32", Bytes64, 64, col, 1 x 1, 16 x 16;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_64_col_1x1_16x32: f32, "f32", Bytes64, 64, col, 1 x 1, 16 x 32;
-    #[cfg_attr(miri, ignore = "like the sampled cases; natively only")]
     g2s_f32_64_col_2x2_32x32: f32, "f32", Bytes64, 64, col, 2 x 2, 32 x 32;
 }
 
+#[cfg_attr(miri, ignore = "TileFusion's maps: minutes to read interpreted")]
 #[test]
 fn every_g2s_section_is_tested() {
     // 19 row-major and 16 column-major configurations above
@@ -242,6 +214,7 @@ fn check_s2r<S: Layout2, B: tilelayout::gpu::Operand, L: Layout2, W: Layout2, R:
     }
 }
 
+#[cfg_attr(miri, ignore = "TileFusion's maps: minutes to read interpreted")]
 #[test]
 fn ldmatrix_addresses() {
     type Sw<const R: usize, const C: usize> = SwizzledRowMajor<f16, Bytes128, R, C>;
@@ -350,6 +323,7 @@ fn ldmatrix_conflicts() {
 
 /// TileFusion's global→register loads put element `(i, j)` of a `32 × 32`
 /// tile (value = its offset) where the operand tiles say.
+#[cfg_attr(miri, ignore = "TileFusion's maps: minutes to read interpreted")]
 #[test]
 fn global_to_register_is_the_operand_map() {
     fn check<B: BaseTile>(major: &str, offset: impl Fn(usize, usize) -> usize) {
@@ -381,7 +355,7 @@ fn global_to_register_is_the_operand_map() {
 /// TileFusion's register→shared store (a GEMM's result) puts `(lane, slot)`
 /// where the accumulator tiles say, and not where the column-major operand
 /// does.
-#[cfg_attr(miri, ignore = "counts mismatches over every element: natively only")]
+#[cfg_attr(miri, ignore = "TileFusion's maps: minutes to read interpreted")]
 #[test]
 fn register_to_shared_is_the_accumulator_map() {
     fn check<B: BaseTile>(major: &str) -> usize {
