@@ -1,8 +1,8 @@
 //! Accumulator store plans against the PTX ISA's `mma.m16n8k16` `C`
 //! fragment: run them, every element lands once where the shared layout
 //! says; and their conflict degree against a brute-force count. Under Miri
-//! (interpreted), the stores run whole, checked at `gpu_common::coords`;
-//! the brute-force count runs natively.
+//! (interpreted), one warp's stores, checked at `gpu_common::coords`; the
+//! brute-force count runs natively.
 
 mod gpu_common;
 
@@ -51,7 +51,9 @@ fn check<S: Layout2, B: tilelayout::gpu::Accumulator>(spec: fn(usize, usize) -> 
     type Regs<B> = [RegTile<[f32; 32], B, RowMajor<2, 2>>; WARP_SIZE];
     type P<S, B> = StorePlan<S, B, RowMajor<2, 2>, Warps, f32>;
     let mut shared = vec![f32::NAN; S::COSIZE];
-    for warp in 0..4 {
+    // (under Miri the last warp's stores; the others' slots must stay NaN)
+    let warps = if cfg!(miri) { 3..4 } else { 0..4 };
+    for warp in warps.clone() {
         let (wr, wc) = (warp / 2, warp % 2);
         let regs: Regs<B> = core::array::from_fn(|lane| {
             let mut r = RegTile::filled(0.0);
@@ -69,7 +71,12 @@ fn check<S: Layout2, B: tilelayout::gpu::Accumulator>(spec: fn(usize, usize) -> 
         assert!(P::<S, B>::run(warp, &regs, &mut shared));
     }
     for (i, j) in coords(64, 64) {
-        assert_eq!(shared[S::offset(i, j)], (i * 64 + j) as f32, "({i}, {j})");
+        let got = shared[S::offset(i, j)];
+        if warps.contains(&(i / 32 * 2 + j / 32)) {
+            assert_eq!(got, (i * 64 + j) as f32, "({i}, {j})");
+        } else {
+            assert!(got.is_nan(), "({i}, {j}) written by another warp");
+        }
     }
     assert_eq!(P::<S, B>::address(4, 0, 0, 0, 0), None);
     if cfg!(miri) {
@@ -94,8 +101,11 @@ fn check<S: Layout2, B: tilelayout::gpu::Accumulator>(spec: fn(usize, usize) -> 
 
 #[test]
 fn row_major_accumulators() {
-    check::<RowMajor<64, 64>, AccTileRowMajor>(ptx_c);
     check::<MatrixLayout<64, 64, 68, 1>, AccTileRowMajor>(ptx_c);
+    if !cfg!(miri) {
+        // (the same stores without padding: natively only)
+        check::<RowMajor<64, 64>, AccTileRowMajor>(ptx_c);
+    }
     assert_eq!(
         StorePlan::<RowMajor<64, 64>, AccTileRowMajor, RowMajor<2, 2>, Warps, f32>::CONFLICTS,
         4
