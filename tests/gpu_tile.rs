@@ -228,11 +228,14 @@ fn check_reg_tile<B: BaseTile, L: Layout2>() {
 
 #[test]
 fn register_tiles_map_elements_to_lanes_and_registers() {
-    check_reg_tile::<BaseTileRowMajor, RowMajor<1, 1>>();
     check_reg_tile::<BaseTileRowMajor, RowMajor<2, 3>>();
     check_reg_tile::<BaseTileColMajor, ColMajor<2, 2>>();
-    check_reg_tile::<BaseTileColMajor, RowMajor<4, 1>>();
-    check_reg_tile::<BaseTileRowMajor, ColMajor<4, 4>>();
+    if !cfg!(miri) {
+        // (the same maps on other grids: natively only)
+        check_reg_tile::<BaseTileRowMajor, RowMajor<1, 1>>();
+        check_reg_tile::<BaseTileColMajor, RowMajor<4, 1>>();
+        check_reg_tile::<BaseTileRowMajor, ColMajor<4, 4>>();
+    }
 }
 
 #[test]

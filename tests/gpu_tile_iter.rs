@@ -57,7 +57,10 @@ fn check_partition<L: Layout2, const R: usize, const C: usize>() {
 fn partitions() {
     check_partition::<RowMajor<64, 64>, 16, 32>();
     check_partition::<RowMajor<64, 64>, 64, 64>();
-    check_partition::<RowMajor<64, 64>, 1, 1>();
+    if !cfg!(miri) {
+        // (4,096 sub-tiles, each strip walked: natively only)
+        check_partition::<RowMajor<64, 64>, 1, 1>();
+    }
     check_partition::<ColMajor<64, 32>, 8, 8>();
     check_partition::<RowMajor<12, 18>, 4, 3>();
     check_partition::<MatrixLayout<16, 8, 100, 1>, 4, 8>();
