@@ -535,9 +535,12 @@ mod exec {
         acc
     }
 
+    // The guard is one constant `bool`, so the compiler emits no code for
+    // the steps past the program's end (an `i < len` of two constants
+    // still reaches LLVM as dead blocks, 64 per layout type).
     macro_rules! unroll {
         ($L:ident, $r:ident, $acc:ident, $index:ident; $($i:literal)*) => {$(
-            if $i < const { Prog::<$L>::P.len() } {
+            if const { $i < Prog::<$L>::P.len() } {
                 step(&mut $r, &mut $acc, const { Prog::<$L>::P.op($i) }, $index);
             }
         )*};
