@@ -165,7 +165,7 @@ impl AffineTiling {
     /// per slot).
     ///
     /// # Errors
-    /// [`AlgebraErrorKind::Overflow`].
+    /// [`AlgebraErrorKind::Overflow`](crate::algebra::AlgebraErrorKind::Overflow).
     pub const fn bit_layout(&self) -> Result<CuteLayout, AlgebraError> {
         let bits = Int::fixed(self.storage_bits as i64);
         let mut stride = *self.layout.stride();
