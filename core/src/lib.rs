@@ -90,7 +90,7 @@ pub use validate::{check_element_size, validate_tile};
 /// type unrolls. Not API: it may change in any release.
 #[doc(hidden)] // reason: internal to `tilelayout`'s layout types
 pub mod __private {
-    pub use crate::lower::index_program;
+    pub use crate::lower::{index_program, tiling_program};
     pub use crate::program::{Op, Program, MAX_OPS, MAX_REGS, NO_REG};
 }
 

@@ -3,6 +3,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::parse::tri;
 use crate::shape::Shape;
+use crate::tiling::Tiling;
 
 /// Every size of an array shape, computed at once by [`Shape::sizes`].
 ///
@@ -112,14 +113,37 @@ impl Shape {
     /// [`ErrorKind::SizeOverflow`] if a byte count overflows `u64`.
     pub const fn sizes(&self) -> Result<Sizes, Error> {
         let t = tri!(self.tiling());
+        self.sizes_with(&t)
+    }
+
+    /// [`Shape::sizes`] from the shape's tiling, already compiled (the
+    /// layout types compute it once for every constant).
+    ///
+    /// Pre: `t` is [`Shape::tiling`] of this shape; for another tiling
+    /// the sizes are unspecified (but no panic).
+    ///
+    /// # Errors
+    /// [`ErrorKind::SizeOverflow`] if a byte count overflows `u64`.
+    ///
+    /// ```
+    /// use tilelayout::value::parse_shape;
+    /// let s = parse_shape("bf16[16,1280,40]{2,1,0:T(8,128)(2,1)}").unwrap();
+    /// assert_eq!(s.sizes_with(&s.tiling().unwrap()), s.sizes());
+    /// ```
+    pub const fn sizes_with(&self, t: &Tiling) -> Result<Sizes, Error> {
         let bits = self.storage_bits();
         let layout = self.layout();
         let e = layout.element_size_in_bits;
         let mut count = t.elements();
         if layout.tile_count() > 0 {
-            let align = layout.tail_padding_alignment_in_elements;
+            // `L(0)` is invalid (no tiling has it); as 1 if `t` is not
+            // this shape's
+            let align = match layout.tail_padding_alignment_in_elements {
+                0 => 1,
+                a => a,
+            };
             let first = t.first_level_slots();
-            let rounded = first / align + (first % align != 0) as u64;
+            let rounded = first.div_ceil(align);
             count = match rounded.checked_mul(align) {
                 Some(v) => v,
                 None => return Err(Error::new(ErrorKind::SizeOverflow)),

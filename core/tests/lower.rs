@@ -7,7 +7,7 @@
 
 mod common;
 
-use tilelayout_core::__private::index_program;
+use tilelayout_core::__private::{index_program, Op};
 use tilelayout_core::algebra::CuteLayout;
 use tilelayout_core::{
     lower, padded_grid, parse_shape, to_xla, Lowered, PrimitiveType, Shape, Tile, TileDim, Tiling,
@@ -94,7 +94,72 @@ fn agree_everywhere(shape: &Shape, t: &Tiling, lowered: &Lowered) {
             "{shape}: {l}"
         );
         assert_eq!(a.bounds(), &dims[..]);
+        // the program is the one read off this layout's leaves: the
+        // lowering and the program come from one build step
+        assert_eq!(
+            program.ops(),
+            &program_of_layout(l, dims.len())[..],
+            "{shape}: {l}"
+        );
     }
+}
+
+/// The index program read off a lowered layout's leaves, mode `d` being
+/// logical dim `d` (CuTe's colexicographic split of an integer
+/// coordinate): per mode, `Load`, a `DivMod` by each leaf of size > 1
+/// below the last one with a stride (with an `Acc` when its stride is
+/// not 0), and an `Acc` of the rest times that last stride. Registers are
+/// numbered in the order they are defined, as the core's builder does.
+fn program_of_layout(l: &CuteLayout, rank: usize) -> Vec<Op> {
+    let leaf = |k: usize| {
+        (
+            l.shape().leaf(k).unwrap().value as u64,
+            l.stride().leaf(k).unwrap().value as u64,
+        )
+    };
+    let (mut ops, mut next) = (Vec::new(), 0u8);
+    let mut reg = || {
+        next += 1;
+        next - 1
+    };
+    for d in 0..rank {
+        let start = l.shape().mode_leaf_start(d);
+        let end = if d + 1 < rank {
+            l.shape().mode_leaf_start(d + 1)
+        } else {
+            l.shape().leaf_count()
+        };
+        let counts: Vec<(u64, u64)> = (start..end)
+            .map(leaf)
+            .filter(|&(size, _)| size > 1)
+            .collect();
+        let Some(last) = counts.iter().rposition(|&(_, stride)| stride != 0) else {
+            continue;
+        };
+        let mut rest = reg();
+        ops.push(Op::Load {
+            dst: rest,
+            dim: d as u8,
+        });
+        for &(size, stride) in &counts[..last] {
+            let (q, r) = (reg(), reg());
+            ops.push(Op::DivMod {
+                q,
+                r,
+                src: rest,
+                t: size,
+            });
+            if stride != 0 {
+                ops.push(Op::Acc { src: r, stride });
+            }
+            rest = q;
+        }
+        ops.push(Op::Acc {
+            src: rest,
+            stride: counts[last].1,
+        });
+    }
+    ops
 }
 
 /// Checks every small layout of physical rank `rank` with dims ≤ `max`:

@@ -7,7 +7,7 @@ use core::marker::PhantomData;
 use super::params::{AttrSet, Descending, DimsParam, Order, Tiles, COMBINE, MAX_TYPE_RANK};
 use super::verdict::Verdict;
 use crate::scalar::dtype::Dtype;
-use crate::value::__private::{index_program, Program};
+use crate::value::__private::{tiling_program, Program};
 use crate::value::{self, Error, TextBuf, TileDim, Tiling};
 
 /// A memory layout as a type: every property a compile-time constant, and
@@ -296,17 +296,19 @@ const fn compute<E: Dtype, S: DimsParam, Ts: Tiles, M: Order, A: AttrSet>() -> R
         Some(s) => s,
         None => return Err(Verdict::fail(&["invalid layout type: more than 8 dims"])),
     };
-    if let Err(e) = shape.validate() {
-        return Err(invalid(&shape, e));
-    }
-    if let Err(e) = value::check_element_size(A::ELEMENT_BITS as u64) {
-        return Err(invalid(&shape, e));
-    }
+    // One tiling for every constant: compiling it is most of what a type
+    // costs at compile time. (`tiling` validates the shape; the element
+    // size is checked after it, as `validate` would order them: a layout
+    // type's shape is a static array, so `validate` fails exactly when
+    // `tiling` does, with the same error.)
     let tiling = match shape.tiling() {
         Ok(t) => t,
         Err(e) => return Err(invalid(&shape, e)),
     };
-    let sizes = match shape.sizes() {
+    if let Err(e) = value::check_element_size(A::ELEMENT_BITS as u64) {
+        return Err(invalid(&shape, e));
+    }
+    let sizes = match shape.sizes_with(&tiling) {
         Ok(s) => s,
         Err(e) => return Err(invalid(&shape, e)),
     };
@@ -432,12 +434,9 @@ impl<E: Dtype, S: DimsParam, Ts: Tiles, M: Order, A: AttrSet> Layout for Tiled<E
 struct Prog<L>(PhantomData<L>);
 
 impl<L: Layout> Prog<L> {
-    // SHAPE is valid here (its own constant reports an invalid type), so
-    // the lowering's program exists for it
-    const P: Program = match index_program(&L::SHAPE) {
-        Ok(p) => p,
-        Err(e) => panic!("{}", e.describe().as_str()),
-    };
+    // from the tiling the type's constants share, not from `SHAPE` (which
+    // would compile the tiling again)
+    const P: Program = tiling_program(&L::TILING);
 }
 
 /// Holder for the canonical text, so that a `&'static` to it can be formed.
@@ -536,9 +535,12 @@ mod exec {
         acc
     }
 
+    // The guard is one constant `bool`, so the compiler emits no code for
+    // the steps past the program's end (an `i < len` of two constants
+    // still reaches LLVM as dead blocks, 64 per layout type).
     macro_rules! unroll {
         ($L:ident, $r:ident, $acc:ident, $index:ident; $($i:literal)*) => {$(
-            if $i < const { Prog::<$L>::P.len() } {
+            if const { $i < Prog::<$L>::P.len() } {
                 step(&mut $r, &mut $acc, const { Prog::<$L>::P.op($i) }, $index);
             }
         )*};

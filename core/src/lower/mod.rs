@@ -38,23 +38,24 @@
 //! # Ok::<(), tilelayout::value::LowerError>(())
 //! ```
 
+mod digits;
 mod grid;
 mod padded;
 mod program;
 mod xla;
 
 pub use padded::{padded_grid, GridLeaf, PaddedGrid};
-pub use program::index_program;
+pub use program::{index_program, tiling_program};
 pub use xla::{to_xla, TO_XLA_MAX_RANK};
 
-use crate::algebra::{AlgebraError, AlgebraErrorKind, CuteLayout, Int, IntTuple};
+use crate::algebra::{AlgebraError, CuteLayout, Int, IntTuple};
 use crate::error::{Error, ErrorKind};
 use crate::print::write_tile;
 use crate::shape::{Shape, Tile};
 use crate::text::TextBuf;
 use crate::tiling::{Index, Tiling};
 use crate::MAX_RANK;
-use grid::{Source, Unit, MAX_UNITS, NO_DIM, SOURCE};
+use digits::{digits, Digit, Found, MAX_DIGITS};
 
 /// Why a shape could not be lowered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,54 +125,6 @@ impl Lowered {
     }
 }
 
-/// One digit of a logical coordinate: `(x / below) % size` at `stride`
-/// in memory, or (`dim == NO_DIM`) a unit of the padded grid no
-/// coordinate reaches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Digit {
-    dim: u8,
-    below: u64,
-    size: u64,
-    /// Positions of the padded grid the digit spans (`size` plus the
-    /// padding above it; `size` where that is not known).
-    extent: u64,
-    stride: u64,
-    /// The most major digit of its dim: `x / below`, no `% size`.
-    top: bool,
-}
-
-const NO_DIGIT: Digit = Digit {
-    dim: NO_DIM,
-    below: 1,
-    size: 1,
-    extent: 1,
-    stride: 0,
-    top: false,
-};
-
-/// Room for the digits while sources are resolved: every unit of the grid
-/// (zeros included) and the units of the sources put back.
-const MAX_DIGITS: usize = 2 * MAX_UNITS;
-
-/// What [`build`] finds: the digits of an affine tiling, or where it is
-/// not affine.
-// reason: as `Lowered`, fixed-capacity values built in `const fn`
-#[allow(clippy::large_enum_variant)]
-enum Build {
-    Affine(Digits),
-    NotAffine(NotAffine),
-}
-
-/// The digits of an affine tiling (`digits[..n]`), with what the layout
-/// and the padded grid are made from.
-struct Digits {
-    digits: [Digit; MAX_DIGITS],
-    n: usize,
-    tiling: Tiling,
-    logical: [u64; MAX_RANK],
-    rank: usize,
-}
-
 /// An affine tiling: a CuTe layout with one mode per logical dim (in the
 /// order the dims are written), over the padded grid, and the logical
 /// bounds.
@@ -212,7 +165,7 @@ impl AffineTiling {
     /// per slot).
     ///
     /// # Errors
-    /// [`AlgebraErrorKind::Overflow`].
+    /// [`AlgebraErrorKind::Overflow`](crate::algebra::AlgebraErrorKind::Overflow).
     pub const fn bit_layout(&self) -> Result<CuteLayout, AlgebraError> {
         let bits = Int::fixed(self.storage_bits as i64);
         let mut stride = *self.layout.stride();
@@ -332,10 +285,21 @@ impl NotAffine {
 /// shape; [`LowerError::Algebra`] when the layout exceeds the algebra's
 /// capacity or offsets exceed `i64`.
 pub const fn lower(shape: &Shape) -> Result<Lowered, LowerError> {
-    let d = match build(shape) {
-        Ok(Build::Affine(d)) => d,
-        Ok(Build::NotAffine(n)) => return Ok(Lowered::NotAffine(n)),
-        Err(e) => return Err(e),
+    let tiling = match shape.tiling() {
+        Ok(t) => t,
+        Err(e) => return Err(LowerError::Shape(e)),
+    };
+    let d = match digits(&tiling) {
+        Ok(Found::Affine(d)) => d,
+        Ok(Found::Cut { level, tile_dim }) => {
+            return Ok(Lowered::NotAffine(NotAffine {
+                tiling,
+                level,
+                tile_dim,
+                tile: shape.layout().tiles()[level as usize],
+            }))
+        }
+        Err(e) => return Err(LowerError::Algebra(e)),
     };
     let layout = match layout_of(&d.digits, d.n, d.rank) {
         Ok(l) => l,
@@ -346,195 +310,8 @@ pub const fn lower(shape: &Shape) -> Result<Lowered, LowerError> {
         bounds: d.logical,
         rank: d.rank as u8,
         storage_bits: shape.storage_bits(),
-        tiling: d.tiling,
-    }))
-}
-
-/// The tiles applied symbolically ([`grid::apply_tiles`]) and their
-/// digits resolved into digits of the logical coordinates, each with its
-/// stride; zero units of the grid are kept as digits of no dim.
-const fn build(shape: &Shape) -> Result<Build, LowerError> {
-    let tiling = match shape.tiling() {
-        Ok(t) => t,
-        Err(e) => return Err(LowerError::Shape(e)),
-    };
-    let logical = match shape.static_dims() {
-        Ok(d) => d,
-        Err(e) => return Err(LowerError::Shape(e)),
-    };
-    let rank = tiling.rank();
-    let mut d = 0;
-    while d < rank {
-        // CuTe has no empty modes
-        if logical[d] == 0 {
-            return Err(LowerError::Algebra(AlgebraError::new(
-                AlgebraErrorKind::ShapeNotPositive {
-                    mode: d as u32,
-                    value: 0,
-                },
-            )));
-        }
-        d += 1;
-    }
-    let g = match grid::apply_tiles(&tiling) {
-        Ok(g) => g,
-        Err(e) => return Err(LowerError::Algebra(e)),
-    };
-    if tiling.expanded_slots() > i64::MAX as u64 || tiling.slots() > i64::MAX as u64 {
-        return Err(LowerError::Algebra(AlgebraError::new(
-            AlgebraErrorKind::Overflow,
-        )));
-    }
-    // each unit's stride: its dim's row-major stride times the radices of
-    // the units after it in that dim
-    let strides = tiling.expanded_strides();
-    let strides = strides.as_slice();
-    let mut digits = [NO_DIGIT; MAX_DIGITS];
-    let mut n = 0;
-    let mut i = 0;
-    while i < g.dims {
-        let mut w = strides[i];
-        let mut k = g.starts[i + 1];
-        while k > g.starts[i] {
-            k -= 1;
-            let u: Unit = g.units[k];
-            if u.dim != NO_DIM || u.radix > 1 {
-                digits[n] = Digit {
-                    dim: u.dim,
-                    below: u.below,
-                    size: u.size,
-                    // the most major digit spans its unit (a zero spans
-                    // its radix): the rest of the radix is padding
-                    extent: if u.top || u.dim == NO_DIM {
-                        u.radix
-                    } else {
-                        u.size
-                    },
-                    stride: w,
-                    top: u.top,
-                };
-                n += 1;
-            }
-            w = w.saturating_mul(u.radix);
-        }
-        i += 1;
-    }
-    let mut s = g.source_count;
-    while s > 0 {
-        s -= 1;
-        match resolve(&g.sources[s], SOURCE + s as u8, &mut digits, &mut n) {
-            Ok(true) => {}
-            Ok(false) => {
-                let src = &g.sources[s];
-                return Ok(Build::NotAffine(NotAffine {
-                    tiling,
-                    level: src.level,
-                    tile_dim: src.tile_dim,
-                    tile: shape.layout().tiles()[src.level as usize],
-                }));
-            }
-            Err(e) => return Err(LowerError::Algebra(e)),
-        }
-    }
-    Ok(Build::Affine(Digits {
-        digits,
-        n,
         tiling,
-        logical,
-        rank,
     }))
-}
-
-/// Puts the digits of source `dim` back together: they must sit side by
-/// side in memory, `stride_k = stride_0 · below_k` (digits of size 1 hold
-/// 0 and do not count), so that the source contributes `source ·
-/// stride_0`; then its units replace them, each at `stride_0` times the
-/// radices below it. `Ok(false)` when they do not (the tiling is not
-/// affine).
-const fn resolve(
-    src: &Source,
-    dim: u8,
-    digits: &mut [Digit; MAX_DIGITS],
-    n: &mut usize,
-) -> Result<bool, AlgebraError> {
-    let mut expected: u64 = 1;
-    let mut base: u64 = 0;
-    let mut last_top = false;
-    let bound = match grid::source_bound(&src.units, src.len) {
-        Some(b) => b,
-        None => u64::MAX,
-    };
-    loop {
-        // the next digit of the source by `below`, from `expected` up
-        let mut best = *n;
-        let mut k = 0;
-        while k < *n {
-            let g = digits[k];
-            if g.dim == dim
-                && g.size > 1
-                && g.below >= expected
-                && (best == *n || g.below < digits[best].below)
-            {
-                best = k;
-            }
-            k += 1;
-        }
-        if best == *n {
-            break;
-        }
-        let g = digits[best];
-        if g.below != expected || last_top {
-            return Ok(false);
-        }
-        if expected == 1 {
-            base = g.stride;
-        }
-        match base.checked_mul(g.below) {
-            Some(v) if v == g.stride => {}
-            _ => return Ok(false),
-        }
-        last_top = g.top;
-        expected = match expected.checked_mul(g.size) {
-            Some(v) => v,
-            None => u64::MAX,
-        };
-    }
-    if !last_top && expected < bound && expected > 1 {
-        return Ok(false);
-    }
-    // drop the source's digits, then add its units
-    let mut w = 0;
-    let mut k = 0;
-    while k < *n {
-        if digits[k].dim != dim {
-            digits[w] = digits[k];
-            w += 1;
-        }
-        k += 1;
-    }
-    *n = w;
-    let mut weight: u64 = base;
-    let mut j = src.len;
-    while j > 0 {
-        j -= 1;
-        let u = src.units[j];
-        if u.dim != NO_DIM {
-            if *n >= MAX_DIGITS {
-                return Err(AlgebraError::new(AlgebraErrorKind::TooManyNodes));
-            }
-            digits[*n] = Digit {
-                dim: u.dim,
-                below: u.below,
-                size: u.size,
-                extent: u.size,
-                stride: weight,
-                top: u.top,
-            };
-            *n += 1;
-        }
-        weight = weight.saturating_mul(u.radix);
-    }
-    Ok(true)
 }
 
 /// The layout of the digits: mode `d` lists dim `d`'s digits by

@@ -26,8 +26,9 @@
 //! # Ok::<(), tilelayout::value::LowerError>(())
 //! ```
 
+use super::digits::{digits, Digit, Found, MAX_DIGITS};
 use super::grid::NO_DIM;
-use super::{build, Build, LowerError, MAX_DIGITS};
+use super::LowerError;
 use crate::shape::Shape;
 use crate::MAX_RANK;
 
@@ -101,10 +102,14 @@ impl PaddedGrid {
 /// # Errors
 /// As [`lower`](super::lower).
 pub const fn padded_grid(shape: &Shape) -> Result<Option<PaddedGrid>, LowerError> {
-    let d = match build(shape) {
-        Ok(Build::Affine(d)) => d,
-        Ok(Build::NotAffine(_)) => return Ok(None),
-        Err(e) => return Err(e),
+    let tiling = match shape.tiling() {
+        Ok(t) => t,
+        Err(e) => return Err(LowerError::Shape(e)),
+    };
+    let d = match digits(&tiling) {
+        Ok(Found::Affine(d)) => d,
+        Ok(Found::Cut { .. }) => return Ok(None),
+        Err(e) => return Err(LowerError::Algebra(e)),
     };
     let mut g = PaddedGrid {
         leaves: [NO_LEAF; MAX_DIGITS],
@@ -157,7 +162,7 @@ pub const fn padded_grid(shape: &Shape) -> Result<Option<PaddedGrid>, LowerError
 }
 
 /// The order leaves are listed in: a dim's by weight, zeros by stride.
-const fn key(x: &super::Digit, want: u8) -> u64 {
+const fn key(x: &Digit, want: u8) -> u64 {
     if want == NO_DIM {
         x.stride
     } else {
