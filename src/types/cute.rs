@@ -24,8 +24,10 @@
 
 use core::marker::PhantomData;
 
+use super::verdict::Verdict;
 use crate::algebra::{
-    AlgebraError, ComposedLayout, CuteLayout as Value, Int, IntTuple, Swizzle, MAX_NODES, MAX_TEXT,
+    AlgebraError, AnyLayout, ComposedLayout, CuteLayout as Value, Int, IntTuple, Swizzle,
+    MAX_NODES, MAX_TEXT,
 };
 use crate::value::{lower, LowerError, Lowered, TextBuf};
 
@@ -42,10 +44,10 @@ pub struct Leaf<
 /// A mode of a layout type: a [`Leaf`], or a tuple of modes (up to 8;
 /// `()` is the empty tuple).
 pub trait Modes: 'static {
-    /// The shape.
-    const SHAPE: IntTuple;
-    /// The stride (congruent to the shape).
-    const STRIDE: IntTuple;
+    /// The shape, or the capacity error of building it.
+    const SHAPE: Result<IntTuple, AlgebraError>;
+    /// The stride (congruent to the shape), or the capacity error.
+    const STRIDE: Result<IntTuple, AlgebraError>;
 }
 
 const fn int(v: i64, is_static: bool) -> Int {
@@ -57,20 +59,36 @@ const fn int(v: i64, is_static: bool) -> Int {
 }
 
 impl<const S: i64, const D: i64, const SS: bool, const DS: bool> Modes for Leaf<S, D, SS, DS> {
-    const SHAPE: IntTuple = IntTuple::int(int(S, SS));
-    const STRIDE: IntTuple = IntTuple::int(int(D, DS));
+    const SHAPE: Result<IntTuple, AlgebraError> = Ok(IntTuple::int(int(S, SS)));
+    const STRIDE: Result<IntTuple, AlgebraError> = Ok(IntTuple::int(int(D, DS)));
 }
 
 impl Modes for () {
-    const SHAPE: IntTuple = IntTuple::EMPTY;
-    const STRIDE: IntTuple = IntTuple::EMPTY;
+    const SHAPE: Result<IntTuple, AlgebraError> = Ok(IntTuple::EMPTY);
+    const STRIDE: Result<IntTuple, AlgebraError> = Ok(IntTuple::EMPTY);
+}
+
+/// The tuple of `parts`, or the first error among them or of the tuple.
+pub(crate) const fn tuple_of<const N: usize>(
+    parts: [Result<IntTuple, AlgebraError>; N],
+) -> Result<IntTuple, AlgebraError> {
+    let mut ok = [IntTuple::EMPTY; N];
+    let mut i = 0;
+    while i < N {
+        ok[i] = match parts[i] {
+            Ok(t) => t,
+            Err(e) => return Err(e),
+        };
+        i += 1;
+    }
+    IntTuple::tuple(&ok)
 }
 
 macro_rules! tuple_modes {
     ($($m:ident)+) => {
         impl<$($m: Modes),+> Modes for ($($m,)+) {
-            const SHAPE: IntTuple = ok(IntTuple::tuple(&[$($m::SHAPE),+]), "a layout type");
-            const STRIDE: IntTuple = ok(IntTuple::tuple(&[$($m::STRIDE),+]), "a layout type");
+            const SHAPE: Result<IntTuple, AlgebraError> = tuple_of([$($m::SHAPE),+]);
+            const STRIDE: Result<IntTuple, AlgebraError> = tuple_of([$($m::STRIDE),+]);
         }
     };
 }
@@ -87,44 +105,78 @@ tuple_modes!(A B C D E F G H);
 /// is `(_8,(_2,_4)):(_1,(_8,_16))`. Written by [`cute!`](crate::cute!).
 pub struct Cute<M>(PhantomData<M>);
 
-impl<M: Modes> AlgebraLayout for Cute<M> {
-    const LAYOUT: Value = ok(Value::new(M::SHAPE, M::STRIDE), "cute!");
+impl<M: Modes> CuteType for Cute<M> {
+    const RESULT: Result<AnyLayout, Verdict> = {
+        let r = match (M::SHAPE, M::STRIDE) {
+            (Ok(shape), Ok(stride)) => Value::new(shape, stride),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+        };
+        match r {
+            Ok(l) => finish(Ok(AnyLayout::Plain(l)), "Cute<…>", ""),
+            Err(e) => Err(failed("Cute<…>", "", &e)),
+        }
+    };
 }
+impl<M: Modes> AlgebraLayout for Cute<M> {}
 
 /// CuTe's `flatten(A)`.
 pub struct Flatten<A>(PhantomData<A>);
 
-impl<A: AlgebraLayout> AlgebraLayout for Flatten<A> {
-    const LAYOUT: Value = A::LAYOUT.flatten();
+impl<A: CuteType> CuteType for Flatten<A> {
+    const RESULT: Result<AnyLayout, Verdict> = match A::RESULT {
+        Ok(AnyLayout::Plain(a)) => Ok(AnyLayout::Plain(a.flatten())),
+        Ok(AnyLayout::Swizzled(a)) => Err(not_swizzled("Flatten<A>", &a)),
+        Err(v) => Err(v),
+    };
 }
+impl<A: AlgebraLayout> AlgebraLayout for Flatten<A> {}
 
 /// CuTe's `layout<I>(A)`: mode `I` of `A`.
 pub struct Get<A, const I: usize>(PhantomData<A>);
 
-impl<A: AlgebraLayout, const I: usize> AlgebraLayout for Get<A, I> {
-    const LAYOUT: Value = match A::LAYOUT.mode(I) {
-        Ok(l) => l,
-        Err(_) => {
-            let mut t = TextBuf::<160>::new();
-            t.push_str("Get<_, ");
-            t.push_u64(I as u64);
-            t.push_str(">: mode ");
-            t.push_u64(I as u64);
-            t.push_str(" of a layout of rank ");
-            t.push_u64(A::LAYOUT.rank() as u64);
-            t.push_str("; use a mode below ");
-            t.push_u64(A::LAYOUT.rank() as u64);
-            panic!("{}", t.as_str())
-        }
+impl<A: CuteType, const I: usize> CuteType for Get<A, I> {
+    const RESULT: Result<AnyLayout, Verdict> = match A::RESULT {
+        Ok(AnyLayout::Plain(a)) => match a.mode(I) {
+            Ok(l) => Ok(AnyLayout::Plain(l)),
+            Err(_) => {
+                let mut t = TextBuf::<160>::new();
+                t.push_str("Get<_, ");
+                t.push_u64(I as u64);
+                t.push_str(">: mode ");
+                t.push_u64(I as u64);
+                t.push_str(" of a layout of rank ");
+                t.push_u64(a.rank() as u64);
+                t.push_str("; use a mode below ");
+                t.push_u64(a.rank() as u64);
+                Err(Verdict::fail(&[
+                    t.as_str(),
+                    " (A = ",
+                    a.to_text().as_str(),
+                    ")",
+                ]))
+            }
+        },
+        Ok(AnyLayout::Swizzled(a)) => Err(not_swizzled("Get<A, I>", &a)),
+        Err(v) => Err(v),
     };
 }
+impl<A: AlgebraLayout, const I: usize> AlgebraLayout for Get<A, I> {}
 
 /// CuTe's `append(A, B)`: `B` as the last mode of `A`.
 pub struct Append<A, B>(PhantomData<(A, B)>);
 
-impl<A: AlgebraLayout, B: AlgebraLayout> AlgebraLayout for Append<A, B> {
-    const LAYOUT: Value = ok(A::LAYOUT.append(&B::LAYOUT), "Append");
+impl<A: CuteType, B: CuteType> CuteType for Append<A, B> {
+    const RESULT: Result<AnyLayout, Verdict> = match (&A::RESULT, &B::RESULT) {
+        (Err(v), _) | (_, Err(v)) => Err(*v),
+        (Ok(AnyLayout::Plain(a)), Ok(AnyLayout::Plain(b))) => {
+            finish(plain(a.append(b)), "Append<A, B>", a.to_text().as_str())
+        }
+        (Ok(AnyLayout::Swizzled(c)), _) | (_, Ok(AnyLayout::Swizzled(c))) => {
+            Err(not_swizzled("Append<A, B>", c))
+        }
+    };
 }
+impl<A: AlgebraLayout, B: AlgebraLayout> AlgebraLayout for Append<A, B> {}
 
 /// An XLA layout type's tiling as a CuTe layout (one mode per dim, over
 /// the padded tile grid; see [`crate::value::lower`]). A tiling that is not
@@ -139,35 +191,205 @@ impl<A: AlgebraLayout, B: AlgebraLayout> AlgebraLayout for Append<A, B> {
 /// ```
 pub struct FromXla<L>(PhantomData<L>);
 
-impl<L: crate::Layout> AlgebraLayout for FromXla<L> {
-    const LAYOUT: Value = match lower(&L::SHAPE) {
-        Ok(Lowered::Affine(a)) => *a.layout(),
-        Ok(Lowered::NotAffine(n)) => {
-            let mut t = TextBuf::<1024>::new();
-            t.push_str("FromXla<");
-            t.push_str(L::TEXT);
-            t.push_str(">: ");
-            t.push_str(n.describe().as_str());
-            t.push_str("; use the layout type's own offset instead");
-            panic!("{}", t.as_str())
+/// `L::SHAPE`, read only once `L`'s verdict is known to be good (a
+/// constant named in a const item is evaluated even on a path not taken;
+/// one named in a function, only when the function is called).
+const fn xla_shape<L: crate::Layout>() -> crate::value::Shape {
+    L::SHAPE
+}
+
+impl<L: crate::Layout> CuteType for FromXla<L> {
+    const RESULT: Result<AnyLayout, Verdict> = if !L::VERDICT.is_ok() {
+        Err(L::VERDICT)
+    } else {
+        match lower(&xla_shape::<L>()) {
+            Ok(Lowered::Affine(a)) => finish(Ok(AnyLayout::Plain(*a.layout())), "FromXla<…>", ""),
+            Ok(Lowered::NotAffine(n)) => Err(Verdict::fail(&[
+                "FromXla<",
+                L::TEXT,
+                ">: ",
+                n.describe().as_str(),
+                "; use the layout type's own offset instead",
+            ])),
+            Err(LowerError::Shape(e)) => Err(Verdict::fail(&[
+                "FromXla<",
+                L::TEXT,
+                ">: ",
+                e.describe().as_str(),
+            ])),
+            Err(LowerError::Algebra(e)) => Err(Verdict::fail(&[
+                "FromXla<",
+                L::TEXT,
+                ">: ",
+                e.describe().as_str(),
+            ])),
         }
-        Err(LowerError::Shape(e)) => panic!("{}", e.describe().as_str()),
-        Err(LowerError::Algebra(e)) => panic!("{}", e.describe().as_str()),
+    };
+}
+impl<L: crate::Layout> AlgebraLayout for FromXla<L> {}
+
+// ---------------------------------------------------------------------------
+// Results and verdicts
+// ---------------------------------------------------------------------------
+
+/// A plain layout result as an [`AnyLayout`] result.
+pub(crate) const fn plain(r: Result<Value, AlgebraError>) -> Result<AnyLayout, AlgebraError> {
+    match r {
+        Ok(l) => Ok(AnyLayout::Plain(l)),
+        Err(e) => Err(e),
+    }
+}
+
+/// A swizzled layout result as an [`AnyLayout`] result.
+pub(crate) const fn swizzled(
+    r: Result<ComposedLayout, AlgebraError>,
+) -> Result<AnyLayout, AlgebraError> {
+    match r {
+        Ok(l) => Ok(AnyLayout::Swizzled(l)),
+        Err(e) => Err(e),
+    }
+}
+
+/// The verdict "WHAT: MESSAGE (OPERANDS)" for an algebra error of the
+/// operation `what` (the operands as CuTe prints them, or empty).
+pub(crate) const fn failed(what: &str, operands: &str, e: &AlgebraError) -> Verdict {
+    let open = if operands.is_empty() { "" } else { " (" };
+    let close = if operands.is_empty() { "" } else { ")" };
+    Verdict::fail(&[what, ": ", e.describe().as_str(), open, operands, close])
+}
+
+/// The verdict on an operation the algebra defines for plain layouts only,
+/// given the swizzled layout `a`.
+pub(crate) const fn not_swizzled(what: &str, a: &ComposedLayout) -> Verdict {
+    Verdict::fail(&[
+        what,
+        ": not defined for a swizzled layout (Sw<B,M,S> o offset o layout); \
+         apply it to the inner layout (A = ",
+        a.to_text().as_str(),
+        ")",
+    ])
+}
+
+/// The result of an operation, checked for everything the traits'
+/// constants compute from it (size, cosize), so that they never fail on a
+/// good result; an error becomes the verdict naming `what`.
+pub(crate) const fn finish(
+    r: Result<AnyLayout, AlgebraError>,
+    what: &str,
+    operands: &str,
+) -> Result<AnyLayout, Verdict> {
+    let l = match r {
+        Ok(l) => l,
+        Err(e) => return Err(failed(what, operands, &e)),
+    };
+    let inner = match &l {
+        AnyLayout::Plain(p) => p,
+        AnyLayout::Swizzled(c) => &c.layout,
+    };
+    if let Err(e) = inner.size() {
+        return Err(failed(what, operands, &e));
+    }
+    if let Err(e) = inner.cosize() {
+        return Err(failed(what, operands, &e));
+    }
+    Ok(l)
+}
+
+/// The plain layout of an operand's result, or the verdict (its own, or
+/// that a swizzled layout is no operand here).
+pub(crate) const fn plain_operand(r: &Result<AnyLayout, Verdict>) -> Result<Value, Verdict> {
+    match r {
+        Ok(AnyLayout::Plain(l)) => Ok(*l),
+        Ok(AnyLayout::Swizzled(c)) => Err(not_swizzled("a plain layout operand", c)),
+        Err(v) => Err(*v),
+    }
+}
+
+/// The plain layout of a good result, or the build stops with the
+/// verdict's message (where a constant of an invalid type is used).
+#[track_caller] // reason: the error points at the constant, not at this helper
+const fn plain_or_stop(r: &Result<AnyLayout, Verdict>) -> Value {
+    match r {
+        Ok(AnyLayout::Plain(l)) => *l,
+        // a type is an `AlgebraLayout` only when its result is plain
+        Ok(AnyLayout::Swizzled(c)) => {
+            not_swizzled("AlgebraLayout", c).check();
+            Value::EMPTY
+        }
+        Err(v) => {
+            v.check();
+            Value::EMPTY
+        }
+    }
+}
+
+/// The swizzled layout of a good result (a plain result `L` as
+/// `Sw<0,4,3> o _0 o L`, CuTe's "no swizzle": the same function), or the build stops with the
+/// verdict's message.
+#[track_caller] // reason: the error points at the constant, not at this helper
+const fn composed_or_stop(r: &Result<AnyLayout, Verdict>) -> ComposedLayout {
+    match r {
+        Ok(AnyLayout::Swizzled(c)) => *c,
+        Ok(AnyLayout::Plain(l)) => ComposedLayout::new(Swizzle::NONE, Int::fixed(0), *l),
+        Err(v) => {
+            v.check();
+            ComposedLayout::new(Swizzle::NONE, Int::fixed(0), Value::EMPTY)
+        }
+    }
+}
+
+/// `size(l)` of a layout [`finish`] accepted (so it does not fail).
+const fn size_of_layout(l: &Value) -> usize {
+    match l.size() {
+        Ok(n) => n.value as usize,
+        Err(_) => 0,
+    }
+}
+
+/// `cosize(l)` of a layout [`finish`] accepted (so it does not fail).
+const fn cosize_of_layout(l: &Value) -> usize {
+    match l.cosize() {
+        Ok(n) => n.value as usize,
+        Err(_) => 0,
+    }
+}
+
+/// What every CuTe layout type is: its layout, plain (an
+/// [`AlgebraLayout`]) or swizzled (a [`ComposedAlgebraLayout`]), computed
+/// by the core without panicking, or the [`Verdict`] of the first check
+/// that failed. [`assert_cute!`](crate::assert_cute) turns a failed
+/// verdict into one error at its own line.
+///
+/// ```
+/// use tilelayout::{cute, CuteType, Get};
+/// assert!(<Get<cute!((_2,_3):(_1,_2)), 1>>::VERDICT.is_ok());
+/// let bad = <Get<cute!((_2,_3):(_1,_2)), 5>>::VERDICT;
+/// assert_eq!(
+///     bad.message(),
+///     Some("Get<_, 5>: mode 5 of a layout of rank 2; use a mode below 2 (A = (_2,_3):(_1,_2))"),
+/// );
+/// ```
+pub trait CuteType: 'static + Sized {
+    /// The layout, or the verdict of the check that failed (the first,
+    /// innermost operation that failed names itself).
+    const RESULT: Result<AnyLayout, Verdict>;
+    /// Whether every compile-time check of the type passed.
+    const VERDICT: Verdict = match Self::RESULT {
+        Ok(_) => Verdict::OK,
+        Err(v) => v,
     };
 }
 
 /// Unwraps an algebra result in a const: the error becomes a compile error
-/// naming `what` and the core's message.
+/// naming `what` and the core's message (for the GPU types' constants,
+/// which are built from valid parameters).
 #[track_caller] // reason: the error points at the constant, not at this helper
 pub(crate) const fn ok<T: Copy>(r: Result<T, AlgebraError>, what: &str) -> T {
     match r {
         Ok(v) => v,
         Err(e) => {
-            let mut t = TextBuf::<256>::new();
-            t.push_str(what);
-            t.push_str(": ");
-            t.push_str(e.describe().as_str());
-            panic!("{}", t.as_str())
+            failed(what, "", &e).check();
+            panic!("unreachable: a failed verdict stops the build")
         }
     }
 }
@@ -209,7 +431,8 @@ pub(crate) const fn flat(l: &Value) -> Flat {
             None => 0,
         };
         f.below[k] = below;
-        below = ok_i64(below.checked_mul(s));
+        // the product of the shapes is the size, which `finish` checked
+        below = below.saturating_mul(s);
         k += 1;
     }
     let mut m = 0;
@@ -219,13 +442,6 @@ pub(crate) const fn flat(l: &Value) -> Flat {
     }
     f.mode_start[f.rank] = f.n;
     f
-}
-
-const fn ok_i64(v: Option<i64>) -> i64 {
-    match v {
-        Some(v) => v,
-        None => panic!("the layout's size overflows i64"),
-    }
 }
 
 /// Holder for a layout type's text, so that a `&'static` to it can be
@@ -241,14 +457,18 @@ impl<L: AlgebraLayout> Text<L> {
 /// constant arguments.
 ///
 /// Implemented by [`Cute`] (what [`cute!`](crate::cute!) writes) and the
-/// operation types.
-pub trait AlgebraLayout: 'static + Sized {
+/// operation types whose result is a plain layout. Every constant reads
+/// [`CuteType::RESULT`]: for a type whose check failed, each fails the
+/// build with the verdict's message where it is used (use
+/// [`assert_cute!`](crate::assert_cute) to see it at `cargo check`, at
+/// your line).
+pub trait AlgebraLayout: CuteType {
     /// The layout value.
-    const LAYOUT: Value;
+    const LAYOUT: Value = plain_or_stop(&Self::RESULT);
     /// CuTe's `size`.
-    const SIZE: usize = ok(Self::LAYOUT.size(), "size").value as usize;
+    const SIZE: usize = size_of_layout(&Self::LAYOUT);
     /// CuTe's `cosize`.
-    const COSIZE: usize = ok(Self::LAYOUT.cosize(), "cosize").value as usize;
+    const COSIZE: usize = cosize_of_layout(&Self::LAYOUT);
     /// CuTe's `rank`.
     const RANK: usize = Self::LAYOUT.rank();
     /// CuTe's `depth`.
@@ -261,11 +481,11 @@ pub trait AlgebraLayout: 'static + Sized {
     /// The flattened modes (for the index functions).
     #[doc(hidden)]
     const FLAT: Flat = flat(&Self::LAYOUT);
-    /// Evaluating this checks the layout; see
-    /// [`assert_cute!`](crate::assert_cute).
+    /// Evaluating this checks the layout: the build fails here with the
+    /// verdict's message (see [`assert_cute!`](crate::assert_cute) for the
+    /// same at `cargo check`).
     const VALID: () = {
-        let _ = Self::SIZE;
-        let _ = Self::COSIZE;
+        let _ = Self::LAYOUT;
     };
 
     /// CuTe's `layout(i)`: the offset of the 1-D coordinate `i`
@@ -376,26 +596,39 @@ pub(crate) const fn check_rank(rank: usize, n: usize) {
 // Swizzled (composed) layouts
 // ---------------------------------------------------------------------------
 
-/// Returns CuTe's `Swizzle<B, M, S>`, or stops the build with one message
-/// naming it as the user wrote it (`Sw<3,3,2>: swizzle Sw<B,M,S> needs …`).
-///
-/// Every swizzle type of the crate ([`CuteComposed`],
-/// [`gpu::Swizzle`](crate::gpu::Swizzle)) is checked here, by the core's
-/// [`Swizzle::new`].
-pub(crate) const fn swizzle_or_stop(b: i32, m: i32, s: i32) -> Swizzle {
+/// Returns CuTe's `Swizzle<B, M, S>`, or the verdict naming it as the
+/// user wrote it (`Sw<3,3,2>: swizzle Sw<B,M,S> needs …`), checked by the
+/// core's [`Swizzle::new`].
+pub(crate) const fn swizzle_verdict(b: i32, m: i32, s: i32) -> Result<Swizzle, Verdict> {
     match Swizzle::new(b, m, s) {
-        Ok(sw) => sw,
+        Ok(sw) => Ok(sw),
         Err(e) => {
-            let mut t = TextBuf::<320>::new();
+            let mut t = TextBuf::<48>::new();
             t.push_str("Sw<");
             t.push_i64(b as i64);
             t.push_str(",");
             t.push_i64(m as i64);
             t.push_str(",");
             t.push_i64(s as i64);
-            t.push_str(">: ");
-            t.push_str(e.describe().as_str());
-            panic!("{}", t.as_str())
+            t.push_str(">");
+            Err(failed(t.as_str(), "", &e))
+        }
+    }
+}
+
+/// Returns CuTe's `Swizzle<B, M, S>`, or stops the build with the
+/// message of [`swizzle_verdict`].
+///
+/// Every swizzle type of the crate ([`CuteComposed`],
+/// [`gpu::Swizzle`](crate::gpu::Swizzle)) is checked by the core's
+/// [`Swizzle::new`].
+#[track_caller] // reason: the error points at the constant, not at this helper
+pub(crate) const fn swizzle_or_stop(b: i32, m: i32, s: i32) -> Swizzle {
+    match swizzle_verdict(b, m, s) {
+        Ok(sw) => sw,
+        Err(v) => {
+            v.check();
+            Swizzle::NONE
         }
     }
 }
@@ -426,18 +659,33 @@ pub(crate) const fn swizzle_or_stop(b: i32, m: i32, s: i32) -> Swizzle {
 /// ```
 pub struct CuteComposed<const B: i32, const M: i32, const S: i32, const O: i64, L>(PhantomData<L>);
 
+impl<const B: i32, const M: i32, const S: i32, const O: i64, L: CuteType> CuteType
+    for CuteComposed<B, M, S, O, L>
+{
+    const RESULT: Result<AnyLayout, Verdict> = match (swizzle_verdict(B, M, S), &L::RESULT) {
+        (Err(v), _) | (_, &Err(v)) => Err(v),
+        (Ok(sw), Ok(AnyLayout::Plain(l))) => Ok(AnyLayout::Swizzled(ComposedLayout::new(
+            sw,
+            Int::fixed(O),
+            *l,
+        ))),
+        (Ok(_), Ok(AnyLayout::Swizzled(c))) => Err(not_swizzled("CuteComposed<B, M, S, O, L>", c)),
+    };
+}
 impl<const B: i32, const M: i32, const S: i32, const O: i64, L: AlgebraLayout> ComposedAlgebraLayout
     for CuteComposed<B, M, S, O, L>
 {
-    const LAYOUT: ComposedLayout =
-        ComposedLayout::new(swizzle_or_stop(B, M, S), Int::fixed(O), L::LAYOUT);
 }
 
-/// Holder for a composed layout type's text.
+/// Holder for a composed layout type's text (a plain result prints as
+/// the plain layout, as the core prints it).
 struct ComposedText<L>(PhantomData<L>);
 
 impl<L: ComposedAlgebraLayout> ComposedText<L> {
-    const BUF: TextBuf<MAX_TEXT> = L::LAYOUT.to_text();
+    const BUF: TextBuf<MAX_TEXT> = match &L::RESULT {
+        Ok(AnyLayout::Plain(l)) => l.to_text(),
+        _ => L::LAYOUT.to_text(),
+    };
 }
 
 /// The twin of [`AlgebraLayout`] for CuTe's swizzled layouts
@@ -445,14 +693,18 @@ impl<L: ComposedAlgebraLayout> ComposedText<L> {
 /// index functions that fold to the inner layout's straight-line code plus
 /// one application of the core's [`Swizzle::apply`].
 ///
-/// Implemented by [`CuteComposed`] (what [`cute!`](crate::cute!) writes);
-/// the GPU's swizzled shared tiles
+/// Implemented by [`CuteComposed`] (what [`cute!`](crate::cute!) writes)
+/// and the operation types on and into swizzled layouts; the GPU's
+/// swizzled shared tiles
 /// ([`SwizzledRowMajor`](crate::gpu::SwizzledRowMajor)) fold the same way.
-pub trait ComposedAlgebraLayout: 'static + Sized {
+/// An operation whose result happens to be plain (composing with a swizzle
+/// of no bits) is `Sw<0,4,3> o _0 o L` here, CuTe's "no swizzle", and its
+/// `TEXT` prints `L` as the core does.
+pub trait ComposedAlgebraLayout: CuteType {
     /// The layout value.
-    const LAYOUT: ComposedLayout;
+    const LAYOUT: ComposedLayout = composed_or_stop(&Self::RESULT);
     /// CuTe's `size` (the inner layout's).
-    const SIZE: usize = ok(Self::LAYOUT.size(), "size").value as usize;
+    const SIZE: usize = size_of_layout(&Self::LAYOUT.layout);
     /// CuTe's `rank` (the inner layout's).
     const RANK: usize = Self::LAYOUT.rank();
     /// CuTe's text of the layout.
@@ -463,9 +715,10 @@ pub trait ComposedAlgebraLayout: 'static + Sized {
     /// The flattened modes of the inner layout.
     #[doc(hidden)]
     const FLAT: Flat = flat(&Self::LAYOUT.layout);
-    /// Evaluating this checks the layout (its swizzle and size).
+    /// Evaluating this checks the layout (its swizzle and size): the build
+    /// fails here with the verdict's message.
     const VALID: () = {
-        let _ = Self::SIZE;
+        let _ = Self::LAYOUT;
     };
 
     /// CuTe's `layout(i)` for a 1-D coordinate: `Sw(O + L(i))`.

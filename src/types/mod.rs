@@ -65,20 +65,25 @@
 
 pub mod cute;
 pub mod cute_ops;
+pub mod cute_swizzled;
 pub mod layout;
 pub mod params;
 pub mod verdict;
 
 use crate::scalar::dtype::{BF16, F32};
 pub use cute::{
-    AlgebraLayout, Append, ComposedAlgebraLayout, Cute, CuteComposed, Flatten, FromXla, Get, Leaf,
-    Modes,
+    AlgebraLayout, Append, ComposedAlgebraLayout, Cute, CuteComposed, CuteType, Flatten, FromXla,
+    Get, Leaf, Modes,
 };
 pub use cute_ops::{
     BlockedProduct, ByMode, Coalesce, CoalesceBy, Complement, ComplementTo, Composition, Downcast,
     Filter, FlatDivide, LeftInverse, LogicalDivide, LogicalProduct, MaxCommonLayout,
-    MaxCommonVector, RakedProduct, RightInverse, ShapeOperand, TileToShape, TiledDivide,
-    TiledProduct, TilerMode, TilerModes, TilerOperand, Upcast, ZippedDivide, ZippedProduct, C,
+    MaxCommonVector, PlainOperand, RakedProduct, RightInverse, ShapeOperand, TileToShape,
+    TileToShapeOrdered, TiledDivide, TiledProduct, TilerMode, TilerModes, TilerOperand, Upcast,
+    ZippedDivide, ZippedProduct, C,
+};
+pub use cute_swizzled::{
+    CompositionComposed, CompositionSwizzle, Sw, SwizzleComposition, SwizzleOperand,
 };
 pub use layout::{const_offset, Layout, Tiled, Untiled};
 pub use params::{
