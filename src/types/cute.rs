@@ -198,31 +198,24 @@ const fn xla_shape<L: crate::Layout>() -> crate::value::Shape {
     L::SHAPE
 }
 
+/// "FromXla<TEXT>: MESSAGE" for a valid `L` (its text, read as
+/// [`xla_shape`] is).
+const fn xla_failed<L: crate::Layout>(message: &str, then: &str) -> Verdict {
+    Verdict::fail(&["FromXla<", L::TEXT, ">: ", message, then])
+}
+
 impl<L: crate::Layout> CuteType for FromXla<L> {
     const RESULT: Result<AnyLayout, Verdict> = if !L::VERDICT.is_ok() {
         Err(L::VERDICT)
     } else {
         match lower(&xla_shape::<L>()) {
             Ok(Lowered::Affine(a)) => finish(Ok(AnyLayout::Plain(*a.layout())), "FromXla<…>", ""),
-            Ok(Lowered::NotAffine(n)) => Err(Verdict::fail(&[
-                "FromXla<",
-                L::TEXT,
-                ">: ",
+            Ok(Lowered::NotAffine(n)) => Err(xla_failed::<L>(
                 n.describe().as_str(),
                 "; use the layout type's own offset instead",
-            ])),
-            Err(LowerError::Shape(e)) => Err(Verdict::fail(&[
-                "FromXla<",
-                L::TEXT,
-                ">: ",
-                e.describe().as_str(),
-            ])),
-            Err(LowerError::Algebra(e)) => Err(Verdict::fail(&[
-                "FromXla<",
-                L::TEXT,
-                ">: ",
-                e.describe().as_str(),
-            ])),
+            )),
+            Err(LowerError::Shape(e)) => Err(xla_failed::<L>(e.describe().as_str(), "")),
+            Err(LowerError::Algebra(e)) => Err(xla_failed::<L>(e.describe().as_str(), "")),
         }
     };
 }
@@ -480,7 +473,11 @@ pub trait AlgebraLayout: CuteType {
     };
     /// The flattened modes (for the index functions).
     #[doc(hidden)]
-    const FLAT: Flat = flat(&Self::LAYOUT);
+    const FLAT: Flat = match &Self::RESULT {
+        Ok(AnyLayout::Plain(l)) => flat(l),
+        // never read: the index functions check the verdict first
+        _ => flat(&Value::EMPTY),
+    };
     /// Evaluating this checks the layout: the build fails here with the
     /// verdict's message (see [`assert_cute!`](crate::assert_cute) for the
     /// same at `cargo check`).
@@ -492,23 +489,36 @@ pub trait AlgebraLayout: CuteType {
     /// (colexicographic, the first mode fastest).
     #[inline(always)]
     fn index(i: usize) -> isize {
-        flat_index(const { &Self::FLAT }, i) as isize
+        let f = const {
+            Self::VERDICT.check();
+            &Self::FLAT
+        };
+        flat_index(f, i) as isize
     }
 
     /// CuTe's `layout(c0, c1, …)`: one integer coordinate per mode, each
     /// split colexicographically within its mode.
     #[inline(always)]
     fn offset<const N: usize>(coord: [usize; N]) -> isize {
-        const { check_rank(Self::RANK, N) };
-        flat_offset(const { &Self::FLAT }, &coord) as isize
+        // one constant checks everything: an invalid type or a wrong rank
+        // is one error here, with a note at the caller
+        let f = const {
+            Self::VERDICT.check();
+            check_rank(Self::FLAT.rank, N);
+            &Self::FLAT
+        };
+        flat_offset(f, &coord) as isize
     }
 
     /// CuTe's `idx2crd(i, shape)` at the top level: one coordinate per
     /// mode (the last takes the quotient unbounded).
     #[inline(always)]
     fn idx2crd<const N: usize>(i: usize) -> [usize; N] {
-        const { check_rank(Self::RANK, N) };
-        let f = const { &Self::FLAT };
+        let f = const {
+            Self::VERDICT.check();
+            check_rank(Self::FLAT.rank, N);
+            &Self::FLAT
+        };
         let mut out = [0usize; N];
         let mut m = 0;
         while m < N {
@@ -714,7 +724,18 @@ pub trait ComposedAlgebraLayout: CuteType {
     };
     /// The flattened modes of the inner layout.
     #[doc(hidden)]
-    const FLAT: Flat = flat(&Self::LAYOUT.layout);
+    const FLAT: Flat = match &Self::RESULT {
+        Ok(AnyLayout::Plain(l)) => flat(l),
+        Ok(AnyLayout::Swizzled(c)) => flat(&c.layout),
+        // never read: the index functions check the verdict first
+        Err(_) => flat(&Value::EMPTY),
+    };
+    /// The swizzle and the offset (for the index functions).
+    #[doc(hidden)]
+    const SWIZZLE_OFFSET: (Swizzle, i64) = match &Self::RESULT {
+        Ok(AnyLayout::Swizzled(c)) => (c.swizzle, c.offset.value),
+        _ => (Swizzle::NONE, 0),
+    };
     /// Evaluating this checks the layout (its swizzle and size): the build
     /// fails here with the verdict's message.
     const VALID: () = {
@@ -724,15 +745,21 @@ pub trait ComposedAlgebraLayout: CuteType {
     /// CuTe's `layout(i)` for a 1-D coordinate: `Sw(O + L(i))`.
     #[inline(always)]
     fn index(i: usize) -> isize {
-        let (sw, o) = const { (Self::LAYOUT.swizzle, Self::LAYOUT.offset.value) };
-        sw.apply(o.wrapping_add(flat_index(const { &Self::FLAT }, i))) as isize
+        let (f, (sw, o)) = const {
+            Self::VERDICT.check();
+            (&Self::FLAT, Self::SWIZZLE_OFFSET)
+        };
+        sw.apply(o.wrapping_add(flat_index(f, i))) as isize
     }
 
     /// CuTe's `layout(c0, c1, …)`: one integer coordinate per mode.
     #[inline(always)]
     fn offset<const N: usize>(coord: [usize; N]) -> isize {
-        const { check_rank(Self::RANK, N) };
-        let (sw, o) = const { (Self::LAYOUT.swizzle, Self::LAYOUT.offset.value) };
-        sw.apply(o.wrapping_add(flat_offset(const { &Self::FLAT }, &coord))) as isize
+        let (f, (sw, o)) = const {
+            Self::VERDICT.check();
+            check_rank(Self::FLAT.rank, N);
+            (&Self::FLAT, Self::SWIZZLE_OFFSET)
+        };
+        sw.apply(o.wrapping_add(flat_offset(f, &coord))) as isize
     }
 }
