@@ -22,6 +22,10 @@
 //! assert_eq!(A::idx2crd(43), [3, 5]);
 //! ```
 
+// reason: the results are computed at compile time only, in const fns,
+// which cannot box their errors
+#![allow(clippy::result_large_err)]
+
 use core::marker::PhantomData;
 
 use super::verdict::Verdict;

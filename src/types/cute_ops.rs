@@ -34,6 +34,10 @@
 //! assert_eq!(M::offset([3, 5]), 1 + 2 + 4 + 16);
 //! ```
 
+// reason: the results are computed at compile time only, in const fns,
+// which cannot box their errors
+#![allow(clippy::result_large_err)]
+
 use core::marker::PhantomData;
 
 use super::cute::{
