@@ -12,7 +12,9 @@
 //! // left of the layout as Sw<2,0,-3> (CuTe's make_swizzle)
 //! type A = CompositionSwizzle<cute!((_8,_8):(_8,_1)), Sw<2, 0, 3>>;
 //! assert_eq!(A::TEXT, "Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)");
-//! assert_eq!(A::index(9), 8 + (1 ^ 1));
+//! // (1, 1): the layout gives 9 = 0b01_001, and Sw<2,0,-3> XORs bits 0-1
+//! // into bits 3-4: 0b00_001
+//! assert_eq!(A::offset([1, 1]), 1);
 //! ```
 //!
 //! [`swizzle_composition`]: crate::algebra::swizzle_composition
