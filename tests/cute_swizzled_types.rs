@@ -313,3 +313,81 @@ tilelayout::assert_cute!(
     CompositionSwizzle<cute!((_8,_8):(_8,_1)), Sw<2, 0, 3>>,
     TileToShapeOrdered<cute!((_2,_2):(_1,_2)), (C<4>, C<6>), (C<2>, C<1>)>,
 );
+
+/// `A` folds the core's swizzled layout `want` on every 1-D index.
+#[track_caller]
+fn same_indices<A: ComposedAlgebraLayout>(want: ComposedLayout) {
+    assert_eq!(A::TEXT, want.to_text().as_str());
+    assert_eq!(A::SIZE as i64, want.size().unwrap().value, "{}", A::TEXT);
+    for i in 0..A::SIZE {
+        assert_eq!(
+            A::index(i) as i64,
+            want.call(i as i64).unwrap(),
+            "{} at {i}",
+            A::TEXT
+        );
+    }
+}
+
+/// Each swizzled layout below through every operation with operands that
+/// fit it: the type equals the core's method on the parsed text.
+macro_rules! grid {
+    ($($t:ty = $text:expr;)+) => {$({
+        type L = $t;
+        let c = composed($text);
+        same_indices::<Coalesce<L>>(c.coalesce().unwrap());
+        same_indices::<CoalesceBy<L, (C<1>, C<1>)>>(c.coalesce_by(&shape("(_1,_1)")).unwrap());
+        same_indices::<Composition<L, ByMode<(C<2>, C<4>)>>>(
+            c.composition(&tiler("(_2,_4)")).unwrap(),
+        );
+        same_indices::<LogicalDivide<L, C<2>>>(c.logical_divide(&tiler("_2")).unwrap());
+        same_indices::<ZippedDivide<L, ByMode<(C<2>, C<2>)>>>(
+            c.zipped_divide(&tiler("(_2,_2)")).unwrap(),
+        );
+        same_indices::<TiledDivide<L, ByMode<(C<4>, C<2>)>>>(
+            c.tiled_divide(&tiler("(_4,_2)")).unwrap(),
+        );
+        same_indices::<FlatDivide<L, ByMode<(C<2>, C<4>)>>>(
+            c.flat_divide(&tiler("(_2,_4)")).unwrap(),
+        );
+        same_indices::<LogicalProduct<L, cute!(_2:_1)>>(
+            c.logical_product(&tiler("_2:_1")).unwrap(),
+        );
+        same_indices::<ZippedProduct<L, ByMode<(C<1>, C<2>)>>>(
+            c.zipped_product(&tiler("(_1,_2)")).unwrap(),
+        );
+        same_indices::<TiledProduct<L, ByMode<(C<2>, C<1>)>>>(
+            c.tiled_product(&tiler("(_2,_1)")).unwrap(),
+        );
+        same_indices::<BlockedProduct<L, cute!((_2,_1):(_1,_2))>>(
+            c.blocked_product(&layout("(_2,_1):(_1,_2)")).unwrap(),
+        );
+        same_indices::<RakedProduct<L, cute!((_1,_2):(_1,_1))>>(
+            c.raked_product(&layout("(_1,_2):(_1,_1)")).unwrap(),
+        );
+        same_indices::<TileToShape<L, (C<16>, C<64>)>>(
+            c.tile_to_shape(&shape("(_16,_64)")).unwrap(),
+        );
+        same_indices::<TileToShapeOrdered<L, (C<16>, C<64>), (C<2>, C<1>)>>(
+            c.tile_to_shape_ordered(&shape("(_16,_64)"), &shape("(_2,_1)")).unwrap(),
+        );
+        same_indices::<Upcast<L, 2>>(c.upcast(2).unwrap());
+        same_indices::<Downcast<L, 4>>(c.downcast(4).unwrap());
+        let cm = c.complement().unwrap();
+        assert_eq!(<Complement<L> as AlgebraLayout>::TEXT, cm.to_text().as_str());
+        for i in 0..<Complement<L> as AlgebraLayout>::SIZE {
+            assert_eq!(<Complement<L> as AlgebraLayout>::index(i) as i64, cm.call(i as i64).unwrap());
+        }
+    })+};
+}
+
+#[test]
+fn swizzled_layouts_through_every_operation() {
+    grid! {
+        S64 = S64;
+        S16 = S16;
+        Off = OFF;
+        cute!(Sw<1,2,1> o _0 o (_4,_16):(_1,_4)) = "Sw<1,2,1> o _0 o (_4,_16):(_1,_4)";
+        cute!(Sw<3,4,3> o _0 o (_8,(_8,_8)):(_64,(_1,_8))) = "Sw<3,4,3> o _0 o (_8,(_8,_8)):(_64,(_1,_8))";
+    }
+}
