@@ -12,9 +12,9 @@ use tilelayout::algebra::{
 use tilelayout::{
     cute, AlgebraLayout, BlockedProduct, ByMode, Coalesce, CoalesceBy, Complement, ComplementTo,
     ComposedAlgebraLayout, Composition, CompositionComposed, CompositionSwizzle, CuteType,
-    Downcast, Filter, FlatDivide, LeftInverse, LogicalDivide, LogicalProduct, MaxCommonVector,
-    RakedProduct, RightInverse, Sw, SwizzleComposition, TileToShape, TileToShapeOrdered,
-    TiledDivide, TiledProduct, Upcast, ZippedDivide, ZippedProduct, C,
+    Downcast, Filter, FilterZeros, FlatDivide, LeftInverse, LogicalDivide, LogicalProduct,
+    MaxCommonVector, RakedProduct, RightInverse, Sw, SwizzleComposition, TileToShape,
+    TileToShapeOrdered, TiledDivide, TiledProduct, Upcast, ZippedDivide, ZippedProduct, C,
 };
 
 /// The top-level coordinate of the 1-D index `i` (colexicographic, the
@@ -225,6 +225,15 @@ fn a_swizzle_of_no_bits_prints_the_plain_layout() {
     for i in 0..A::SIZE {
         assert_eq!(A::index(i) as i64, l.call(i as i64).unwrap());
     }
+}
+
+/// `filter_zeros` on plain layouts, against the core.
+#[test]
+fn filter_zeros_is_the_cores() {
+    let want = tilelayout::algebra::filter_zeros(&layout("(_4,(_2,_3)):(_0,(_1,_0))"));
+    plain_agree::<FilterZeros<cute!((_4,(_2,_3)):(_0,(_1,_0)))>, 2>(want);
+    assert_eq!(want.to_text().as_str(), "(_1,(_2,_1)):(_0,(_1,_0))");
+    assert!(<FilterZeros<S16>>::VERDICT.message().is_some());
 }
 
 /// `tile_to_shape` with an order, on plain layouts: CuTe's documented

@@ -297,6 +297,11 @@ const fn swizzled_inverse(
     }
 }
 
+/// [`algebra::filter_zeros`], which cannot fail, as the other operations.
+const fn filter_zeros(l: &Value) -> Result<Value, AlgebraError> {
+    Ok(algebra::filter_zeros(l))
+}
+
 /// The kind impls of an operation type: `both` (a plain result for a plain
 /// operand, a swizzled one for a swizzled operand), `plain` (plain
 /// operands only) or `any` (a plain result for either).
@@ -384,6 +389,9 @@ unary! {
     both Coalesce = algebra::coalesce, |c| swizzled(c.coalesce());
     /// CuTe's `filter(A)`: stride-0 and size-1 modes removed, coalesced.
     plain Filter = algebra::filter, |_c| Err(PLAIN_ONLY);
+    /// CuTe's `filter_zeros(A)`: every mode of a static `_0` stride gets
+    /// shape `_1`.
+    plain FilterZeros = filter_zeros, |_c| Err(PLAIN_ONLY);
     /// CuTe's `complement(A)`: the layout of the offsets `A` misses up to
     /// its cosize (of a swizzled layout: its inner layout's complement).
     any Complement = algebra::complement_self, |c| plain(c.complement());

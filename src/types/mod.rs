@@ -98,7 +98,7 @@ pub use cute::{
 };
 pub use cute_ops::{
     BlockedProduct, ByMode, Coalesce, CoalesceBy, Complement, ComplementTo, Composition, Downcast,
-    Filter, FlatDivide, LeftInverse, LogicalDivide, LogicalProduct, MaxCommonLayout,
+    Filter, FilterZeros, FlatDivide, LeftInverse, LogicalDivide, LogicalProduct, MaxCommonLayout,
     MaxCommonVector, PlainOperand, RakedProduct, RightInverse, ShapeOperand, TileToShape,
     TileToShapeOrdered, TiledDivide, TiledProduct, TilerMode, TilerModes, TilerOperand, Upcast,
     ZippedDivide, ZippedProduct, C,
