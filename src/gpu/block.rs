@@ -12,7 +12,7 @@ use core::marker::PhantomData;
 use super::matrix::{strided, unswizzled, Layout2, Shape2};
 use super::sealed::Sealed;
 use crate::algebra::{blocked_product, ComposedLayout, CuteLayout, Int, IntTuple};
-use crate::types::cute::ok;
+use crate::types::cute_result::ok;
 
 /// CuTe's `blocked_product(inner, outer)` of two rank-2 layouts: the block
 /// `inner` repeated as `outer` says, blocks `cosize(inner)` apart.

@@ -10,7 +10,8 @@ use core::marker::PhantomData;
 
 use super::sealed::Sealed;
 use crate::algebra::{max_common_vector, ComposedLayout, CuteLayout, Int, IntTuple, Swizzle};
-use crate::types::cute::{flat, flat_offset, ok, Flat};
+use crate::types::cute_index::{flat, flat_offset, Flat};
+use crate::types::cute_result::ok;
 
 // ---------------------------------------------------------------------------
 // Shapes

@@ -15,7 +15,8 @@ use super::matrix::{Layout2, Shape2};
 use super::sealed::Sealed;
 use super::tile::{Storage, StorageMut};
 use crate::algebra::{composition, right_inverse, ComposedLayout, CuteLayout, Int, Swizzle};
-use crate::types::cute::{flat, flat_offset, ok, Flat};
+use crate::types::cute_index::{flat, flat_offset, Flat};
+use crate::types::cute_result::ok;
 
 /// Number of lanes (threads) in a warp (`gpu::WARP_SIZE`; not the 128 lanes
 /// of a TPU vector register, [`tpu::LANES`](crate::tpu::LANES)).

@@ -11,7 +11,7 @@ use super::matrix::{strided, ColMajor, Layout2, RowMajor, Shape2};
 use super::sealed::Sealed;
 use super::swizzle::{Swizzle, SwizzleFn};
 use crate::algebra::{ComposedLayout, CuteLayout, Int};
-use crate::types::cute::swizzle_or_stop;
+use crate::types::cute_composed::swizzle_or_stop;
 
 /// Marker: swizzle blocks whose rows are 128 bytes (eight 16-byte chunks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

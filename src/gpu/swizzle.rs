@@ -11,7 +11,7 @@ use core::marker::PhantomData;
 use super::matrix::{Layout2, Shape2};
 use super::sealed::Sealed;
 use crate::algebra::{ComposedLayout, Int};
-use crate::types::cute::swizzle_or_stop;
+use crate::types::cute_composed::swizzle_or_stop;
 
 /// CuTe's swizzle: XOR the `B` bits at `[M+S, M+S+B)` into the `B` bits at
 /// `[M, M+B)`, keeping the low `M` bits; with a negative shift the other way

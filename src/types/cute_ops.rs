@@ -40,9 +40,9 @@
 
 use core::marker::PhantomData;
 
-use super::cute::{
-    finish, plain, plain_operand, swizzled, AlgebraLayout, ComposedAlgebraLayout, CuteType,
-};
+use super::cute::AlgebraLayout;
+use super::cute_composed::ComposedAlgebraLayout;
+use super::cute_result::{finish, plain, plain_operand, swizzled, CuteType};
 use super::verdict::Verdict;
 use crate::algebra::{
     self, AlgebraError, AlgebraErrorKind, AnyLayout, CuteLayout as Value, Int, IntTuple,

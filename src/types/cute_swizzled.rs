@@ -23,8 +23,10 @@
 
 use core::marker::PhantomData;
 
-use super::cute::{plain_operand, swizzle_verdict, AlgebraLayout, ComposedAlgebraLayout, CuteType};
+use super::cute::AlgebraLayout;
+use super::cute_composed::{swizzle_verdict, ComposedAlgebraLayout};
 use super::cute_ops::op_result;
+use super::cute_result::{plain_operand, CuteType};
 use super::verdict::Verdict;
 use crate::algebra::{
     composition_composed, composition_swizzle, swizzle_composition, AlgebraError, AlgebraErrorKind,

@@ -85,17 +85,18 @@
 //! ```
 
 pub mod cute;
+pub mod cute_composed;
+pub(crate) mod cute_index;
 pub mod cute_ops;
+pub mod cute_result;
 pub mod cute_swizzled;
 pub mod layout;
 pub mod params;
 pub mod verdict;
 
 use crate::scalar::dtype::{BF16, F32};
-pub use cute::{
-    AlgebraLayout, Append, ComposedAlgebraLayout, Cute, CuteComposed, CuteType, Flatten, FromXla,
-    Get, Leaf, Modes,
-};
+pub use cute::{AlgebraLayout, Append, Cute, Flatten, FromXla, Get, Leaf, Modes};
+pub use cute_composed::{ComposedAlgebraLayout, CuteComposed};
 pub use cute_ops::{
     BlockedProduct, ByMode, Coalesce, CoalesceBy, Complement, ComplementTo, Composition, Downcast,
     Filter, FilterZeros, FlatDivide, LeftInverse, LogicalDivide, LogicalProduct, MaxCommonLayout,
@@ -103,6 +104,7 @@ pub use cute_ops::{
     TileToShapeOrdered, TiledDivide, TiledProduct, TilerMode, TilerModes, TilerOperand, Upcast,
     ZippedDivide, ZippedProduct, C,
 };
+pub use cute_result::CuteType;
 pub use cute_swizzled::{
     CompositionComposed, CompositionSwizzle, Sw, SwizzleComposition, SwizzleOperand,
 };
