@@ -1,7 +1,7 @@
 //! CuTe's swizzled layouts as types: [`CuteComposed`] (what
 //! [`cute!`](crate::cute!) writes for `Sw<B,M,S> o O o layout`) and the
 //! trait [`ComposedAlgebraLayout`], the twin of
-//! [`AlgebraLayout`](crate::AlgebraLayout) for swizzled layouts; the
+//! [`AlgebraLayout`] for swizzled layouts; the
 //! swizzle check every swizzle type of the crate uses.
 
 // reason: the results are computed at compile time only, in const fns,

@@ -135,7 +135,7 @@ pub(crate) const fn cosize_of_layout(l: &Value) -> usize {
 }
 
 /// What every CuTe layout type is: its layout, plain (an
-/// [`AlgebraLayout`]) or swizzled (a [`ComposedAlgebraLayout`]), computed
+/// [`AlgebraLayout`](crate::AlgebraLayout)) or swizzled (a [`ComposedAlgebraLayout`](crate::ComposedAlgebraLayout)), computed
 /// by the core without panicking, or the [`Verdict`] of the first check
 /// that failed. [`assert_cute!`](crate::assert_cute) turns a failed
 /// verdict into one error at its own line.
