@@ -119,6 +119,7 @@ mod ldmatrix;
 mod ldmatrix_sim;
 mod matrix;
 mod reg_tile;
+mod result;
 mod sgemm;
 mod shared;
 mod store_plan;

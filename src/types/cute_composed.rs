@@ -19,7 +19,9 @@ use crate::value::TextBuf;
 
 /// Returns CuTe's `Swizzle<B, M, S>`, or the verdict naming it as the
 /// user wrote it (`Sw<3,3,2>: swizzle Sw<B,M,S> needs …`), checked by the
-/// core's [`Swizzle::new`].
+/// core's [`Swizzle::new`]: every swizzle type of the crate
+/// ([`CuteComposed`], [`gpu::Swizzle`](crate::gpu::Swizzle)) is checked
+/// here.
 pub(crate) const fn swizzle_verdict(b: i32, m: i32, s: i32) -> Result<Swizzle, Verdict> {
     match Swizzle::new(b, m, s) {
         Ok(sw) => Ok(sw),
@@ -33,23 +35,6 @@ pub(crate) const fn swizzle_verdict(b: i32, m: i32, s: i32) -> Result<Swizzle, V
             t.push_i64(s as i64);
             t.push_str(">");
             Err(failed(t.as_str(), "", &e))
-        }
-    }
-}
-
-/// Returns CuTe's `Swizzle<B, M, S>`, or stops the build with the
-/// message of [`swizzle_verdict`].
-///
-/// Every swizzle type of the crate ([`CuteComposed`],
-/// [`gpu::Swizzle`](crate::gpu::Swizzle)) is checked by the core's
-/// [`Swizzle::new`].
-#[track_caller] // reason: the error points at the constant, not at this helper
-pub(crate) const fn swizzle_or_stop(b: i32, m: i32, s: i32) -> Swizzle {
-    match swizzle_verdict(b, m, s) {
-        Ok(sw) => sw,
-        Err(v) => {
-            v.check();
-            Swizzle::NONE
         }
     }
 }
