@@ -291,7 +291,9 @@ macro_rules! cute {
 /// a constant of it is used in code that is built).
 ///
 /// Takes plain ([`AlgebraLayout`]) and swizzled
-/// ([`ComposedAlgebraLayout`]) layout types alike. A failed check is one
+/// ([`ComposedAlgebraLayout`]) layout types alike, and the GPU layout
+/// types ([`gpu::Layout2`]: `Swizzled<RowMajor<64, 64>, Swizzle<3, 3, 2>>`
+/// is one error naming `Sw<3,3,2>`). A failed check is one
 /// error at this macro's line, naming the operation, the mode and what to
 /// change, with the operands in CuTe's notation (it checks
 /// [`CuteType::VERDICT`]):

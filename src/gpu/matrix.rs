@@ -72,6 +72,13 @@ impl<const R: usize, const C: usize> Shape2 for TileShape<R, C> {
 /// every parameter a constant, so with constant `(i, j)` it folds to a
 /// constant and in a loop it becomes the arithmetic one would write by hand.
 ///
+/// Every layout is a [`CuteType`]: its [`RESULT`](CuteType::RESULT) is the
+/// layout or the verdict of the check that failed, computed without
+/// panicking, and [`LAYOUT`](Self::LAYOUT) is derived from it; so
+/// [`assert_cute!`](crate::assert_cute) checks a GPU layout at
+/// `cargo check`, and GPU layouts are operands of the CuTe operation
+/// types.
+///
 /// The trait is sealed: the implementations are [`MatrixLayout`],
 /// [`Blocked`](super::Blocked), [`BlockedRowMajor`](super::BlockedRowMajor),
 /// [`BlockedColMajor`](super::BlockedColMajor),

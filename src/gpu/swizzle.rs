@@ -72,8 +72,11 @@ use crate::value::TextBuf;
 ///
 /// # Compile-time errors
 ///
-/// `|S| < B` would not be an involution (the core's message, naming
-/// `Sw<3,3,2>`):
+/// `|S| < B` would not be an involution: [`RESULT`](Self::RESULT) is the
+/// verdict naming `Sw<3,3,2>` and the swizzle to use instead, and a layout
+/// swizzled by it carries that verdict
+/// ([`assert_cute!`](crate::assert_cute) reports it at `cargo check`).
+/// Applied alone, it fails where it is used:
 ///
 /// ```compile_fail,E0080
 /// use tilelayout::gpu::Swizzle;
@@ -243,7 +246,9 @@ impl<const B: u32, const M: u32, const S: i32> SwizzleFn for Swizzle<B, M, S> {
 ///
 /// # Compile-time errors
 ///
-/// A swizzle wider than the layout:
+/// Each is the type's [`VERDICT`](crate::CuteType::VERDICT), one error at
+/// [`assert_cute!`](crate::assert_cute)'s line at `cargo check`, or where
+/// the type is used. A swizzle wider than the layout:
 ///
 /// ```compile_fail,E0080
 /// use tilelayout::gpu::{Layout2, RowMajor, Swizzle, Swizzled};
@@ -259,6 +264,13 @@ impl<const B: u32, const M: u32, const S: i32> SwizzleFn for Swizzle<B, M, S> {
 /// ```
 ///
 /// A swizzle that is not an involution:
+///
+/// ```
+/// use tilelayout::gpu::{RowMajor, Swizzle, Swizzled};
+/// use tilelayout::CuteType;
+/// let v = <Swizzled<RowMajor<64, 64>, Swizzle<3, 2, 1>>>::VERDICT;
+/// assert!(v.message().unwrap().ends_with("use Swizzle<3, 2, 3>"));
+/// ```
 ///
 /// ```compile_fail,E0080
 /// use tilelayout::gpu::{Layout2, RowMajor, Swizzle, Swizzled};

@@ -24,7 +24,10 @@
 //! deep in a nest of operation types is carried out unchanged), and
 //! [`assert_cute!`](crate::assert_cute) turns its [`CuteType::VERDICT`]
 //! into one error at its own line naming the operation that failed, the
-//! mode and what to change, with the operands in CuTe's notation. Each row
+//! mode and what to change, with the operands in CuTe's notation. The GPU
+//! layout types ([`gpu`](crate::gpu): strided, block, swizzled layouts,
+//! shared and register tiles) are CuTe types too: `assert_cute!` takes
+//! them, and their `offset` checks the verdict in one constant. Each row
 //! is pinned by a case in `ui-tests/` or a `compile_fail` doctest.
 //!
 //! | mistake | example | caught at |
@@ -43,7 +46,9 @@
 //! | an invalid CuTe type under `assert_cute!` (a failed precondition of any operation type, a bad hand-written `Cute<…>`, `Sw<B,M,S>` with `\|S\| < B`, a tiling `FromXla` cannot lower) | `assert_cute!(Get<cute!((_2,_3):(_1,_2)), 2>)` | `cargo check`, one error at the macro |
 //! | an invalid CuTe type, used | `Upcast<cute!((_4,_3):(_3,_1)), 2>::offset([1, 2])` | `cargo build` |
 //! | a wrong number of coordinates for a CuTe type | `A::offset([1, 2, 3])` for a rank-2 `A` | `cargo build` |
-//! | an invalid `gpu::Swizzle<B, M, S>` (`S < B`) | `Swizzle::<3, 3, 2>::apply(x)` | `cargo build` |
+//! | an invalid GPU layout type under `assert_cute!` (`Swizzle<B, M, S>` with `\|S\| < B`, a swizzle wider than the layout, a zero-size layout, a shared tile's stride not a power of two, a block that does not divide) | `assert_cute!(Swizzled<RowMajor<64, 64>, Swizzle<3, 3, 2>>)` | `cargo check`, one error at the macro |
+//! | an invalid GPU layout type, used | `Swizzled::<RowMajor<64, 64>, Swizzle<3, 3, 2>>::offset(1, 2)` | `cargo build`, one error with a note at the use |
+//! | an invalid `gpu::Swizzle<B, M, S>` (`\|S\| < B`) applied alone | `Swizzle::<3, 3, 2>::apply(x)` | `cargo build` |
 //!
 //! The `cargo build` errors name the rule and the layout in XLA's text:
 //!
@@ -74,6 +79,12 @@
 //! ```compile_fail,E0080
 //! use tilelayout::{cute, AlgebraLayout};
 //! let _ = <cute!((_2,_3):(_1,_2))>::offset([1, 2, 3]); // rank 2
+//! ```
+//!
+//! ```compile_fail,E0080
+//! use tilelayout::gpu::{Layout2, RowMajor, Swizzle, Swizzled};
+//! // error: Sw<3,3,2>: swizzle Sw<B,M,S> needs … |S| >= B …; … use Swizzle<3, 3, 3>
+//! let _ = Swizzled::<RowMajor<64, 64>, Swizzle<3, 3, 2>>::offset(1, 2);
 //! ```
 //!
 //! A verdict can also be read as a value, in code or in a test:
