@@ -33,22 +33,16 @@ use crate::value::TextBuf;
 /// A swizzled `inner` (`Sw o _0 o I`) is lifted out: `Sw o _0 o (I ⊠ O)`,
 /// which is the same function because blocks start at multiples of
 /// `cosize(I)`, a multiple of the `2^(M+|S|+B)` offsets the swizzle
-/// permutes among themselves (checked; `Swizzled` and the swizzled shared
-/// tiles guarantee it).
+/// permutes among themselves (`Swizzled` and the swizzled shared tiles
+/// guarantee it).
+///
+/// Its caller, [`blocked_result`], has checked that `outer` is
+/// unswizzled and that a swizzled `inner` spans whole swizzle blocks.
 pub(crate) const fn blocked(outer: &ComposedLayout, inner: &ComposedLayout) -> ComposedLayout {
-    assert!(
-        outer.swizzle.bits() == 0,
-        "a block layout's Outer must be unswizzled (swizzle the block layout instead)"
-    );
     let (o, i) = (&outer.layout, &inner.layout);
     let size = ok(i.size(), "Blocked").value;
     let cosize = ok(i.cosize(), "Blocked").value;
     let sw = inner.swizzle;
-    let span = 1i64 << (sw.base() as u32 + sw.shift().unsigned_abs() + sw.bits() as u32);
-    assert!(
-        sw.bits() == 0 || cosize % span == 0,
-        "a block layout's swizzled Inner must span whole swizzle blocks (cosize a multiple of 2^(M+|S|+B))"
-    );
     let product = if size == cosize {
         ok(
             blocked_product(i, o),
