@@ -290,20 +290,36 @@ macro_rules! cute {
 /// (an operation whose precondition fails is otherwise an error only when
 /// a constant of it is used in code that is built).
 ///
+/// Takes plain ([`AlgebraLayout`]) and swizzled
+/// ([`ComposedAlgebraLayout`]) layout types alike, and the GPU layout
+/// types ([`gpu::Layout2`]: `Swizzled<RowMajor<64, 64>, Swizzle<3, 3, 2>>`
+/// is one error naming `Sw<3,3,2>`). A failed check is one
+/// error at this macro's line, naming the operation, the mode and what to
+/// change, with the operands in CuTe's notation (it checks
+/// [`CuteType::VERDICT`]):
+///
+/// ```text
+/// error[E0080]: evaluation panicked: Get<_, 5>: mode 5 of a layout of rank 2; use a mode below 2 (A = (_2,_3):(_1,_2))
+///  --> src/main.rs:3:1
+///   |
+/// 3 | assert_cute!(Get<cute!((_2,_3):(_1,_2)), 5>);
+///   | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ evaluation of `_` failed here
 /// ```
-/// use tilelayout::{assert_cute, cute, Get};
+///
+/// ```
+/// use tilelayout::{assert_cute, cute, Get, LogicalDivide};
 /// assert_cute!(Get<cute!((_2,_3):(_1,_2)), 1>);
+/// assert_cute!(LogicalDivide<cute!(Sw<3,3,3> o _0 o (_8,_64):(_64,_1)), cute!(_4:_1)>);
+/// ```
+///
+/// ```compile_fail,E0080
+/// use tilelayout::{assert_cute, cute, Get};
+/// assert_cute!(Get<cute!((_2,_3):(_1,_2)), 5>);
 /// ```
 #[macro_export]
 macro_rules! assert_cute {
     ($($l:ty),+ $(,)?) => {
-        // `LAYOUT` first: a failed operation is then one error at the
-        // operation's constant and one note here, not a chain of notes
-        // through the constants that read it.
-        $(const _: () = {
-            let _ = <$l as $crate::AlgebraLayout>::LAYOUT;
-            <$l as $crate::AlgebraLayout>::VALID
-        };)+
+        $(const _: () = <$l as $crate::CuteType>::VERDICT.check();)+
     };
 }
 

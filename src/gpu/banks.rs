@@ -14,7 +14,7 @@
 //! 4-byte words each bank receives ([`warp_degree`]).
 
 use crate::algebra::ComposedLayout;
-use crate::types::cute::{flat_offset, Flat};
+use crate::types::cute_index::{flat_offset, Flat};
 
 /// Bytes shared memory serves per wavefront.
 const WAVEFRONT_BYTES: usize = 128;

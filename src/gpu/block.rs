@@ -7,12 +7,19 @@
 //! CuTe's `blocked_product(Inner, Outer)`: `((r, R/r), (c, C/c))`, the
 //! block's modes first.
 
+// reason: the results are computed at compile time only, in const fns,
+// which cannot box their errors
+#![allow(clippy::result_large_err)]
+
 use core::marker::PhantomData;
 
-use super::matrix::{strided, unswizzled, Layout2, Shape2};
+use super::matrix::{Layout2, Shape2};
+use super::result::{blocked_result, strided_result};
 use super::sealed::Sealed;
-use crate::algebra::{blocked_product, ComposedLayout, CuteLayout, Int, IntTuple};
-use crate::types::cute::ok;
+use crate::algebra::{blocked_product, AnyLayout, ComposedLayout, CuteLayout, Int, IntTuple};
+use crate::types::cute_result::{ok, CuteType};
+use crate::types::verdict::Verdict;
+use crate::value::TextBuf;
 
 /// CuTe's `blocked_product(inner, outer)` of two rank-2 layouts: the block
 /// `inner` repeated as `outer` says, blocks `cosize(inner)` apart.
@@ -26,22 +33,16 @@ use crate::types::cute::ok;
 /// A swizzled `inner` (`Sw o _0 o I`) is lifted out: `Sw o _0 o (I ⊠ O)`,
 /// which is the same function because blocks start at multiples of
 /// `cosize(I)`, a multiple of the `2^(M+|S|+B)` offsets the swizzle
-/// permutes among themselves (checked; `Swizzled` and the swizzled shared
-/// tiles guarantee it).
+/// permutes among themselves (`Swizzled` and the swizzled shared tiles
+/// guarantee it).
+///
+/// Its caller, [`blocked_result`], has checked that `outer` is
+/// unswizzled and that a swizzled `inner` spans whole swizzle blocks.
 pub(crate) const fn blocked(outer: &ComposedLayout, inner: &ComposedLayout) -> ComposedLayout {
-    assert!(
-        outer.swizzle.bits() == 0,
-        "a block layout's Outer must be unswizzled (swizzle the block layout instead)"
-    );
     let (o, i) = (&outer.layout, &inner.layout);
     let size = ok(i.size(), "Blocked").value;
     let cosize = ok(i.cosize(), "Blocked").value;
     let sw = inner.swizzle;
-    let span = 1i64 << (sw.base() as u32 + sw.shift().unsigned_abs() + sw.bits() as u32);
-    assert!(
-        sw.bits() == 0 || cosize % span == 0,
-        "a block layout's swizzled Inner must span whole swizzle blocks (cosize a multiple of 2^(M+|S|+B))"
-    );
     let product = if size == cosize {
         ok(
             blocked_product(i, o),
@@ -144,9 +145,12 @@ impl<O: Layout2, I: Layout2> Shape2 for Blocked<O, I> {
     const COLS: usize = O::COLS * I::COLS;
 }
 
-impl<O: Layout2, I: Layout2> Layout2 for Blocked<O, I> {
-    const LAYOUT: ComposedLayout = blocked(&O::LAYOUT, &I::LAYOUT);
+impl<O: Layout2, I: Layout2> CuteType for Blocked<O, I> {
+    const RESULT: Result<AnyLayout, Verdict> =
+        blocked_result(&O::RESULT, &I::RESULT, "Blocked<Outer, Inner>");
 }
+
+impl<O: Layout2, I: Layout2> Layout2 for Blocked<O, I> {}
 
 // ---------------------------------------------------------------------------
 // The whole-shape forms
@@ -216,34 +220,73 @@ pub struct BlockedRowMajor<const R: usize, const C: usize, Inner>(PhantomData<In
 pub struct BlockedColMajor<const R: usize, const C: usize, Inner>(PhantomData<Inner>);
 
 /// Grid shape of an `R × C` matrix of `Inner` blocks, checked.
-const fn grid<I: Layout2>(r: usize, c: usize) -> (usize, usize) {
-    assert!(
-        I::ROWS > 0 && I::COLS > 0,
-        "a block layout requires a non-empty Inner layout (Inner::ROWS > 0 and Inner::COLS > 0)"
-    );
-    assert!(
-        r.is_multiple_of(I::ROWS),
-        "BlockedRowMajor/BlockedColMajor<R, C, Inner> requires Inner::ROWS to divide R: change R or the block"
-    );
-    assert!(
-        c.is_multiple_of(I::COLS),
-        "BlockedRowMajor/BlockedColMajor<R, C, Inner> requires Inner::COLS to divide C: change C or the block"
-    );
-    (r / I::ROWS, c / I::COLS)
+const fn grid<I: Layout2>(r: usize, c: usize, ty: &str) -> Result<(usize, usize), Verdict> {
+    let (rows, cols) = (I::ROWS, I::COLS);
+    let problem = if rows == 0 || cols == 0 {
+        "needs a non-empty block (Inner::ROWS > 0 and Inner::COLS > 0)"
+    } else if !r.is_multiple_of(rows) {
+        "needs the block's rows to divide R: change R or the block"
+    } else if !c.is_multiple_of(cols) {
+        "needs the block's columns to divide C: change C or the block"
+    } else {
+        return Ok((r / rows, c / cols));
+    };
+    let mut t = TextBuf::<160>::new();
+    t.push_str(ty);
+    t.push_str("<");
+    t.push_u64(r as u64);
+    t.push_str(", ");
+    t.push_u64(c as u64);
+    t.push_str(", Inner>: ");
+    t.push_str(problem);
+    t.push_str(" (the block is ");
+    t.push_u64(rows as u64);
+    t.push_str(" × ");
+    t.push_u64(cols as u64);
+    t.push_str(")");
+    Err(Verdict::fail(&[t.as_str()]))
+}
+
+/// The grid of a whole-shape block layout, or a compile error with its
+/// verdict's message.
+#[track_caller] // reason: the error points at the constant, not at this helper
+const fn grid_or_stop(g: Result<(usize, usize), Verdict>) -> (usize, usize) {
+    match g {
+        Ok(g) => g,
+        Err(v) => {
+            v.check();
+            (0, 0)
+        }
+    }
+}
+
+/// A whole-shape block layout's result: the grid of blocks (row-major
+/// unless `col_major`) blocked with `I`.
+const fn whole_shape<I: Layout2>(
+    g: Result<(usize, usize), Verdict>,
+    col_major: bool,
+    what: &str,
+) -> Result<AnyLayout, Verdict> {
+    let (gr, gc) = match g {
+        Ok(g) => g,
+        Err(v) => return Err(v),
+    };
+    let (rs, cs) = if col_major { (1, gr) } else { (gc, 1) };
+    blocked_result(&strided_result(gr, gc, rs, cs, what), &I::RESULT, what)
 }
 
 impl<const R: usize, const C: usize, I: Layout2> BlockedRowMajor<R, C, I> {
     /// Number of block rows, `R / Inner::ROWS`.
-    pub const GRID_ROWS: usize = grid::<I>(R, C).0;
+    pub const GRID_ROWS: usize = grid_or_stop(grid::<I>(R, C, "BlockedRowMajor")).0;
     /// Number of block columns, `C / Inner::COLS`.
-    pub const GRID_COLS: usize = grid::<I>(R, C).1;
+    pub const GRID_COLS: usize = grid_or_stop(grid::<I>(R, C, "BlockedRowMajor")).1;
 }
 
 impl<const R: usize, const C: usize, I: Layout2> BlockedColMajor<R, C, I> {
     /// Number of block rows, `R / Inner::ROWS`.
-    pub const GRID_ROWS: usize = grid::<I>(R, C).0;
+    pub const GRID_ROWS: usize = grid_or_stop(grid::<I>(R, C, "BlockedColMajor")).0;
     /// Number of block columns, `C / Inner::COLS`.
-    pub const GRID_COLS: usize = grid::<I>(R, C).1;
+    pub const GRID_COLS: usize = grid_or_stop(grid::<I>(R, C, "BlockedColMajor")).1;
 }
 
 impl<const R: usize, const C: usize, I> Sealed for BlockedRowMajor<R, C, I> {}
@@ -259,29 +302,25 @@ impl<const R: usize, const C: usize, I: Layout2> Shape2 for BlockedColMajor<R, C
     const COLS: usize = C;
 }
 
-impl<const R: usize, const C: usize, I: Layout2> Layout2 for BlockedRowMajor<R, C, I> {
-    const LAYOUT: ComposedLayout = blocked(
-        &unswizzled(strided(
-            Self::GRID_ROWS,
-            Self::GRID_COLS,
-            Self::GRID_COLS,
-            1,
-        )),
-        &I::LAYOUT,
+impl<const R: usize, const C: usize, I: Layout2> CuteType for BlockedRowMajor<R, C, I> {
+    const RESULT: Result<AnyLayout, Verdict> = whole_shape::<I>(
+        grid::<I>(R, C, "BlockedRowMajor"),
+        false,
+        "BlockedRowMajor<R, C, Inner>",
     );
 }
 
-impl<const R: usize, const C: usize, I: Layout2> Layout2 for BlockedColMajor<R, C, I> {
-    const LAYOUT: ComposedLayout = blocked(
-        &unswizzled(strided(
-            Self::GRID_ROWS,
-            Self::GRID_COLS,
-            1,
-            Self::GRID_ROWS,
-        )),
-        &I::LAYOUT,
+impl<const R: usize, const C: usize, I: Layout2> CuteType for BlockedColMajor<R, C, I> {
+    const RESULT: Result<AnyLayout, Verdict> = whole_shape::<I>(
+        grid::<I>(R, C, "BlockedColMajor"),
+        true,
+        "BlockedColMajor<R, C, Inner>",
     );
 }
+
+impl<const R: usize, const C: usize, I: Layout2> Layout2 for BlockedRowMajor<R, C, I> {}
+
+impl<const R: usize, const C: usize, I: Layout2> Layout2 for BlockedColMajor<R, C, I> {}
 
 #[cfg(test)]
 mod tests {

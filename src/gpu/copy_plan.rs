@@ -20,7 +20,7 @@ use super::vector::{Axis, Vector, CACHE_LINE_BYTES, VECTOR_BYTES};
 use super::warp_region::{origins, region_extent, region_origin, warp_coords};
 use super::warp_reuse::{Cont, WarpReuse};
 use crate::algebra::ComposedLayout;
-use crate::types::cute::flat;
+use crate::types::cute_index::flat;
 
 // ---------------------------------------------------------------------------
 // The plan

@@ -19,7 +19,7 @@ use super::reg_tile::{BaseTile, BaseTileColMajor, BaseTileRowMajor, WARP_SIZE};
 use super::tile::StorageMut;
 use super::warp_region::{origins, region_extent, region_origin, warp_coords, MAX_WARPS};
 use super::warp_reuse::{Cont, WarpReuse};
-use crate::types::cute::flat;
+use crate::types::cute_index::flat;
 
 /// Bytes of an `ldmatrix` element (`.b16`).
 const B16: usize = 2;

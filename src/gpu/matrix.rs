@@ -8,9 +8,14 @@
 
 use core::marker::PhantomData;
 
+use super::result::{composed, name, strided_result};
 use super::sealed::Sealed;
-use crate::algebra::{max_common_vector, ComposedLayout, CuteLayout, Int, IntTuple, Swizzle};
-use crate::types::cute::{flat, flat_offset, ok, Flat};
+use crate::algebra::{
+    max_common_vector, AnyLayout, ComposedLayout, CuteLayout, Int, IntTuple, Swizzle,
+};
+use crate::types::cute_index::{flat, flat_offset, Flat};
+use crate::types::cute_result::{composed_or_stop, ok, CuteType};
+use crate::types::verdict::Verdict;
 
 // ---------------------------------------------------------------------------
 // Shapes
@@ -67,6 +72,13 @@ impl<const R: usize, const C: usize> Shape2 for TileShape<R, C> {
 /// every parameter a constant, so with constant `(i, j)` it folds to a
 /// constant and in a loop it becomes the arithmetic one would write by hand.
 ///
+/// Every layout is a [`CuteType`]: its [`RESULT`](CuteType::RESULT) is the
+/// layout or the verdict of the check that failed, computed without
+/// panicking, and [`LAYOUT`](Self::LAYOUT) is derived from it; so
+/// [`assert_cute!`](crate::assert_cute) checks a GPU layout at
+/// `cargo check`, and GPU layouts are operands of the CuTe operation
+/// types.
+///
 /// The trait is sealed: the implementations are [`MatrixLayout`],
 /// [`Blocked`](super::Blocked), [`BlockedRowMajor`](super::BlockedRowMajor),
 /// [`BlockedColMajor`](super::BlockedColMajor),
@@ -92,54 +104,66 @@ impl<const R: usize, const C: usize> Shape2 for TileShape<R, C> {
 /// assert_eq!(RowMajor::<3, 5>::COSIZE, 15);
 /// assert_eq!(RowMajor::<3, 5>::LAYOUT.to_string(), "Sw<0,4,3> o _0 o (_3,_5):(_5,_1)");
 /// ```
-pub trait Layout2: Shape2 + Sealed {
+pub trait Layout2: Shape2 + Sealed + CuteType {
     /// The layout as a value of the algebra: `Sw<B,M,S> o _0 o layout`,
-    /// `layout` of rank 2 with modes of sizes `ROWS` and `COLS`.
-    const LAYOUT: ComposedLayout;
+    /// `layout` of rank 2 with modes of sizes `ROWS` and `COLS` (the
+    /// type's [`CuteType::RESULT`]; a compile error with its verdict's
+    /// message when a check failed).
+    const LAYOUT: ComposedLayout = composed_or_stop(&<Self as CuteType>::RESULT);
 
     /// The span of offsets: every offset is `< COSIZE` (CuTe's `cosize` of
     /// the unswizzled layout; a swizzle permutes `[0, COSIZE)`).
     const COSIZE: usize = ok(Self::LAYOUT.layout.cosize(), "a GPU layout's cosize").value as usize;
 
-    /// The flattened modes of `LAYOUT` (what [`offset`](Self::offset)
-    /// folds).
+    /// The swizzle and the flattened modes of the type's layout (what
+    /// [`offset`](Self::offset) folds); computed without panicking (an
+    /// invalid type's are never read: `offset` checks its verdict first).
     #[doc(hidden)] // reason: an implementation constant of the trait
-    const FLAT: Flat = {
-        let l = &Self::LAYOUT.layout;
-        check_shape(l, Self::ROWS, Self::COLS);
-        flat(l)
+    const FLAT: (Swizzle, Flat) = match composed(&<Self as CuteType>::RESULT) {
+        Ok(l) => (l.swizzle, flat(&l.layout)),
+        Err(_) => (Swizzle::NONE, flat(&CuteLayout::EMPTY)),
     };
 
     /// Returns the offset of element `(i, j)`.
     ///
     /// `i < ROWS` and `j < COLS` is a precondition (checked with
     /// `debug_assert!`); outside it the result is unspecified but never UB.
+    /// An invalid type fails to build here, once, with its
+    /// [`VERDICT`](CuteType::VERDICT)'s message
+    /// ([`assert_cute!`](crate::assert_cute) reports it at `cargo check`).
     #[inline(always)]
     fn offset(i: usize, j: usize) -> usize {
         debug_assert!(
             i < Self::ROWS && j < Self::COLS,
             "GPU layout: (i, j) out of range"
         );
-        let sw = const { Self::LAYOUT.swizzle };
-        sw.apply(flat_offset(const { &Self::FLAT }, &[i, j])) as usize
+        let (sw, f) = const {
+            <Self as CuteType>::VERDICT.check();
+            check_shape(&Self::FLAT.1, Self::ROWS, Self::COLS);
+            (Self::FLAT.0, &Self::FLAT.1)
+        };
+        sw.apply(flat_offset(f, &[i, j])) as usize
     }
 }
 
-/// Checks that `l` is a rank-2 layout of `rows × cols` (the promise of a
-/// [`Layout2`] implementation).
-const fn check_shape(l: &CuteLayout, rows: usize, cols: usize) {
-    let r = match l.mode(0) {
-        Ok(m) => ok(m.size(), "a GPU layout's rows").value,
-        Err(_) => -1,
-    };
-    let c = match l.mode(1) {
-        Ok(m) => ok(m.size(), "a GPU layout's columns").value,
-        Err(_) => -1,
-    };
+/// Checks that the flattened modes `f` are a rank-2 layout of
+/// `rows × cols` (the promise of a [`Layout2`] implementation).
+const fn check_shape(f: &Flat, rows: usize, cols: usize) {
     assert!(
-        l.rank() == 2 && r == rows as i64 && c == cols as i64,
+        f.rank == 2 && mode_size(f, 0) == rows as i64 && mode_size(f, 1) == cols as i64,
         "a GPU layout's LAYOUT must have rank 2 and modes of ROWS and COLS elements"
     );
+}
+
+/// The number of elements of top-level mode `m` of `f`.
+const fn mode_size(f: &Flat, m: usize) -> i64 {
+    let mut n = 1i64;
+    let mut k = f.mode_start[m];
+    while k < f.mode_start[m + 1] {
+        n = n.saturating_mul(f.shape[k]);
+        k += 1;
+    }
+    n
 }
 
 /// Returns `L`'s offset of `(i, j)` in a `const` context.
@@ -156,7 +180,7 @@ const fn check_shape(l: &CuteLayout, rows: usize, cols: usize) {
 /// ```
 #[must_use]
 pub const fn const_offset<L: Layout2>(i: usize, j: usize) -> usize {
-    L::LAYOUT.swizzle.apply(flat_offset(&L::FLAT, &[i, j])) as usize
+    L::LAYOUT.swizzle.apply(flat_offset(&L::FLAT.1, &[i, j])) as usize
 }
 
 /// The contiguous run of a layout along its rows (`mode` 1) or columns
@@ -259,11 +283,6 @@ pub(crate) const fn strided(r: usize, c: usize, rs: usize, cs: usize) -> CuteLay
     ok(CuteLayout::new(shape, stride), "a strided GPU layout")
 }
 
-/// `layout` with no swizzle (CuTe's `Sw<0,4,3>`, the identity).
-pub(crate) const fn unswizzled(layout: CuteLayout) -> ComposedLayout {
-    ComposedLayout::new(Swizzle::NONE, Int::fixed(0), layout)
-}
-
 // ---------------------------------------------------------------------------
 // Strided layouts
 // ---------------------------------------------------------------------------
@@ -315,10 +334,16 @@ impl<const R: usize, const C: usize, const RS: usize, const CS: usize> Shape2
     const COLS: usize = C;
 }
 
+impl<const R: usize, const C: usize, const RS: usize, const CS: usize> CuteType
+    for MatrixLayout<R, C, RS, CS>
+{
+    const RESULT: Result<AnyLayout, Verdict> =
+        strided_result(R, C, RS, CS, name("MatrixLayout", &[R, C, RS, CS]).as_str());
+}
+
 impl<const R: usize, const C: usize, const RS: usize, const CS: usize> Layout2
     for MatrixLayout<R, C, RS, CS>
 {
-    const LAYOUT: ComposedLayout = unswizzled(strided(R, C, RS, CS));
 }
 
 impl<const R: usize, const C: usize, const RS: usize, const CS: usize> MatrixLayout<R, C, RS, CS> {

@@ -103,10 +103,35 @@
 //!
 //! # Compile-time checks
 //!
-//! Checks are `const` assertions evaluated when a type is used (after
-//! monomorphization): they appear at `cargo build`/`cargo test`, not at
-//! `cargo check`. Each one is pinned by a `compile_fail` doctest on the item
-//! that makes it.
+//! Every layout type here is a [`CuteType`](crate::CuteType): its layout
+//! is computed without panicking, as the layout or the
+//! [`Verdict`](crate::Verdict) of the first check that failed, naming the
+//! type as written (`Sw<3,3,2>`, `MatrixLayout<0, 64, 64, 1>`,
+//! `BlockedRowMajor<64, 60, Inner>`) and what to change.
+//! [`assert_cute!`](crate::assert_cute) turns a failed verdict into one
+//! error at its own line at `cargo check`:
+//!
+//! ```text
+//! error[E0080]: evaluation panicked: Sw<3,3,2>: swizzle Sw<B,M,S> needs B >= 0, M >= 0, |S| >= B and its masks within 62 bits; the shift must be at least the bits: use Swizzle<3, 3, 3>
+//!  --> src/main.rs:3:1
+//!   |
+//! 3 | assert_cute!(Swizzled<RowMajor<64, 64>, Swizzle<3, 3, 2>>);
+//!   | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ evaluation of `_` failed here
+//! ```
+//!
+//! ```
+//! use tilelayout::assert_cute;
+//! use tilelayout::gpu::{Bytes128, RowMajor, Swizzle, Swizzled, SwizzledRowMajor};
+//! assert_cute!(Swizzled<RowMajor<64, 64>, Swizzle<3, 3, 3>>, SwizzledRowMajor<f32, Bytes128, 64, 64>);
+//! ```
+//!
+//! Without it, the check happens where the type is used (after
+//! monomorphization, at `cargo build`/`cargo test`): `offset` checks the
+//! verdict in one constant, so the same message is one error with a note
+//! at the user's line. The other types' checks (tile iterators, copy and
+//! store plans, `ldmatrix` plans) are `const` assertions evaluated where
+//! they are used. Each check is pinned by a `compile_fail` doctest on the
+//! item that makes it or a case in `ui-tests/`.
 //!
 //! Everything here is `no_std` and allocation-free except the `Vec` storage
 //! impl (feature `alloc`).
@@ -119,6 +144,7 @@ mod ldmatrix;
 mod ldmatrix_sim;
 mod matrix;
 mod reg_tile;
+mod result;
 mod sgemm;
 mod shared;
 mod store_plan;

@@ -14,8 +14,10 @@ use super::block::padded_product;
 use super::matrix::{Layout2, Shape2};
 use super::sealed::Sealed;
 use super::tile::{Storage, StorageMut};
-use crate::algebra::{composition, right_inverse, ComposedLayout, CuteLayout, Int, Swizzle};
-use crate::types::cute::{flat, flat_offset, ok, Flat};
+use crate::algebra::{composition, right_inverse, AnyLayout, CuteLayout, Int};
+use crate::types::cute_index::{flat, flat_offset, Flat};
+use crate::types::cute_result::{ok, CuteType};
+use crate::types::verdict::Verdict;
 
 /// Number of lanes (threads) in a warp (`gpu::WARP_SIZE`; not the 128 lanes
 /// of a TPU vector register, [`tpu::LANES`](crate::tpu::LANES)).
@@ -275,13 +277,10 @@ const fn owner_layouts(base: &CuteLayout, outer: &CuteLayout) -> (Flat, Flat) {
     )
 }
 
-/// A base tile's layout from its text (the table on [`BaseTile`]).
-const fn base_tile(text: &str) -> ComposedLayout {
-    ComposedLayout::new(
-        Swizzle::NONE,
-        Int::fixed(0),
-        ok(CuteLayout::parse(text), "a base tile"),
-    )
+/// A base tile's layout from its text (the table on [`BaseTile`]; a
+/// constant of the crate, valid).
+const fn base_tile(text: &str) -> CuteLayout {
+    ok(CuteLayout::parse(text), "a base tile")
 }
 
 // Follows microsoft/TileFusion@ddc570d96e2fcda2bceb518dab6878d5ee5daba7: include/cell/copy/global_to_register.hpp (operand slots),
@@ -295,9 +294,11 @@ macro_rules! impl_base_tile {
             const COLS: usize = 16;
         }
 
-        impl Layout2 for $ty {
-            const LAYOUT: ComposedLayout = base_tile($layout);
+        impl CuteType for $ty {
+            const RESULT: Result<AnyLayout, Verdict> = Ok(AnyLayout::Plain(base_tile($layout)));
         }
+
+        impl Layout2 for $ty {}
 
         impl BaseTile for $ty {
             const COL_MAJOR: bool = $col_major;

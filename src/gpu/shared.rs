@@ -3,15 +3,23 @@
 //! The swizzle atoms are documented on [`SwizzleAtom`], the tiles on
 //! [`SwizzledRowMajor`] and [`SwizzledColMajor`].
 
+// reason: the results are computed at compile time only, in const fns,
+// which cannot box their errors
+#![allow(clippy::result_large_err)]
+
 use core::marker::PhantomData;
 
 use crate::scalar::{bf16, f16};
 
 use super::matrix::{strided, ColMajor, Layout2, RowMajor, Shape2};
+use super::result::strided_result;
 use super::sealed::Sealed;
 use super::swizzle::{Swizzle, SwizzleFn};
-use crate::algebra::{ComposedLayout, CuteLayout, Int};
-use crate::types::cute::swizzle_or_stop;
+use crate::algebra::{AnyLayout, ComposedLayout, CuteLayout, Int};
+use crate::types::cute_composed::swizzle_verdict;
+use crate::types::cute_result::{finish, CuteType};
+use crate::types::verdict::Verdict;
+use crate::value::TextBuf;
 
 /// Marker: swizzle blocks whose rows are 128 bytes (eight 16-byte chunks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -183,27 +191,53 @@ pub struct SwizzledColMajor<T, W, const R: usize, const C: usize, const CS: usiz
     PhantomData<fn() -> (T, W)>,
 );
 
-/// What both orientations share: `(B, M)` of the atom and the checks.
+/// What both orientations share: `(B, M)` of the atom and the checks, the
+/// verdict naming the tile `ty<T, W, R, C, stride>` on failure.
 /// `rows × cols` here are along the strided and the contiguous coordinate.
-const fn check_tile(lines: usize, width: usize, stride: usize, b: u32, m: u32) {
+#[allow(clippy::too_many_arguments)] // reason: the tile's parameters, named as the user wrote them
+const fn check_tile(
+    ty: &str,
+    (r, c): (usize, usize),
+    lines: usize,
+    width: usize,
+    stride: usize,
+    b: u32,
+    m: u32,
+) -> Result<(), Verdict> {
     let block_lines = 1usize << b;
     let block_width = 1usize << (m + b);
-    assert!(
-        lines > 0 && lines.is_multiple_of(block_lines),
-        "a swizzled shared tile must be made of whole swizzle blocks: its strided extent (rows of a row-major tile) must be a non-zero multiple of 2^B"
-    );
-    assert!(
-        width > 0 && width.is_multiple_of(block_width),
-        "a swizzled shared tile must be made of whole swizzle blocks: its contiguous extent (columns of a row-major tile) must be a non-zero multiple of 2^(M+B) (one swizzle row of W bytes)"
-    );
-    assert!(
-        stride >= width,
-        "a swizzled shared tile needs its stride (RS of a row-major tile) to hold a whole line (RS >= C)"
-    );
-    assert!(
-        stride.is_power_of_two(),
-        "a swizzled shared tile needs a power-of-two stride (RS of a row-major tile): its swizzle reads the row's bits at log2(RS)"
-    );
+    let problem = if lines == 0 || !lines.is_multiple_of(block_lines) {
+        "must be made of whole swizzle blocks: its strided extent (rows of a row-major tile) must be a non-zero multiple of 2^B = "
+    } else if width == 0 || !width.is_multiple_of(block_width) {
+        "must be made of whole swizzle blocks: its contiguous extent (columns of a row-major tile) must be a non-zero multiple of 2^(M+B) (one swizzle row of W bytes) = "
+    } else if stride < width {
+        "needs its stride (RS of a row-major tile) to hold a whole line: use a stride of at least "
+    } else if !stride.is_power_of_two() {
+        "needs a power-of-two stride (RS of a row-major tile): its swizzle reads the row's bits at log2(stride); use a stride of "
+    } else {
+        return Ok(());
+    };
+    let hint = if lines == 0 || !lines.is_multiple_of(block_lines) {
+        block_lines
+    } else if width == 0 || !width.is_multiple_of(block_width) {
+        block_width
+    } else if stride < width {
+        width
+    } else {
+        stride.next_power_of_two()
+    };
+    let mut t = TextBuf::<96>::new();
+    t.push_str(ty);
+    t.push_str("<T, W, ");
+    t.push_u64(r as u64);
+    t.push_str(", ");
+    t.push_u64(c as u64);
+    t.push_str(", ");
+    t.push_u64(stride as u64);
+    t.push_str(">: a swizzled shared tile ");
+    let mut n = TextBuf::<24>::new();
+    n.push_u64(hint as u64);
+    Err(Verdict::fail(&[t.as_str(), problem, n.as_str()]))
 }
 
 // Follows microsoft/TileFusion@ddc570d96e2fcda2bceb518dab6878d5ee5daba7: include/types/shared.hpp (SharedTile::fetch_physical_offset,
@@ -251,13 +285,26 @@ macro_rules! impl_swizzled_tile {
             /// `M` of the atom: runs of `2^M` elements (16 bytes) stay whole.
             pub const BASE: u32 = <T::Swizzle as SwizzleFn>::BASE;
 
-            const CHECK: () = check_tile($rows, $cols, $stride, Self::BITS, Self::BASE);
+            const CHECKED: Result<(), Verdict> = check_tile(
+                stringify!($ty),
+                (R, C),
+                $rows,
+                $cols,
+                $stride,
+                Self::BITS,
+                Self::BASE,
+            );
+            const CHECK: () = match Self::CHECKED {
+                Ok(()) => (),
+                Err(v) => v.check(),
+            };
 
-            /// The strided layout before the swizzle.
-            const STRIDED: CuteLayout = if $col_major {
-                strided(R, C, 1, $stride)
+            /// The strided layout before the swizzle (computed without
+            /// panicking).
+            const STRIDED: Result<AnyLayout, Verdict> = if $col_major {
+                strided_result(R, C, 1, $stride, stringify!($ty))
             } else {
-                strided(R, C, $stride, 1)
+                strided_result(R, C, $stride, 1, stringify!($ty))
             };
 
             /// TileFusion's `TileLayout`: where each swizzle block starts
@@ -285,19 +332,47 @@ macro_rules! impl_swizzled_tile {
             };
         }
 
-        impl<T: SwizzleAtom<W>, W, const R: usize, const C: usize, const $stride: usize> Layout2
-            for $ty<T, W, R, C, $stride>
+        impl<
+                T: SwizzleAtom<W> + 'static,
+                W: 'static,
+                const R: usize,
+                const C: usize,
+                const $stride: usize,
+            > CuteType for $ty<T, W, R, C, $stride>
         {
             // CuTe's composition(Swizzle<B, M, log2(stride) - M>, strided)
-            const LAYOUT: ComposedLayout = {
-                let () = Self::CHECK;
-                let shift = $stride.trailing_zeros() as i32 - Self::BASE as i32;
-                ComposedLayout::new(
-                    swizzle_or_stop(Self::BITS as i32, Self::BASE as i32, shift),
-                    Int::fixed(0),
-                    Self::STRIDED,
-                )
+            const RESULT: Result<AnyLayout, Verdict> = match Self::CHECKED {
+                Err(v) => Err(v),
+                Ok(()) => {
+                    let shift = $stride.trailing_zeros() as i32 - Self::BASE as i32;
+                    match (
+                        swizzle_verdict(Self::BITS as i32, Self::BASE as i32, shift),
+                        Self::STRIDED,
+                    ) {
+                        (Err(v), _) | (_, Err(v)) => Err(v),
+                        (Ok(sw), Ok(AnyLayout::Plain(l))) => finish(
+                            Ok(AnyLayout::Swizzled(ComposedLayout::new(
+                                sw,
+                                Int::fixed(0),
+                                l,
+                            ))),
+                            stringify!($ty),
+                            "",
+                        ),
+                        (Ok(_), Ok(AnyLayout::Swizzled(c))) => Ok(AnyLayout::Swizzled(c)),
+                    }
+                }
             };
+        }
+
+        impl<
+                T: SwizzleAtom<W> + 'static,
+                W: 'static,
+                const R: usize,
+                const C: usize,
+                const $stride: usize,
+            > Layout2 for $ty<T, W, R, C, $stride>
+        {
         }
     };
 }

@@ -16,7 +16,7 @@ use super::reg_tile::{base_tile_element, BaseTile, RegTile, FRAGMENT_SLOTS, WARP
 use super::tile::Storage;
 use super::warp_region::{origins, region_extent, warp_coords, MAX_WARPS};
 use super::warp_reuse::{Cont, WarpReuse};
-use crate::types::cute::flat;
+use crate::types::cute_index::flat;
 
 /// Pieces a lane stores per base tile: slots `2k, 2k + 1` for `k < 4`.
 pub const PIECES: usize = FRAGMENT_SLOTS / 2;

@@ -6,12 +6,20 @@
 //! core's [`algebra::Swizzle`](crate::algebra::Swizzle): these types name
 //! it and compose it with a layout.
 
+// reason: the results are computed at compile time only, in const fns,
+// which cannot box their errors
+#![allow(clippy::result_large_err)]
+
 use core::marker::PhantomData;
 
 use super::matrix::{Layout2, Shape2};
+use super::result::swizzled_result;
 use super::sealed::Sealed;
-use crate::algebra::{ComposedLayout, Int};
-use crate::types::cute::swizzle_or_stop;
+use crate::algebra::AnyLayout;
+use crate::types::cute_composed::swizzle_verdict;
+use crate::types::cute_result::CuteType;
+use crate::types::verdict::Verdict;
+use crate::value::TextBuf;
 
 /// CuTe's swizzle: XOR the `B` bits at `[M+S, M+S+B)` into the `B` bits at
 /// `[M, M+B)`, keeping the low `M` bits; with a negative shift the other way
@@ -64,8 +72,11 @@ use crate::types::cute::swizzle_or_stop;
 ///
 /// # Compile-time errors
 ///
-/// `|S| < B` would not be an involution (the core's message, naming
-/// `Sw<3,3,2>`):
+/// `|S| < B` would not be an involution: [`RESULT`](Self::RESULT) is the
+/// verdict naming `Sw<3,3,2>` and the swizzle to use instead, and a layout
+/// swizzled by it carries that verdict
+/// ([`assert_cute!`](crate::assert_cute) reports it at `cargo check`).
+/// Applied alone, it fails where it is used:
 ///
 /// ```compile_fail,E0080
 /// use tilelayout::gpu::Swizzle;
@@ -95,9 +106,21 @@ impl<const B: u32, const M: u32, const S: i32> Swizzle<B, M, S> {
     /// `SShift`); negative when the source bits are below the targets.
     pub const SHIFT: i32 = S;
 
-    /// The swizzle as the core's value (checked there: one compile error
-    /// naming `Sw<B,M,S>` when it is not a swizzle).
-    pub const SWIZZLE: crate::algebra::Swizzle = swizzle_or_stop(bits(B), bits(M), S);
+    /// The swizzle as the core's value, or the verdict naming `Sw<B,M,S>`
+    /// and what to change when it is not a swizzle (computed without
+    /// panicking: a layout swizzled by it reports the verdict as its own).
+    pub const RESULT: Result<crate::algebra::Swizzle, Verdict> = gpu_swizzle(bits(B), bits(M), S);
+
+    /// The swizzle as the core's value (a compile error with the message
+    /// of [`RESULT`](Self::RESULT) where it is used when it is not a
+    /// swizzle).
+    pub const SWIZZLE: crate::algebra::Swizzle = match Self::RESULT {
+        Ok(sw) => sw,
+        Err(v) => {
+            v.check();
+            crate::algebra::Swizzle::NONE
+        }
+    };
 
     /// The source bits, `[M+S, M+S+B)` for `S ≥ 0`, `[M, M+B)` for `S < 0`
     /// (CuTe's `yyy_msk`).
@@ -132,11 +155,37 @@ const fn bits(x: u32) -> i32 {
     }
 }
 
+/// The core's check of a swizzle ([`swizzle_verdict`]'s message naming
+/// `Sw<B,M,S>`), with what to change when the shift is too small.
+const fn gpu_swizzle(b: i32, m: i32, s: i32) -> Result<crate::algebra::Swizzle, Verdict> {
+    match swizzle_verdict(b, m, s) {
+        Ok(sw) => Ok(sw),
+        Err(v) if b >= 0 && m >= 0 && (s.unsigned_abs() as i64) < b as i64 => {
+            // |S| < B: the source and target bits overlap
+            let mut t = TextBuf::<96>::new();
+            t.push_str("; the shift must be at least the bits: use Swizzle<");
+            t.push_i64(b as i64);
+            t.push_str(", ");
+            t.push_i64(m as i64);
+            t.push_str(", ");
+            t.push_i64(if s < 0 { -(b as i64) } else { b as i64 });
+            t.push_str(">");
+            match v.message() {
+                Some(m) => Err(Verdict::fail(&[m, t.as_str()])),
+                None => Err(v),
+            }
+        }
+        Err(v) => Err(v),
+    }
+}
+
 /// A swizzle function on offsets, implemented by [`Swizzle`].
 ///
 /// Sealed: [`Swizzled`] relies on `apply` being CuTe's swizzle with these
 /// parameters (and on its `SWIZZLE` being the core's value of them).
-pub trait SwizzleFn: Sealed {
+pub trait SwizzleFn: Sealed + 'static {
+    /// The core's value of the swizzle, or the verdict that it is none.
+    const RESULT: Result<crate::algebra::Swizzle, Verdict>;
     /// The core's value of the swizzle.
     const SWIZZLE: crate::algebra::Swizzle;
     /// `B`.
@@ -152,6 +201,7 @@ pub trait SwizzleFn: Sealed {
 impl<const B: u32, const M: u32, const S: i32> Sealed for Swizzle<B, M, S> {}
 
 impl<const B: u32, const M: u32, const S: i32> SwizzleFn for Swizzle<B, M, S> {
+    const RESULT: Result<crate::algebra::Swizzle, Verdict> = Swizzle::<B, M, S>::RESULT;
     const SWIZZLE: crate::algebra::Swizzle = Swizzle::<B, M, S>::SWIZZLE;
     const BITS: u32 = B;
     const BASE: u32 = M;
@@ -196,7 +246,9 @@ impl<const B: u32, const M: u32, const S: i32> SwizzleFn for Swizzle<B, M, S> {
 ///
 /// # Compile-time errors
 ///
-/// A swizzle wider than the layout:
+/// Each is the type's [`VERDICT`](crate::CuteType::VERDICT), one error at
+/// [`assert_cute!`](crate::assert_cute)'s line at `cargo check`, or where
+/// the type is used. A swizzle wider than the layout:
 ///
 /// ```compile_fail,E0080
 /// use tilelayout::gpu::{Layout2, RowMajor, Swizzle, Swizzled};
@@ -213,27 +265,19 @@ impl<const B: u32, const M: u32, const S: i32> SwizzleFn for Swizzle<B, M, S> {
 ///
 /// A swizzle that is not an involution:
 ///
+/// ```
+/// use tilelayout::gpu::{RowMajor, Swizzle, Swizzled};
+/// use tilelayout::CuteType;
+/// let v = <Swizzled<RowMajor<64, 64>, Swizzle<3, 2, 1>>>::VERDICT;
+/// assert!(v.message().unwrap().ends_with("use Swizzle<3, 2, 3>"));
+/// ```
+///
 /// ```compile_fail,E0080
 /// use tilelayout::gpu::{Layout2, RowMajor, Swizzle, Swizzled};
 /// let _ = Swizzled::<RowMajor<64, 64>, Swizzle<3, 2, 1>>::offset(0, 0);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Swizzled<L, Sw>(PhantomData<(L, Sw)>);
-
-impl<L: Layout2, Sw: SwizzleFn> Swizzled<L, Sw> {
-    const CHECK: () = {
-        let sw = Sw::SWIZZLE;
-        let span = 1usize << (sw.base() as u32 + sw.shift().unsigned_abs() + sw.bits() as u32);
-        assert!(
-            L::COSIZE != 0 && L::COSIZE % span == 0,
-            "Swizzled<L, Swizzle<B, M, S>> requires L::COSIZE to be a non-zero multiple of 2^(M+|S|+B): use a larger tile or a smaller swizzle"
-        );
-        assert!(
-            L::LAYOUT.swizzle.bits() == 0,
-            "Swizzled<L, Sw> requires an unswizzled L (a swizzle of a swizzle is not a composed layout)"
-        );
-    };
-}
 
 impl<L, Sw> Sealed for Swizzled<L, Sw> {}
 
@@ -242,16 +286,11 @@ impl<L: Layout2, Sw: SwizzleFn> Shape2 for Swizzled<L, Sw> {
     const COLS: usize = L::COLS;
 }
 
-impl<L: Layout2, Sw: SwizzleFn> Layout2 for Swizzled<L, Sw> {
-    const LAYOUT: ComposedLayout = {
-        let () = Self::CHECK;
-        ComposedLayout::new(Sw::SWIZZLE, Int::fixed(0), L::LAYOUT.layout)
-    };
-    const COSIZE: usize = {
-        let () = Self::CHECK;
-        L::COSIZE
-    };
+impl<L: Layout2, Sw: SwizzleFn> CuteType for Swizzled<L, Sw> {
+    const RESULT: Result<AnyLayout, Verdict> = swizzled_result(&L::RESULT, &Sw::RESULT);
 }
+
+impl<L: Layout2, Sw: SwizzleFn> Layout2 for Swizzled<L, Sw> {}
 
 #[cfg(test)]
 mod tests {

@@ -1,9 +1,11 @@
 //! CuTe's layouts as types: [`cute!`](crate::cute!) writes
 //! `(8,(2,4)):(1,(8,16))` as a type whose every constant (the layout
 //! value, size, cosize, text) is computed by the core's `const fn`s, and
-//! operation types ([`Flatten`], [`Get`], [`Append`], [`FromXla`]) whose
-//! constants are the core's operations on their operands' constants. A
-//! failed precondition is a compile error naming the mode; use
+//! structural operation types ([`Flatten`], [`Get`], [`Append`],
+//! [`FromXla`]) whose constants are the core's operations on their
+//! operands' constants. Every constant derives from the type's
+//! [`CuteType::RESULT`], computed without panicking; a failed precondition
+//! is a compile error naming the mode; use
 //! [`assert_cute!`](crate::assert_cute) to see it at `cargo check`.
 //!
 //! The XLA [`Layout`](crate::Layout) trait does not fit these types (it
@@ -22,11 +24,18 @@
 //! assert_eq!(A::idx2crd(43), [3, 5]);
 //! ```
 
+// reason: the results are computed at compile time only, in const fns,
+// which cannot box their errors
+#![allow(clippy::result_large_err)]
+
 use core::marker::PhantomData;
 
-use crate::algebra::{
-    AlgebraError, ComposedLayout, CuteLayout as Value, Int, IntTuple, Swizzle, MAX_NODES, MAX_TEXT,
+use super::cute_index::{check_rank, flat, flat_index, flat_offset, Flat};
+use super::cute_result::{
+    cosize_of_layout, failed, finish, not_swizzled, plain, plain_or_stop, size_of_layout, CuteType,
 };
+use super::verdict::Verdict;
+use crate::algebra::{AlgebraError, AnyLayout, CuteLayout as Value, Int, IntTuple, MAX_TEXT};
 use crate::value::{lower, LowerError, Lowered, TextBuf};
 
 /// One integer mode `shape:stride` of a layout type, with CuTe's binding
@@ -42,10 +51,10 @@ pub struct Leaf<
 /// A mode of a layout type: a [`Leaf`], or a tuple of modes (up to 8;
 /// `()` is the empty tuple).
 pub trait Modes: 'static {
-    /// The shape.
-    const SHAPE: IntTuple;
-    /// The stride (congruent to the shape).
-    const STRIDE: IntTuple;
+    /// The shape, or the capacity error of building it.
+    const SHAPE: Result<IntTuple, AlgebraError>;
+    /// The stride (congruent to the shape), or the capacity error.
+    const STRIDE: Result<IntTuple, AlgebraError>;
 }
 
 const fn int(v: i64, is_static: bool) -> Int {
@@ -57,20 +66,36 @@ const fn int(v: i64, is_static: bool) -> Int {
 }
 
 impl<const S: i64, const D: i64, const SS: bool, const DS: bool> Modes for Leaf<S, D, SS, DS> {
-    const SHAPE: IntTuple = IntTuple::int(int(S, SS));
-    const STRIDE: IntTuple = IntTuple::int(int(D, DS));
+    const SHAPE: Result<IntTuple, AlgebraError> = Ok(IntTuple::int(int(S, SS)));
+    const STRIDE: Result<IntTuple, AlgebraError> = Ok(IntTuple::int(int(D, DS)));
 }
 
 impl Modes for () {
-    const SHAPE: IntTuple = IntTuple::EMPTY;
-    const STRIDE: IntTuple = IntTuple::EMPTY;
+    const SHAPE: Result<IntTuple, AlgebraError> = Ok(IntTuple::EMPTY);
+    const STRIDE: Result<IntTuple, AlgebraError> = Ok(IntTuple::EMPTY);
+}
+
+/// The tuple of `parts`, or the first error among them or of the tuple.
+pub(crate) const fn tuple_of<const N: usize>(
+    parts: [Result<IntTuple, AlgebraError>; N],
+) -> Result<IntTuple, AlgebraError> {
+    let mut ok = [IntTuple::EMPTY; N];
+    let mut i = 0;
+    while i < N {
+        ok[i] = match parts[i] {
+            Ok(t) => t,
+            Err(e) => return Err(e),
+        };
+        i += 1;
+    }
+    IntTuple::tuple(&ok)
 }
 
 macro_rules! tuple_modes {
     ($($m:ident)+) => {
         impl<$($m: Modes),+> Modes for ($($m,)+) {
-            const SHAPE: IntTuple = ok(IntTuple::tuple(&[$($m::SHAPE),+]), "a layout type");
-            const STRIDE: IntTuple = ok(IntTuple::tuple(&[$($m::STRIDE),+]), "a layout type");
+            const SHAPE: Result<IntTuple, AlgebraError> = tuple_of([$($m::SHAPE),+]);
+            const STRIDE: Result<IntTuple, AlgebraError> = tuple_of([$($m::STRIDE),+]);
         }
     };
 }
@@ -87,44 +112,78 @@ tuple_modes!(A B C D E F G H);
 /// is `(_8,(_2,_4)):(_1,(_8,_16))`. Written by [`cute!`](crate::cute!).
 pub struct Cute<M>(PhantomData<M>);
 
-impl<M: Modes> AlgebraLayout for Cute<M> {
-    const LAYOUT: Value = ok(Value::new(M::SHAPE, M::STRIDE), "cute!");
+impl<M: Modes> CuteType for Cute<M> {
+    const RESULT: Result<AnyLayout, Verdict> = {
+        let r = match (M::SHAPE, M::STRIDE) {
+            (Ok(shape), Ok(stride)) => Value::new(shape, stride),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+        };
+        match r {
+            Ok(l) => finish(Ok(AnyLayout::Plain(l)), "Cute<…>", ""),
+            Err(e) => Err(failed("Cute<…>", "", &e)),
+        }
+    };
 }
+impl<M: Modes> AlgebraLayout for Cute<M> {}
 
 /// CuTe's `flatten(A)`.
 pub struct Flatten<A>(PhantomData<A>);
 
-impl<A: AlgebraLayout> AlgebraLayout for Flatten<A> {
-    const LAYOUT: Value = A::LAYOUT.flatten();
+impl<A: CuteType> CuteType for Flatten<A> {
+    const RESULT: Result<AnyLayout, Verdict> = match A::RESULT {
+        Ok(AnyLayout::Plain(a)) => Ok(AnyLayout::Plain(a.flatten())),
+        Ok(AnyLayout::Swizzled(a)) => Err(not_swizzled("Flatten<A>", &a)),
+        Err(v) => Err(v),
+    };
 }
+impl<A: AlgebraLayout> AlgebraLayout for Flatten<A> {}
 
 /// CuTe's `layout<I>(A)`: mode `I` of `A`.
 pub struct Get<A, const I: usize>(PhantomData<A>);
 
-impl<A: AlgebraLayout, const I: usize> AlgebraLayout for Get<A, I> {
-    const LAYOUT: Value = match A::LAYOUT.mode(I) {
-        Ok(l) => l,
-        Err(_) => {
-            let mut t = TextBuf::<160>::new();
-            t.push_str("Get<_, ");
-            t.push_u64(I as u64);
-            t.push_str(">: mode ");
-            t.push_u64(I as u64);
-            t.push_str(" of a layout of rank ");
-            t.push_u64(A::LAYOUT.rank() as u64);
-            t.push_str("; use a mode below ");
-            t.push_u64(A::LAYOUT.rank() as u64);
-            panic!("{}", t.as_str())
-        }
+impl<A: CuteType, const I: usize> CuteType for Get<A, I> {
+    const RESULT: Result<AnyLayout, Verdict> = match A::RESULT {
+        Ok(AnyLayout::Plain(a)) => match a.mode(I) {
+            Ok(l) => Ok(AnyLayout::Plain(l)),
+            Err(_) => {
+                let mut t = TextBuf::<160>::new();
+                t.push_str("Get<_, ");
+                t.push_u64(I as u64);
+                t.push_str(">: mode ");
+                t.push_u64(I as u64);
+                t.push_str(" of a layout of rank ");
+                t.push_u64(a.rank() as u64);
+                t.push_str("; use a mode below ");
+                t.push_u64(a.rank() as u64);
+                Err(Verdict::fail(&[
+                    t.as_str(),
+                    " (A = ",
+                    a.to_text().as_str(),
+                    ")",
+                ]))
+            }
+        },
+        Ok(AnyLayout::Swizzled(a)) => Err(not_swizzled("Get<A, I>", &a)),
+        Err(v) => Err(v),
     };
 }
+impl<A: AlgebraLayout, const I: usize> AlgebraLayout for Get<A, I> {}
 
 /// CuTe's `append(A, B)`: `B` as the last mode of `A`.
 pub struct Append<A, B>(PhantomData<(A, B)>);
 
-impl<A: AlgebraLayout, B: AlgebraLayout> AlgebraLayout for Append<A, B> {
-    const LAYOUT: Value = ok(A::LAYOUT.append(&B::LAYOUT), "Append");
+impl<A: CuteType, B: CuteType> CuteType for Append<A, B> {
+    const RESULT: Result<AnyLayout, Verdict> = match (&A::RESULT, &B::RESULT) {
+        (Err(v), _) | (_, Err(v)) => Err(*v),
+        (Ok(AnyLayout::Plain(a)), Ok(AnyLayout::Plain(b))) => {
+            finish(plain(a.append(b)), "Append<A, B>", a.to_text().as_str())
+        }
+        (Ok(AnyLayout::Swizzled(c)), _) | (_, Ok(AnyLayout::Swizzled(c))) => {
+            Err(not_swizzled("Append<A, B>", c))
+        }
+    };
 }
+impl<A: AlgebraLayout, B: AlgebraLayout> AlgebraLayout for Append<A, B> {}
 
 /// An XLA layout type's tiling as a CuTe layout (one mode per dim, over
 /// the padded tile grid; see [`crate::value::lower`]). A tiling that is not
@@ -139,94 +198,35 @@ impl<A: AlgebraLayout, B: AlgebraLayout> AlgebraLayout for Append<A, B> {
 /// ```
 pub struct FromXla<L>(PhantomData<L>);
 
-impl<L: crate::Layout> AlgebraLayout for FromXla<L> {
-    const LAYOUT: Value = match lower(&L::SHAPE) {
-        Ok(Lowered::Affine(a)) => *a.layout(),
-        Ok(Lowered::NotAffine(n)) => {
-            let mut t = TextBuf::<1024>::new();
-            t.push_str("FromXla<");
-            t.push_str(L::TEXT);
-            t.push_str(">: ");
-            t.push_str(n.describe().as_str());
-            t.push_str("; use the layout type's own offset instead");
-            panic!("{}", t.as_str())
+/// `L::SHAPE`, read only once `L`'s verdict is known to be good (a
+/// constant named in a const item is evaluated even on a path not taken;
+/// one named in a function, only when the function is called).
+const fn xla_shape<L: crate::Layout>() -> crate::value::Shape {
+    L::SHAPE
+}
+
+/// "FromXla<TEXT>: MESSAGE" for a valid `L` (its text, read as
+/// [`xla_shape`] is).
+const fn xla_failed<L: crate::Layout>(message: &str, then: &str) -> Verdict {
+    Verdict::fail(&["FromXla<", L::TEXT, ">: ", message, then])
+}
+
+impl<L: crate::Layout> CuteType for FromXla<L> {
+    const RESULT: Result<AnyLayout, Verdict> = if !L::VERDICT.is_ok() {
+        Err(L::VERDICT)
+    } else {
+        match lower(&xla_shape::<L>()) {
+            Ok(Lowered::Affine(a)) => finish(Ok(AnyLayout::Plain(*a.layout())), "FromXla<…>", ""),
+            Ok(Lowered::NotAffine(n)) => Err(xla_failed::<L>(
+                n.describe().as_str(),
+                "; use the layout type's own offset instead",
+            )),
+            Err(LowerError::Shape(e)) => Err(xla_failed::<L>(e.describe().as_str(), "")),
+            Err(LowerError::Algebra(e)) => Err(xla_failed::<L>(e.describe().as_str(), "")),
         }
-        Err(LowerError::Shape(e)) => panic!("{}", e.describe().as_str()),
-        Err(LowerError::Algebra(e)) => panic!("{}", e.describe().as_str()),
     };
 }
-
-/// Unwraps an algebra result in a const: the error becomes a compile error
-/// naming `what` and the core's message.
-#[track_caller] // reason: the error points at the constant, not at this helper
-pub(crate) const fn ok<T: Copy>(r: Result<T, AlgebraError>, what: &str) -> T {
-    match r {
-        Ok(v) => v,
-        Err(e) => {
-            let mut t = TextBuf::<256>::new();
-            t.push_str(what);
-            t.push_str(": ");
-            t.push_str(e.describe().as_str());
-            panic!("{}", t.as_str())
-        }
-    }
-}
-
-/// The flattened integer modes and the colexicographic divisor of each:
-/// what [`AlgebraLayout::index`] computes with.
-#[derive(Clone, Copy, Debug)]
-#[doc(hidden)] // reason: an implementation constant of the trait
-pub struct Flat {
-    n: usize,
-    shape: [i64; MAX_NODES],
-    stride: [i64; MAX_NODES],
-    below: [i64; MAX_NODES],
-    /// First flattened mode of each top-level mode, and one past the last.
-    mode_start: [usize; MAX_NODES + 1],
-    rank: usize,
-}
-
-/// Returns the flattened modes of `l` (what the index functions fold).
-pub(crate) const fn flat(l: &Value) -> Flat {
-    let mut f = Flat {
-        n: l.shape().leaf_count(),
-        shape: [1; MAX_NODES],
-        stride: [0; MAX_NODES],
-        below: [1; MAX_NODES],
-        mode_start: [0; MAX_NODES + 1],
-        rank: l.rank(),
-    };
-    let mut below = 1i64;
-    let mut k = 0;
-    while k < f.n {
-        let s = match l.shape().leaf(k) {
-            Some(s) => s.value,
-            None => 1,
-        };
-        f.shape[k] = s;
-        f.stride[k] = match l.stride().leaf(k) {
-            Some(d) => d.value,
-            None => 0,
-        };
-        f.below[k] = below;
-        below = ok_i64(below.checked_mul(s));
-        k += 1;
-    }
-    let mut m = 0;
-    while m < f.rank {
-        f.mode_start[m] = l.shape().mode_leaf_start(m);
-        m += 1;
-    }
-    f.mode_start[f.rank] = f.n;
-    f
-}
-
-const fn ok_i64(v: Option<i64>) -> i64 {
-    match v {
-        Some(v) => v,
-        None => panic!("the layout's size overflows i64"),
-    }
-}
+impl<L: crate::Layout> AlgebraLayout for FromXla<L> {}
 
 /// Holder for a layout type's text, so that a `&'static` to it can be
 /// formed.
@@ -241,14 +241,18 @@ impl<L: AlgebraLayout> Text<L> {
 /// constant arguments.
 ///
 /// Implemented by [`Cute`] (what [`cute!`](crate::cute!) writes) and the
-/// operation types.
-pub trait AlgebraLayout: 'static + Sized {
+/// operation types whose result is a plain layout. Every constant reads
+/// [`CuteType::RESULT`]: for a type whose check failed, each fails the
+/// build with the verdict's message where it is used (use
+/// [`assert_cute!`](crate::assert_cute) to see it at `cargo check`, at
+/// your line).
+pub trait AlgebraLayout: CuteType {
     /// The layout value.
-    const LAYOUT: Value;
+    const LAYOUT: Value = plain_or_stop(&Self::RESULT);
     /// CuTe's `size`.
-    const SIZE: usize = ok(Self::LAYOUT.size(), "size").value as usize;
+    const SIZE: usize = size_of_layout(&Self::LAYOUT);
     /// CuTe's `cosize`.
-    const COSIZE: usize = ok(Self::LAYOUT.cosize(), "cosize").value as usize;
+    const COSIZE: usize = cosize_of_layout(&Self::LAYOUT);
     /// CuTe's `rank`.
     const RANK: usize = Self::LAYOUT.rank();
     /// CuTe's `depth`.
@@ -260,35 +264,52 @@ pub trait AlgebraLayout: 'static + Sized {
     };
     /// The flattened modes (for the index functions).
     #[doc(hidden)]
-    const FLAT: Flat = flat(&Self::LAYOUT);
-    /// Evaluating this checks the layout; see
-    /// [`assert_cute!`](crate::assert_cute).
+    const FLAT: Flat = match &Self::RESULT {
+        Ok(AnyLayout::Plain(l)) => flat(l),
+        // never read: the index functions check the verdict first
+        _ => flat(&Value::EMPTY),
+    };
+    /// Evaluating this checks the layout: the build fails here with the
+    /// verdict's message (see [`assert_cute!`](crate::assert_cute) for the
+    /// same at `cargo check`).
     const VALID: () = {
-        let _ = Self::SIZE;
-        let _ = Self::COSIZE;
+        let _ = Self::LAYOUT;
     };
 
     /// CuTe's `layout(i)`: the offset of the 1-D coordinate `i`
     /// (colexicographic, the first mode fastest).
     #[inline(always)]
     fn index(i: usize) -> isize {
-        flat_index(const { &Self::FLAT }, i) as isize
+        let f = const {
+            Self::VERDICT.check();
+            &Self::FLAT
+        };
+        flat_index(f, i) as isize
     }
 
     /// CuTe's `layout(c0, c1, …)`: one integer coordinate per mode, each
     /// split colexicographically within its mode.
     #[inline(always)]
     fn offset<const N: usize>(coord: [usize; N]) -> isize {
-        const { check_rank(Self::RANK, N) };
-        flat_offset(const { &Self::FLAT }, &coord) as isize
+        // one constant checks everything: an invalid type or a wrong rank
+        // is one error here, with a note at the caller
+        let f = const {
+            Self::VERDICT.check();
+            check_rank(Self::FLAT.rank, N);
+            &Self::FLAT
+        };
+        flat_offset(f, &coord) as isize
     }
 
     /// CuTe's `idx2crd(i, shape)` at the top level: one coordinate per
     /// mode (the last takes the quotient unbounded).
     #[inline(always)]
     fn idx2crd<const N: usize>(i: usize) -> [usize; N] {
-        const { check_rank(Self::RANK, N) };
-        let f = const { &Self::FLAT };
+        let f = const {
+            Self::VERDICT.check();
+            check_rank(Self::FLAT.rank, N);
+            &Self::FLAT
+        };
         let mut out = [0usize; N];
         let mut m = 0;
         while m < N {
@@ -308,178 +329,5 @@ pub trait AlgebraLayout: 'static + Sized {
             m += 1;
         }
         out
-    }
-}
-
-/// The offset of the 1-D coordinate `i` under the flattened modes `f`
-/// (CuTe's `layout(i)`): one division and remainder by a constant per
-/// integer mode, which fold to straight-line code when `f` is a constant.
-#[inline(always)]
-pub(crate) const fn flat_index(f: &Flat, i: usize) -> i64 {
-    // unsigned: coordinates and shapes are not negative, and unsigned
-    // division by a constant needs no rounding fix-up
-    let i = i as u64;
-    let mut acc = 0i64;
-    let mut k = 0;
-    while k < f.n {
-        let c = if k + 1 == f.n {
-            i / f.below[k] as u64
-        } else {
-            (i / f.below[k] as u64) % f.shape[k] as u64
-        };
-        acc = acc.wrapping_add((c as i64).wrapping_mul(f.stride[k]));
-        k += 1;
-    }
-    acc
-}
-
-/// The offset of `coord`, one integer per top-level mode, each split
-/// colexicographically within its mode (CuTe's `layout(c0, c1, …)`); the
-/// same folding as [`flat_index`]. `coord` has at most the layout's rank
-/// modes (checked by the callers).
-#[inline(always)]
-pub(crate) const fn flat_offset(f: &Flat, coord: &[usize]) -> i64 {
-    let mut acc = 0i64;
-    let mut m = 0;
-    while m < coord.len() {
-        let x = coord[m] as u64;
-        let (a, b) = (f.mode_start[m], f.mode_start[m + 1]);
-        let mut k = a;
-        while k < b {
-            let below = (f.below[k] / f.below[a]) as u64;
-            let c = if k + 1 == b {
-                x / below
-            } else {
-                (x / below) % f.shape[k] as u64
-            };
-            acc = acc.wrapping_add((c as i64).wrapping_mul(f.stride[k]));
-            k += 1;
-        }
-        m += 1;
-    }
-    acc
-}
-
-#[track_caller] // reason: the error points at the `const` block, not at this helper
-pub(crate) const fn check_rank(rank: usize, n: usize) {
-    if rank != n {
-        let mut t = TextBuf::<96>::new();
-        t.push_str("coordinate has ");
-        t.push_u64(n as u64);
-        t.push_str(" modes but the layout has rank ");
-        t.push_u64(rank as u64);
-        panic!("{}", t.as_str());
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Swizzled (composed) layouts
-// ---------------------------------------------------------------------------
-
-/// Returns CuTe's `Swizzle<B, M, S>`, or stops the build with one message
-/// naming it as the user wrote it (`Sw<3,3,2>: swizzle Sw<B,M,S> needs …`).
-///
-/// Every swizzle type of the crate ([`CuteComposed`],
-/// [`gpu::Swizzle`](crate::gpu::Swizzle)) is checked here, by the core's
-/// [`Swizzle::new`].
-pub(crate) const fn swizzle_or_stop(b: i32, m: i32, s: i32) -> Swizzle {
-    match Swizzle::new(b, m, s) {
-        Ok(sw) => sw,
-        Err(e) => {
-            let mut t = TextBuf::<320>::new();
-            t.push_str("Sw<");
-            t.push_i64(b as i64);
-            t.push_str(",");
-            t.push_i64(m as i64);
-            t.push_str(",");
-            t.push_i64(s as i64);
-            t.push_str(">: ");
-            t.push_str(e.describe().as_str());
-            panic!("{}", t.as_str())
-        }
-    }
-}
-
-/// A swizzled CuTe layout as a type, CuTe's
-/// `ComposedLayout<Swizzle<B,M,S>, Offset, Layout>`: `i ↦ Sw(O + L(i))`.
-/// Written by [`cute!`](crate::cute!) from `Sw<B,M,S> o O o layout`.
-///
-/// ```
-/// use tilelayout::{cute, ComposedAlgebraLayout};
-/// type A = cute!(Sw<3,4,3> o _0 o (8,64):(64,1));
-/// assert_eq!(A::TEXT, "Sw<3,4,3> o _0 o (8,64):(64,1)");
-/// // row 2: bit 7 (in the YYY bits) flips bit 4
-/// assert_eq!(A::offset([2, 0]), 128 ^ 16);
-/// assert_eq!(A::index(2), 128 ^ 16);
-/// ```
-///
-/// # Compile-time errors
-///
-/// `|S| < B` is not a swizzle (CuTe's `static_assert`): written with
-/// `cute!` it is a compile error at the swizzle's tokens; written as a type
-/// it is an error when the type is used:
-///
-/// ```compile_fail,E0080
-/// use tilelayout::{ComposedAlgebraLayout, CuteComposed, Cute, Leaf};
-/// type A = CuteComposed<3, 3, 2, 0, Cute<Leaf<512, 1>>>;
-/// let _ = A::offset([5]);
-/// ```
-pub struct CuteComposed<const B: i32, const M: i32, const S: i32, const O: i64, L>(PhantomData<L>);
-
-impl<const B: i32, const M: i32, const S: i32, const O: i64, L: AlgebraLayout> ComposedAlgebraLayout
-    for CuteComposed<B, M, S, O, L>
-{
-    const LAYOUT: ComposedLayout =
-        ComposedLayout::new(swizzle_or_stop(B, M, S), Int::fixed(O), L::LAYOUT);
-}
-
-/// Holder for a composed layout type's text.
-struct ComposedText<L>(PhantomData<L>);
-
-impl<L: ComposedAlgebraLayout> ComposedText<L> {
-    const BUF: TextBuf<MAX_TEXT> = L::LAYOUT.to_text();
-}
-
-/// The twin of [`AlgebraLayout`] for CuTe's swizzled layouts
-/// (`Sw<B,M,S> o offset o layout`): constants computed by the core, and
-/// index functions that fold to the inner layout's straight-line code plus
-/// one application of the core's [`Swizzle::apply`].
-///
-/// Implemented by [`CuteComposed`] (what [`cute!`](crate::cute!) writes);
-/// the GPU's swizzled shared tiles
-/// ([`SwizzledRowMajor`](crate::gpu::SwizzledRowMajor)) fold the same way.
-pub trait ComposedAlgebraLayout: 'static + Sized {
-    /// The layout value.
-    const LAYOUT: ComposedLayout;
-    /// CuTe's `size` (the inner layout's).
-    const SIZE: usize = ok(Self::LAYOUT.size(), "size").value as usize;
-    /// CuTe's `rank` (the inner layout's).
-    const RANK: usize = Self::LAYOUT.rank();
-    /// CuTe's text of the layout.
-    const TEXT: &'static str = {
-        let buf: &'static TextBuf<MAX_TEXT> = &ComposedText::<Self>::BUF;
-        buf.as_str()
-    };
-    /// The flattened modes of the inner layout.
-    #[doc(hidden)]
-    const FLAT: Flat = flat(&Self::LAYOUT.layout);
-    /// Evaluating this checks the layout (its swizzle and size).
-    const VALID: () = {
-        let _ = Self::SIZE;
-    };
-
-    /// CuTe's `layout(i)` for a 1-D coordinate: `Sw(O + L(i))`.
-    #[inline(always)]
-    fn index(i: usize) -> isize {
-        let (sw, o) = const { (Self::LAYOUT.swizzle, Self::LAYOUT.offset.value) };
-        sw.apply(o.wrapping_add(flat_index(const { &Self::FLAT }, i))) as isize
-    }
-
-    /// CuTe's `layout(c0, c1, …)`: one integer coordinate per mode.
-    #[inline(always)]
-    fn offset<const N: usize>(coord: [usize; N]) -> isize {
-        const { check_rank(Self::RANK, N) };
-        let (sw, o) = const { (Self::LAYOUT.swizzle, Self::LAYOUT.offset.value) };
-        sw.apply(o.wrapping_add(flat_offset(const { &Self::FLAT }, &coord))) as isize
     }
 }

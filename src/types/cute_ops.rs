@@ -8,12 +8,20 @@
 //! [`AlgebraLayout`]), a tiler ([`TilerOperand`]: a layout, a static
 //! integer [`C`], or a by-mode [`ByMode`] tuple of them), a shape
 //! ([`ShapeOperand`]: [`C`] or a tuple of shapes) or a `const` integer; the
-//! result is the core's `Result`, and a failed precondition becomes a
-//! compile error that names the operation type, the mode and what to
-//! change (the core's message) and prints the operands. Use
-//! [`assert_cute!`](crate::assert_cute) to see it at `cargo check`.
-//! [`MaxCommonVector`], whose result is an integer, is read through its
-//! `VALUE`.
+//! result is the core's `Result`, carried without panicking through every
+//! operation type as [`CuteType::RESULT`]: a failed precondition becomes a
+//! [`Verdict`] that names the operation type, the mode and what to change
+//! (the core's message) and prints the operands, and
+//! [`assert_cute!`](crate::assert_cute) reports it as one error at its own
+//! line, at `cargo check`. [`MaxCommonVector`], whose result is an
+//! integer, is read through its `VALUE`.
+//!
+//! An operation that CuTe also defines on swizzled layouts (`Sw<B,M,S> o
+//! offset o L`: coalesce, composition with a tiler, the divides and
+//! products, `tile_to_shape`, the casts, the inverses) is a
+//! [`ComposedAlgebraLayout`] when its left operand is one (the core's
+//! [`ComposedLayout`](crate::algebra::ComposedLayout) methods); the
+//! complement of a swizzled layout is its inner layout's, a plain layout.
 //!
 //! ```
 //! use tilelayout::{cute, AlgebraLayout, ByMode, LogicalDivide, C};
@@ -26,11 +34,19 @@
 //! assert_eq!(M::offset([3, 5]), 1 + 2 + 4 + 16);
 //! ```
 
+// reason: the results are computed at compile time only, in const fns,
+// which cannot box their errors
+#![allow(clippy::result_large_err)]
+
 use core::marker::PhantomData;
 
 use super::cute::AlgebraLayout;
+use super::cute_composed::ComposedAlgebraLayout;
+use super::cute_result::{finish, plain, plain_operand, swizzled, CuteType};
+use super::verdict::Verdict;
 use crate::algebra::{
-    self, AlgebraError, AlgebraErrorKind, CuteLayout as Value, Int, IntTuple, Tiler, MAX_TEXT,
+    self, AlgebraError, AlgebraErrorKind, AnyLayout, CuteLayout as Value, Int, IntTuple,
+    SwizzledInverse, Tiler, MAX_TEXT,
 };
 use crate::value::TextBuf;
 
@@ -39,6 +55,15 @@ use crate::value::TextBuf;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct C<const N: i64>;
 
+/// `C<N>` as text.
+const fn c_name(n: i64) -> TextBuf<32> {
+    let mut t = TextBuf::new();
+    t.push_str("C<");
+    t.push_i64(n);
+    t.push_str(">");
+    t
+}
+
 /// CuTe's by-mode tiler `make_tile(T0, T1, …)`: mode `i` of the left
 /// layout is tiled by `Ti`, a layout type or a [`C`] (up to 8 modes).
 pub struct ByMode<T>(PhantomData<T>);
@@ -46,89 +71,117 @@ pub struct ByMode<T>(PhantomData<T>);
 /// The right operand of composition, the divides and the products: a
 /// layout type, a [`C`] or a [`ByMode`] tiler.
 pub trait TilerOperand: 'static {
-    /// The tiler.
-    const TILER: Tiler;
+    /// The tiler, or the verdict on building it.
+    const TILER: Result<Tiler, Verdict>;
 }
 
 impl<L: AlgebraLayout> TilerOperand for L {
-    const TILER: Tiler = Tiler::layout(L::LAYOUT);
+    const TILER: Result<Tiler, Verdict> = match plain_operand(&L::RESULT) {
+        Ok(l) => Ok(Tiler::layout(l)),
+        Err(v) => Err(v),
+    };
 }
 
 impl<const N: i64> TilerOperand for C<N> {
-    const TILER: Tiler = ok_operand(Tiler::int(Int::fixed(N)), "C<N> as a tiler");
+    const TILER: Result<Tiler, Verdict> = match Tiler::int(Int::fixed(N)) {
+        Ok(t) => Ok(t),
+        Err(e) => Err(operand_failed(c_name(N).as_str(), " as a tiler", &e)),
+    };
 }
 
 impl<T: TilerModes> TilerOperand for ByMode<T> {
-    const TILER: Tiler = ok_operand(T::TILER, "ByMode<…>");
+    const TILER: Result<Tiler, Verdict> = T::TILER;
 }
 
 /// One mode of a [`ByMode`] tiler: a layout type or a [`C`].
 pub trait TilerMode: 'static {
-    /// The mode as a layout (`N:_1` for `C<N>`).
-    const MODE: Value;
+    /// The mode as a layout (`N:_1` for `C<N>`), or the verdict on it.
+    const MODE: Result<Value, Verdict>;
     /// Whether the mode is an integer (CuTe composes by `N:_1` then too,
     /// but prints and divides it as the integer).
     const IS_INT: bool;
 }
 
 impl<L: AlgebraLayout> TilerMode for L {
-    const MODE: Value = L::LAYOUT;
+    const MODE: Result<Value, Verdict> = plain_operand(&L::RESULT);
     const IS_INT: bool = false;
 }
 
 impl<const N: i64> TilerMode for C<N> {
-    const MODE: Value = ok_operand(
-        Value::column_major(IntTuple::int(Int::fixed(N))),
-        "C<N> as a tiler mode",
-    );
+    const MODE: Result<Value, Verdict> = match Value::column_major(IntTuple::int(Int::fixed(N))) {
+        Ok(l) => Ok(l),
+        Err(e) => Err(operand_failed(c_name(N).as_str(), " as a tiler mode", &e)),
+    };
     const IS_INT: bool = true;
 }
 
 /// The tuple of modes of a [`ByMode`] tiler.
 pub trait TilerModes: 'static {
-    /// The by-mode tiler of these modes.
-    const TILER: Result<Tiler, AlgebraError>;
+    /// The by-mode tiler of these modes, or the verdict on building it.
+    const TILER: Result<Tiler, Verdict>;
 }
 
 /// `tiler` with one more mode.
 const fn push_mode(
-    tiler: Result<Tiler, AlgebraError>,
-    mode: &Value,
+    tiler: Result<Tiler, Verdict>,
+    mode: &Result<Value, Verdict>,
     is_int: bool,
-) -> Result<Tiler, AlgebraError> {
-    let t = match tiler {
-        Ok(t) => t,
-        Err(e) => return Err(e),
+) -> Result<Tiler, Verdict> {
+    let (t, mode) = match (tiler, mode) {
+        (Ok(t), Ok(m)) => (t, m),
+        (Err(v), _) | (_, &Err(v)) => return Err(v),
     };
-    match (is_int, mode.shape().as_int()) {
+    let r = match (is_int, mode.shape().as_int()) {
         (true, Some(n)) => t.push_int(n),
         _ => t.push(mode),
+    };
+    match r {
+        Ok(t) => Ok(t),
+        Err(e) => Err(operand_failed("ByMode<…>", "", &e)),
     }
 }
 
-/// A shape operand (`tile_to_shape`'s target, `complement`'s cotarget,
-/// `coalesce`'s profile): a [`C`] or a tuple of shape operands.
+/// A shape operand (`tile_to_shape`'s target and order, `complement`'s
+/// cotarget, `coalesce`'s profile): a [`C`] or a tuple of shape operands.
 pub trait ShapeOperand: 'static {
-    /// The shape.
-    const SHAPE: IntTuple;
+    /// The shape, or the verdict on building it.
+    const SHAPE: Result<IntTuple, Verdict>;
 }
 
 impl<const N: i64> ShapeOperand for C<N> {
-    const SHAPE: IntTuple = IntTuple::int(Int::fixed(N));
+    const SHAPE: Result<IntTuple, Verdict> = Ok(IntTuple::int(Int::fixed(N)));
+}
+
+/// The tuple of `parts`, or the first verdict among them or on the tuple.
+const fn shape_tuple<const N: usize>(
+    parts: [Result<IntTuple, Verdict>; N],
+) -> Result<IntTuple, Verdict> {
+    let mut ok = [IntTuple::EMPTY; N];
+    let mut i = 0;
+    while i < N {
+        ok[i] = match parts[i] {
+            Ok(t) => t,
+            Err(v) => return Err(v),
+        };
+        i += 1;
+    }
+    match IntTuple::tuple(&ok) {
+        Ok(t) => Ok(t),
+        Err(e) => Err(operand_failed("a shape operand", "", &e)),
+    }
 }
 
 macro_rules! tuple_operands {
     ($($m:ident)+) => {
         impl<$($m: TilerMode),+> TilerModes for ($($m,)+) {
-            const TILER: Result<Tiler, AlgebraError> = {
+            const TILER: Result<Tiler, Verdict> = {
                 let t = Ok(Tiler::EMPTY);
                 $(let t = push_mode(t, &$m::MODE, $m::IS_INT);)+
                 t
             };
         }
         impl<$($m: ShapeOperand),+> ShapeOperand for ($($m,)+) {
-            const SHAPE: IntTuple =
-                ok_operand(IntTuple::tuple(&[$($m::SHAPE),+]), "a shape operand");
+            const SHAPE: Result<IntTuple, Verdict> = shape_tuple([$($m::SHAPE),+]);
         }
     };
 }
@@ -141,54 +194,49 @@ tuple_operands!(A B C2 D E F);
 tuple_operands!(A B C2 D E F G);
 tuple_operands!(A B C2 D E F G H);
 
-/// Unwraps an operand's construction in a const.
-#[track_caller] // reason: the error points at the constant, not at this helper
-const fn ok_operand<T: Copy>(r: Result<T, AlgebraError>, what: &str) -> T {
-    match r {
-        Ok(v) => v,
-        Err(e) => {
-            let mut t = TextBuf::<320>::new();
-            t.push_str(what);
-            t.push_str(": ");
-            t.push_str(e.describe().as_str());
-            panic!("{}", t.as_str())
-        }
-    }
+/// The verdict on building an operand: "WHAT AS: MESSAGE".
+const fn operand_failed(what: &str, role: &str, e: &AlgebraError) -> Verdict {
+    Verdict::fail(&[what, role, ": ", e.describe().as_str()])
 }
 
-/// Unwraps an operation's result in a const: the error is a compile error
-/// naming the operation, the core's message (the mode and what to
-/// change) and the operands as CuTe prints them.
-#[track_caller] // reason: the error points at the constant, not at this helper
-const fn ok_op(
-    r: Result<Value, AlgebraError>,
+/// An operation's result: the core's, checked by [`finish`]; an error
+/// becomes the verdict naming the operation, the core's message (the mode
+/// and what to change) and the operands as CuTe prints them.
+pub(crate) const fn op_result(
+    r: Result<AnyLayout, AlgebraError>,
     op: &str,
-    a: &Value,
+    a: &AnyLayout,
     b_name: &str,
     b: &str,
-) -> Value {
+) -> Result<AnyLayout, Verdict> {
+    let mut operands = TextBuf::<{ 2 * MAX_TEXT + 16 }>::new();
+    operands.push_str("A = ");
+    operands.push_str(a.to_text().as_str());
+    if !b.is_empty() {
+        operands.push_str(", ");
+        operands.push_str(b_name);
+        operands.push_str(" = ");
+        operands.push_str(b);
+    }
     match r {
-        Ok(v) => v,
+        Ok(l) => finish(Ok(l), op, operands.as_str()),
         Err(e) => {
-            let mut t = TextBuf::<{ 2 * MAX_TEXT + 512 }>::new();
-            t.push_str(op);
-            t.push_str(": ");
-            t.push_str(e.describe().as_str());
             // the hint, unless the kind's own message says what to change
             let own = AlgebraError::new(e.kind).message();
-            if !contains(own.as_str().as_bytes(), b"; ") {
-                t.push_str(hint(&e.kind));
-            }
-            t.push_str(" (A = ");
-            t.push_str(a.to_text().as_str());
-            if !b.is_empty() {
-                t.push_str(", ");
-                t.push_str(b_name);
-                t.push_str(" = ");
-                t.push_str(b);
-            }
-            t.push_str(")");
-            panic!("{}", t.as_str())
+            let hint = if contains(own.as_str().as_bytes(), b"; ") {
+                ""
+            } else {
+                hint(&e.kind)
+            };
+            Err(Verdict::fail(&[
+                op,
+                ": ",
+                e.describe().as_str(),
+                hint,
+                " (",
+                operands.as_str(),
+                ")",
+            ]))
         }
     }
 }
@@ -228,114 +276,261 @@ const fn contains(hay: &[u8], needle: &[u8]) -> bool {
     false
 }
 
-/// Operation types of one layout: `Name<A>` is `f(&A::LAYOUT)`.
+/// The error of an operation the algebra defines on plain layouts only.
+const PLAIN_ONLY: AlgebraError = AlgebraError::new(AlgebraErrorKind::Unsupported {
+    what: "this operation on a swizzled layout (apply it to the inner layout)",
+});
+
+/// A swizzled layout's inverse as an [`AnyLayout`]: `Sw' o _0 o L'`, or
+/// an error for `L' o -offset o Sw` (a swizzle of the input), which has
+/// no layout type.
+const fn swizzled_inverse(
+    r: Result<SwizzledInverse, AlgebraError>,
+) -> Result<AnyLayout, AlgebraError> {
+    match r {
+        Ok(SwizzledInverse::Composed(c)) => Ok(AnyLayout::Swizzled(c)),
+        Ok(SwizzledInverse::Input(_)) => Err(AlgebraError::new(AlgebraErrorKind::Unsupported {
+            what: "an inverse that swizzles its input (L' o -offset o Sw; give the swizzled \
+                   layout a zero offset so that the inverse is Sw' o _0 o L')",
+        })),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`algebra::filter_zeros`], which cannot fail, as the other operations.
+const fn filter_zeros(l: &Value) -> Result<Value, AlgebraError> {
+    Ok(algebra::filter_zeros(l))
+}
+
+/// The kind impls of an operation type: `both` (a plain result for a plain
+/// operand, a swizzled one for a swizzled operand), `plain` (plain
+/// operands only) or `any` (a plain result for either).
+macro_rules! kinds {
+    (both, $name:ident<A $(, $p:ident: $b:path)*>) => {
+        impl<A: AlgebraLayout $(, $p: $b)*> AlgebraLayout for $name<A $(, $p)*> {}
+        impl<A: ComposedAlgebraLayout $(, $p: $b)*> ComposedAlgebraLayout for $name<A $(, $p)*> {}
+    };
+    (plain, $name:ident<A $(, $p:ident: $b:path)*>) => {
+        impl<A: AlgebraLayout $(, $p: $b)*> AlgebraLayout for $name<A $(, $p)*> {}
+    };
+    (any, $name:ident<A $(, $p:ident: $b:path)*>) => {
+        impl<A: CuteType $(, $p: $b)*> AlgebraLayout for $name<A $(, $p)*> {}
+    };
+}
+
+/// Operation types of one layout: `Name<A>` is `f(&A)` for a plain `A`,
+/// `$swizzled` (with `$c` the composed layout) for a swizzled one.
 macro_rules! unary {
-    ($($(#[$doc:meta])* $name:ident = $f:path;)+) => {$(
+    ($($(#[$doc:meta])* $kind:ident $name:ident = $f:path, |$c:ident| $swizzled:expr;)+) => {$(
         $(#[$doc])*
         pub struct $name<A>(PhantomData<A>);
 
-        impl<A: AlgebraLayout> AlgebraLayout for $name<A> {
-            const LAYOUT: Value = ok_op($f(&A::LAYOUT), concat!(stringify!($name), "<A>"), &A::LAYOUT, "", "");
+        impl<A: CuteType> CuteType for $name<A> {
+            const RESULT: Result<AnyLayout, Verdict> = match &A::RESULT {
+                Err(v) => Err(*v),
+                Ok(x) => op_result(
+                    match x {
+                        AnyLayout::Plain(a) => plain($f(a)),
+                        AnyLayout::Swizzled($c) => $swizzled,
+                    },
+                    concat!(stringify!($name), "<A>"),
+                    x,
+                    "",
+                    "",
+                ),
+            };
         }
+        kinds!($kind, $name<A>);
     )+};
 }
 
 /// Operation types of a layout and an operand: `Name<A, B>` is
-/// `f(&A::LAYOUT, &B::CONST)`, `B` bounded by `$bound`.
+/// `f(&A, &B::CONST)` for a plain `A`, `B` bounded by `$bound`;
+/// `$swizzled` (with `$c` the composed layout, `$b` the operand) for a
+/// swizzled one.
 macro_rules! binary {
-    ($($(#[$doc:meta])* $name:ident<$bound:ident::$c:ident> = $f:path;)+) => {$(
+    ($($(#[$doc:meta])* $kind:ident $name:ident<$bound:ident::$cst:ident> = $f:path,
+        |$c:ident, $b:ident| $swizzled:expr;)+) => {$(
         $(#[$doc])*
         pub struct $name<A, B>(PhantomData<(A, B)>);
 
-        impl<A: AlgebraLayout, B: $bound> AlgebraLayout for $name<A, B> {
-            const LAYOUT: Value = ok_op(
-                $f(&A::LAYOUT, &B::$c),
-                concat!(stringify!($name), "<A, B>"),
-                &A::LAYOUT,
-                "B",
-                B::$c.to_text().as_str(),
-            );
+        impl<A: CuteType, B: $bound> CuteType for $name<A, B> {
+            const RESULT: Result<AnyLayout, Verdict> = match (&A::RESULT, &B::$cst) {
+                (Err(v), _) | (_, Err(v)) => Err(*v),
+                (Ok(x), Ok($b)) => op_result(
+                    match x {
+                        AnyLayout::Plain(a) => plain($f(a, $b)),
+                        AnyLayout::Swizzled($c) => $swizzled,
+                    },
+                    concat!(stringify!($name), "<A, B>"),
+                    x,
+                    "B",
+                    $b.to_text().as_str(),
+                ),
+            };
         }
+        kinds!($kind, $name<A, B: $bound>);
     )+};
+}
+
+/// A layout operand of [`BlockedProduct`], [`RakedProduct`] and
+/// [`MaxCommonLayout`]: a plain layout type.
+pub trait PlainOperand: 'static {
+    /// The layout, or the verdict on it.
+    const PLAIN: Result<Value, Verdict>;
+}
+
+impl<L: AlgebraLayout> PlainOperand for L {
+    const PLAIN: Result<Value, Verdict> = plain_operand(&L::RESULT);
 }
 
 unary! {
     /// CuTe's `coalesce(A)`: the fewest modes with the same function.
-    Coalesce = algebra::coalesce;
+    both Coalesce = algebra::coalesce, |c| swizzled(c.coalesce());
     /// CuTe's `filter(A)`: stride-0 and size-1 modes removed, coalesced.
-    Filter = algebra::filter;
+    plain Filter = algebra::filter, |_c| Err(PLAIN_ONLY);
+    /// CuTe's `filter_zeros(A)`: every mode of a static `_0` stride gets
+    /// shape `_1`.
+    plain FilterZeros = filter_zeros, |_c| Err(PLAIN_ONLY);
     /// CuTe's `complement(A)`: the layout of the offsets `A` misses up to
-    /// its cosize.
-    Complement = algebra::complement_self;
+    /// its cosize (of a swizzled layout: its inner layout's complement).
+    any Complement = algebra::complement_self, |c| plain(c.complement());
     /// CuTe's `right_inverse(A)`: `A(R(i)) == i` on the largest prefix.
-    RightInverse = algebra::right_inverse;
+    both RightInverse = algebra::right_inverse, |c| swizzled_inverse(c.right_inverse());
     /// CuTe's `left_inverse(A)`: `R(A(i)) == i` (`A` injective).
-    LeftInverse = algebra::left_inverse;
+    both LeftInverse = algebra::left_inverse, |c| swizzled_inverse(c.left_inverse());
 }
 
 binary! {
     /// CuTe's `composition(A, B)`: `A(B(i))`; `B` a layout, a [`C`] or a
     /// [`ByMode`] tiler.
-    Composition<TilerOperand::TILER> = algebra::composition_tiler;
+    both Composition<TilerOperand::TILER> = algebra::composition_tiler,
+        |c, b| swizzled(c.composition(b));
     /// CuTe's `logical_divide(A, Tiler)`: `((tile),(rest))` per tiled mode.
-    LogicalDivide<TilerOperand::TILER> = algebra::logical_divide;
+    both LogicalDivide<TilerOperand::TILER> = algebra::logical_divide,
+        |c, b| swizzled(c.logical_divide(b));
     /// CuTe's `zipped_divide(A, Tiler)`: `((tiles),(rests))`.
-    ZippedDivide<TilerOperand::TILER> = algebra::zipped_divide;
+    both ZippedDivide<TilerOperand::TILER> = algebra::zipped_divide,
+        |c, b| swizzled(c.zipped_divide(b));
     /// CuTe's `tiled_divide(A, Tiler)`: `((tiles),rest0,rest1,…)`.
-    TiledDivide<TilerOperand::TILER> = algebra::tiled_divide;
+    both TiledDivide<TilerOperand::TILER> = algebra::tiled_divide,
+        |c, b| swizzled(c.tiled_divide(b));
     /// CuTe's `flat_divide(A, Tiler)`: `(tile0,tile1,…,rest0,rest1,…)`.
-    FlatDivide<TilerOperand::TILER> = algebra::flat_divide;
+    both FlatDivide<TilerOperand::TILER> = algebra::flat_divide,
+        |c, b| swizzled(c.flat_divide(b));
     /// CuTe's `logical_product(A, Tiler)`: `(A, complement(A) o B)`.
-    LogicalProduct<TilerOperand::TILER> = algebra::logical_product;
+    both LogicalProduct<TilerOperand::TILER> = algebra::logical_product,
+        |c, b| swizzled(c.logical_product(b));
     /// CuTe's `zipped_product(A, Tiler)`.
-    ZippedProduct<TilerOperand::TILER> = algebra::zipped_product;
+    both ZippedProduct<TilerOperand::TILER> = algebra::zipped_product,
+        |c, b| swizzled(c.zipped_product(b));
     /// CuTe's `tiled_product(A, Tiler)`.
-    TiledProduct<TilerOperand::TILER> = algebra::tiled_product;
+    both TiledProduct<TilerOperand::TILER> = algebra::tiled_product,
+        |c, b| swizzled(c.tiled_product(b));
     /// CuTe's `blocked_product(A, B)`: `B` copies of the block `A`, mode by
     /// mode, block-major.
-    BlockedProduct<AlgebraLayout::LAYOUT> = algebra::blocked_product;
+    both BlockedProduct<PlainOperand::PLAIN> = algebra::blocked_product,
+        |c, b| swizzled(c.blocked_product(b));
     /// CuTe's `raked_product(A, B)`: the copies of `A` interleaved.
-    RakedProduct<AlgebraLayout::LAYOUT> = algebra::raked_product;
+    both RakedProduct<PlainOperand::PLAIN> = algebra::raked_product,
+        |c, b| swizzled(c.raked_product(b));
     /// CuTe's `max_common_layout(A, B)`: the largest layout `A` and `B`
     /// both map contiguously.
-    MaxCommonLayout<AlgebraLayout::LAYOUT> = algebra::max_common_layout;
+    plain MaxCommonLayout<PlainOperand::PLAIN> = algebra::max_common_layout,
+        |_c, _b| Err(PLAIN_ONLY);
     /// CuTe's `coalesce(A, profile)`: coalesced within each mode of the
     /// profile (`(C<1>, C<1>)` is CuTe's `Step<_1,_1>`).
-    CoalesceBy<ShapeOperand::SHAPE> = algebra::coalesce_by;
-    /// CuTe's `complement(A, cotarget)`.
-    ComplementTo<ShapeOperand::SHAPE> = algebra::complement;
+    both CoalesceBy<ShapeOperand::SHAPE> = algebra::coalesce_by,
+        |c, b| swizzled(c.coalesce_by(b));
+    /// CuTe's `complement(A, cotarget)` (of a swizzled layout: its inner
+    /// layout's).
+    any ComplementTo<ShapeOperand::SHAPE> = algebra::complement,
+        |c, b| plain(c.complement_to(b));
     /// CuTe's `tile_to_shape(A, shape)`: copies of the block `A` filling
     /// the shape.
-    TileToShape<ShapeOperand::SHAPE> = algebra::tile_to_shape;
+    both TileToShape<ShapeOperand::SHAPE> = algebra::tile_to_shape,
+        |c, b| swizzled(c.tile_to_shape(b));
 }
+
+/// CuTe's `tile_to_shape(A, shape, order)`: as [`TileToShape`], the
+/// copies of the block laid out in the order of the modes that `Order`
+/// gives (`(C<2>, C<1>)` is CuTe's `Step<_2,_1>`: the copies repeat along
+/// mode 1 first).
+///
+/// ```
+/// use tilelayout::{cute, AlgebraLayout, TileToShapeOrdered, C};
+/// type T = TileToShapeOrdered<cute!((_2,_2):(_1,_2)), (C<4>, C<6>), (C<2>, C<1>)>;
+/// assert_eq!(T::TEXT, "((_2,_2),(_2,_3)):((_1,_12),(_2,_4))");
+/// assert_eq!(T::offset([2, 0]), 12); // the second copy down mode 0
+/// ```
+pub struct TileToShapeOrdered<A, S, O>(PhantomData<(A, S, O)>);
+
+impl<A: CuteType, S: ShapeOperand, O: ShapeOperand> CuteType for TileToShapeOrdered<A, S, O> {
+    const RESULT: Result<AnyLayout, Verdict> = match (&A::RESULT, &S::SHAPE, &O::SHAPE) {
+        (Err(v), _, _) | (_, Err(v), _) | (_, _, Err(v)) => Err(*v),
+        (Ok(x), Ok(s), Ok(o)) => {
+            let mut b = TextBuf::<{ 2 * MAX_TEXT + 16 }>::new();
+            b.push_str(s.to_text().as_str());
+            b.push_str(", Order = ");
+            b.push_str(o.to_text().as_str());
+            op_result(
+                match x {
+                    AnyLayout::Plain(a) => plain(algebra::tile_to_shape_ordered(a, s, o)),
+                    AnyLayout::Swizzled(c) => swizzled(c.tile_to_shape_ordered(s, o)),
+                },
+                "TileToShapeOrdered<A, S, O>",
+                x,
+                "S",
+                b.as_str(),
+            )
+        }
+    };
+}
+kinds!(both, TileToShapeOrdered<A, S: ShapeOperand, O: ShapeOperand>);
 
 /// CuTe's `upcast<N>(A)`: the layout of `N`-element groups (elements `N`
-/// times wider).
+/// times wider; of a swizzled layout, the swizzle rescaled too).
 pub struct Upcast<A, const N: i64>(PhantomData<A>);
 
-impl<A: AlgebraLayout, const N: i64> AlgebraLayout for Upcast<A, N> {
-    const LAYOUT: Value = ok_op(
-        algebra::upcast(&A::LAYOUT, N),
-        "Upcast<A, N>",
-        &A::LAYOUT,
-        "N",
-        IntTuple::int(Int::dynamic(N)).to_text().as_str(),
-    );
+impl<A: CuteType, const N: i64> CuteType for Upcast<A, N> {
+    const RESULT: Result<AnyLayout, Verdict> = match &A::RESULT {
+        Err(v) => Err(*v),
+        Ok(x) => op_result(
+            match x {
+                AnyLayout::Plain(a) => plain(algebra::upcast(a, N)),
+                AnyLayout::Swizzled(c) => swizzled(c.upcast(N)),
+            },
+            "Upcast<A, N>",
+            x,
+            "N",
+            IntTuple::int(Int::dynamic(N)).to_text().as_str(),
+        ),
+    };
 }
+impl<A: AlgebraLayout, const N: i64> AlgebraLayout for Upcast<A, N> {}
+impl<A: ComposedAlgebraLayout, const N: i64> ComposedAlgebraLayout for Upcast<A, N> {}
 
 /// CuTe's `downcast<N>(A)`: each element split into `N` (elements `N`
-/// times narrower).
+/// times narrower; of a swizzled layout, the swizzle rescaled too).
 pub struct Downcast<A, const N: i64>(PhantomData<A>);
 
-impl<A: AlgebraLayout, const N: i64> AlgebraLayout for Downcast<A, N> {
-    const LAYOUT: Value = ok_op(
-        algebra::downcast(&A::LAYOUT, N),
-        "Downcast<A, N>",
-        &A::LAYOUT,
-        "N",
-        IntTuple::int(Int::dynamic(N)).to_text().as_str(),
-    );
+impl<A: CuteType, const N: i64> CuteType for Downcast<A, N> {
+    const RESULT: Result<AnyLayout, Verdict> = match &A::RESULT {
+        Err(v) => Err(*v),
+        Ok(x) => op_result(
+            match x {
+                AnyLayout::Plain(a) => plain(algebra::downcast(a, N)),
+                AnyLayout::Swizzled(c) => swizzled(c.downcast(N)),
+            },
+            "Downcast<A, N>",
+            x,
+            "N",
+            IntTuple::int(Int::dynamic(N)).to_text().as_str(),
+        ),
+    };
 }
+impl<A: AlgebraLayout, const N: i64> AlgebraLayout for Downcast<A, N> {}
+impl<A: ComposedAlgebraLayout, const N: i64> ComposedAlgebraLayout for Downcast<A, N> {}
 
 /// CuTe's `max_common_vector(A, B)`: the number of elements that `A` and
 /// `B` both map to consecutive offsets from 0, an integer (so this type is
@@ -348,12 +543,35 @@ impl<A: AlgebraLayout, const N: i64> AlgebraLayout for Downcast<A, N> {
 /// ```
 pub struct MaxCommonVector<A, B>(PhantomData<(A, B)>);
 
-impl<A: AlgebraLayout, B: AlgebraLayout> MaxCommonVector<A, B> {
+impl<A: CuteType, B: PlainOperand> MaxCommonVector<A, B> {
+    /// The common vector length, or the verdict (computed without
+    /// panicking).
+    pub const RESULT: Result<usize, Verdict> = match (plain_operand(&A::RESULT), &B::PLAIN) {
+        (Err(v), _) | (_, &Err(v)) => Err(v),
+        (Ok(a), Ok(b)) => match algebra::max_common_vector(&a, b) {
+            Ok(n) => Ok(n.value as usize),
+            Err(e) => match op_result(
+                Err(e),
+                "MaxCommonVector<A, B>",
+                &AnyLayout::Plain(a),
+                "B",
+                b.to_text().as_str(),
+            ) {
+                Err(v) => Err(v),
+                Ok(_) => Err(Verdict::fail(&["MaxCommonVector<A, B>"])),
+            },
+        },
+    };
+    /// Whether the operands and the operation passed their checks.
+    pub const VERDICT: Verdict = match Self::RESULT {
+        Ok(_) => Verdict::OK,
+        Err(v) => v,
+    };
     /// The common vector length, computed by the core at compile time.
-    pub const VALUE: usize = match algebra::max_common_vector(&A::LAYOUT, &B::LAYOUT) {
-        Ok(n) => n.value as usize,
-        Err(e) => {
-            ok_op(Err(e), "MaxCommonVector<A, B>", &A::LAYOUT, "B", B::TEXT);
+    pub const VALUE: usize = match Self::RESULT {
+        Ok(n) => n,
+        Err(v) => {
+            v.check();
             0
         }
     };

@@ -1,9 +1,10 @@
 //! Layouts as types: the type parameters ([`params`]), the element markers
 //! ([`crate::scalar::dtype`]), the [`Layout`] trait with [`Tiled`] ([`layout`]) and the
 //! [`Verdict`] of its compile-time checks ([`verdict`]);
-//! CuTe's layouts as types, [`AlgebraLayout`] with [`Cute`] and the
-//! operation types ([`cute`]), and CuTe's layout algebra as operation
-//! types ([`cute_ops`]).
+//! CuTe's layouts as types, [`CuteType`], [`AlgebraLayout`] with [`Cute`]
+//! and the structural operation types ([`cute`]), CuTe's layout algebra
+//! as operation types ([`cute_ops`]), and composition with a swizzle
+//! ([`cute_swizzled`]).
 //!
 //! # When mistakes are caught
 //!
@@ -17,8 +18,17 @@
 //! (about seven lines). Without it, a constant used in built code fails
 //! with the same message, located at the constant in this library, with a
 //! note at the user's line (rustc's form of post-monomorphization errors,
-//! which also prints the type's parameters). Each row is pinned by a case
-//! in `ui-tests/` or a `compile_fail` doctest.
+//! which also prints the type's parameters). CuTe layout and operation
+//! types work the same way: every constant derives from
+//! [`CuteType::RESULT`], computed without panicking (a failed operation
+//! deep in a nest of operation types is carried out unchanged), and
+//! [`assert_cute!`](crate::assert_cute) turns its [`CuteType::VERDICT`]
+//! into one error at its own line naming the operation that failed, the
+//! mode and what to change, with the operands in CuTe's notation. The GPU
+//! layout types ([`gpu`](crate::gpu): strided, block, swizzled layouts,
+//! shared and register tiles) are CuTe types too: `assert_cute!` takes
+//! them, and their `offset` checks the verdict in one constant. Each row
+//! is pinned by a case in `ui-tests/` or a `compile_fail` doctest.
 //!
 //! | mistake | example | caught at |
 //! |---|---|---|
@@ -32,8 +42,13 @@
 //! | a wrong number of coordinates | `L::offset([1, 2, 3])` for a rank-2 `L` | `cargo build` |
 //! | a value type that cannot be stored in the layout's `E(n)` | `TypedArray<Tiled<F32, Dims<4>, (), Descending, Attrs<1, 16, 0>>, 4>` | `cargo build` |
 //! | a `TypedArray` length other than the layout's units | `TypedArray<layout!(f32[3,5]{1,0:T(2,2)}), 23>` | `cargo build` |
-//! | an invalid CuTe operation under `assert_cute!` | `assert_cute!(Get<cute!((_2,_3):(_1,_2)), 2>)` | `cargo check` (reported inside this library) |
-//! | an invalid `Swizzle<B, M, S>` (`S < B`) | `Swizzle::<3, 3, 2>::apply(x)` | `cargo build` |
+//! | a syntax error in `cute!` text | `cute!((_2,_3):(_1))` | `cargo check`, one error at the token |
+//! | an invalid CuTe type under `assert_cute!` (a failed precondition of any operation type, a bad hand-written `Cute<…>`, `Sw<B,M,S>` with `\|S\| < B`, a tiling `FromXla` cannot lower) | `assert_cute!(Get<cute!((_2,_3):(_1,_2)), 2>)` | `cargo check`, one error at the macro |
+//! | an invalid CuTe type, used | `Upcast<cute!((_4,_3):(_3,_1)), 2>::offset([1, 2])` | `cargo build` |
+//! | a wrong number of coordinates for a CuTe type | `A::offset([1, 2, 3])` for a rank-2 `A` | `cargo build` |
+//! | an invalid GPU layout type under `assert_cute!` (`Swizzle<B, M, S>` with `\|S\| < B`, a swizzle wider than the layout, a zero-size layout, a shared tile's stride not a power of two, a block that does not divide) | `assert_cute!(Swizzled<RowMajor<64, 64>, Swizzle<3, 3, 2>>)` | `cargo check`, one error at the macro |
+//! | an invalid GPU layout type, used | `Swizzled::<RowMajor<64, 64>, Swizzle<3, 3, 2>>::offset(1, 2)` | `cargo build`, one error with a note at the use |
+//! | an invalid `gpu::Swizzle<B, M, S>` (`\|S\| < B`) applied alone | `Swizzle::<3, 3, 2>::apply(x)` | `cargo build` |
 //!
 //! The `cargo build` errors name the rule and the layout in XLA's text:
 //!
@@ -55,6 +70,23 @@
 //! let _ = a.get([0]);
 //! ```
 //!
+//! ```compile_fail,E0080
+//! use tilelayout::{cute, AlgebraLayout, Upcast};
+//! // error: Upcast<A, N>: cast: stride 3 of mode 0 and the factor 2 divide neither each other; …
+//! let _ = <Upcast<cute!((_4,_3):(_3,_1)), 2>>::offset([1, 2]);
+//! ```
+//!
+//! ```compile_fail,E0080
+//! use tilelayout::{cute, AlgebraLayout};
+//! let _ = <cute!((_2,_3):(_1,_2))>::offset([1, 2, 3]); // rank 2
+//! ```
+//!
+//! ```compile_fail,E0080
+//! use tilelayout::gpu::{Layout2, RowMajor, Swizzle, Swizzled};
+//! // error: Sw<3,3,2>: swizzle Sw<B,M,S> needs … |S| >= B …; … use Swizzle<3, 3, 3>
+//! let _ = Swizzled::<RowMajor<64, 64>, Swizzle<3, 3, 2>>::offset(1, 2);
+//! ```
+//!
 //! A verdict can also be read as a value, in code or in a test:
 //!
 //! ```
@@ -64,21 +96,28 @@
 //! ```
 
 pub mod cute;
+pub mod cute_composed;
+pub(crate) mod cute_index;
 pub mod cute_ops;
+pub mod cute_result;
+pub mod cute_swizzled;
 pub mod layout;
 pub mod params;
 pub mod verdict;
 
 use crate::scalar::dtype::{BF16, F32};
-pub use cute::{
-    AlgebraLayout, Append, ComposedAlgebraLayout, Cute, CuteComposed, Flatten, FromXla, Get, Leaf,
-    Modes,
-};
+pub use cute::{AlgebraLayout, Append, Cute, Flatten, FromXla, Get, Leaf, Modes};
+pub use cute_composed::{ComposedAlgebraLayout, CuteComposed};
 pub use cute_ops::{
     BlockedProduct, ByMode, Coalesce, CoalesceBy, Complement, ComplementTo, Composition, Downcast,
-    Filter, FlatDivide, LeftInverse, LogicalDivide, LogicalProduct, MaxCommonLayout,
-    MaxCommonVector, RakedProduct, RightInverse, ShapeOperand, TileToShape, TiledDivide,
-    TiledProduct, TilerMode, TilerModes, TilerOperand, Upcast, ZippedDivide, ZippedProduct, C,
+    Filter, FilterZeros, FlatDivide, LeftInverse, LogicalDivide, LogicalProduct, MaxCommonLayout,
+    MaxCommonVector, PlainOperand, RakedProduct, RightInverse, ShapeOperand, TileToShape,
+    TileToShapeOrdered, TiledDivide, TiledProduct, TilerMode, TilerModes, TilerOperand, Upcast,
+    ZippedDivide, ZippedProduct, C,
+};
+pub use cute_result::CuteType;
+pub use cute_swizzled::{
+    CompositionComposed, CompositionSwizzle, Sw, SwizzleComposition, SwizzleOperand,
 };
 pub use layout::{const_offset, Layout, Tiled, Untiled};
 pub use params::{

@@ -2,7 +2,10 @@
 //! value. The types' constants compute it without panicking, so that the
 //! one panic, [`Verdict::check`], can happen in the user's code: in a
 //! non-generic `const`, such as the one [`assert_layout!`](crate::assert_layout)
-//! writes, rustc then reports a single error at the user's line.
+//! or [`assert_cute!`](crate::assert_cute) writes, rustc then reports a
+//! single error at the user's line. The XLA layout types
+//! ([`Layout::VERDICT`](crate::Layout::VERDICT)) and the CuTe layout types
+//! ([`CuteType::VERDICT`](crate::CuteType::VERDICT)) share it.
 
 use crate::value::TextBuf;
 
@@ -37,12 +40,15 @@ impl Verdict {
     };
 
     /// A failed verdict: `parts` concatenated (an empty message is made
-    /// non-empty, so that the verdict stays a failure).
+    /// non-empty, so that the verdict stays a failure). A message longer
+    /// than the capacity keeps its beginning and ends in `…`.
     pub(crate) const fn fail(parts: &[&str]) -> Verdict {
         let mut message = TextBuf::new();
         let mut i = 0;
         while i < parts.len() {
-            message.push_str(parts[i]);
+            if !push_clipped(&mut message, parts[i]) {
+                break;
+            }
             i += 1;
         }
         if message.is_empty() {
@@ -83,6 +89,26 @@ impl Verdict {
     }
 }
 
+/// Appends `s`, or as much of it as fits with room for `…` and then `…`;
+/// returns whether all of it fit.
+const fn push_clipped(t: &mut TextBuf<CAP>, s: &str) -> bool {
+    const ELLIPSIS: &str = "…";
+    if t.len() + s.len() <= CAP {
+        t.push_str(s);
+        return true;
+    }
+    let mut end = CAP.saturating_sub(t.len() + ELLIPSIS.len());
+    if end > s.len() {
+        end = s.len();
+    }
+    while end > 0 && !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    t.push_str(s.split_at(end).0);
+    t.push_str(ELLIPSIS);
+    false
+}
+
 impl core::fmt::Debug for Verdict {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self.message() {
@@ -106,5 +132,22 @@ mod tests {
         assert_eq!(Verdict::fail(&[]).message(), Some("invalid layout type"));
         assert_eq!(std::format!("{v:?}"), "Verdict::Fail(\"ab\")");
         const { Verdict::OK.check() };
+    }
+
+    #[test]
+    fn a_long_message_keeps_its_beginning() {
+        let long = "é".repeat(600); // 1200 bytes, two per char
+        let v = Verdict::fail(&["Op<A>: ", &long, " never shown"]);
+        let m = v.message().unwrap();
+        assert!(m.starts_with("Op<A>: éé"), "{m}");
+        assert!(m.ends_with("é…"), "{m}");
+        assert!(
+            m.len() <= super::CAP && m.len() > super::CAP - 8,
+            "{}",
+            m.len()
+        );
+        // a part that fits exactly is kept whole
+        let exact = "x".repeat(super::CAP);
+        assert_eq!(Verdict::fail(&[&exact]).message(), Some(exact.as_str()));
     }
 }
