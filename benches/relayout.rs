@@ -265,55 +265,77 @@ fn case<U: Unit>(
     }
 }
 
-/// One bf16[8,128] tile from row-major, repeatedly: what a kernel copying
-/// small tiles pays per copy (a plan made once, made per call, and the
-/// layout type's compile-time plan).
+/// One [8,128] tile from row-major and back, repeatedly: what a kernel
+/// copying small tiles pays per copy. bf16 `(8,128)(2,1)` also with a plan
+/// made once and one made per call; every case with the layout type's
+/// compile-time plan (`copy_from_row_major` / `copy_to_row_major`), against
+/// memcpy of the same bytes; ns per copy, the best of the runs (by the
+/// clock `RELAYOUT_CLOCK` picks).
 fn small_tile() {
     use tilelayout::layout_array;
     let n = 20_000;
     let per = |f: &mut dyn FnMut()| {
-        let t = Instant::now();
-        for _ in 0..n {
-            f();
-        }
-        t.elapsed().as_nanos() as f64 / n as f64
+        secs(&mut || {
+            for _ in 0..n {
+                f();
+            }
+        }) * 1e9
+            / n as f64
     };
+    let best = |f: &mut dyn FnMut()| (0..runs()).map(|_| per(f)).fold(f64::MAX, f64::min);
     let rows = vec![half::bf16::ONE; 8 * 128];
     let shape = parse_shape("bf16[8,128]{1,0:T(8,128)(2,1)}").unwrap();
     let src = Strided::row_major(&[8, 128], 16).unwrap();
     let plan = RelayoutPlan::new(src, shape).unwrap();
     let mut tile = <layout_array!(bf16[8,128]{1,0:T(8,128)(2,1)})>::default();
-    let mut memcpy_dst = vec![half::bf16::ZERO; 8 * 128];
-    let mut best = [0.0f64; 4];
-    for _ in 0..runs() {
-        let r = [
-            per(&mut || {
-                memcpy_dst.copy_from_slice(black_box(&rows));
-                black_box(&mut memcpy_dst);
-            }),
-            per(&mut || {
-                plan.execute(black_box(&rows), tile.view_mut().units_mut())
-                    .unwrap()
-            }),
-            per(&mut || {
-                let p = RelayoutPlan::new(black_box(src), black_box(shape)).unwrap();
-                p.execute(black_box(&rows), tile.view_mut().units_mut())
-                    .unwrap()
-            }),
-            per(&mut || {
+    let mut once = best(&mut || {
+        plan.execute(black_box(&rows), tile.view_mut().units_mut())
+            .unwrap()
+    });
+    let per_call = best(&mut || {
+        let p = RelayoutPlan::new(black_box(src), black_box(shape)).unwrap();
+        p.execute(black_box(&rows), tile.view_mut().units_mut())
+            .unwrap()
+    });
+    let m = |bytes: usize| {
+        let (s, mut d) = (vec![1u8; bytes], vec![0u8; bytes]);
+        best(&mut || {
+            d.copy_from_slice(black_box(&s));
+            black_box(&mut d);
+        })
+    };
+    let (m2, m4) = (m(2048), m(4096));
+    once = once.min(best(&mut || {
+        plan.execute(black_box(&rows), tile.view_mut().units_mut())
+            .unwrap()
+    }));
+    println!(
+        "bf16[8,128] tile rows -> (8,128)(2,1), ns per copy (best of {}): memcpy {m2:.1}, plan made once {once:.1}, plan per call {per_call:.0}",
+        runs()
+    );
+    macro_rules! typed {
+        ($name:literal, $unit:ty, $one:expr, $m:expr, $($l:tt)*) => {{
+            let mut rows = vec![$one; 8 * 128];
+            let mut tile = <layout_array!($($l)*)>::default();
+            let to = best(&mut || {
                 tile.view_mut()
                     .copy_from_row_major(black_box(&rows))
-                    .unwrap()
-            }),
-        ];
-        for (a, b) in best.iter_mut().zip(r) {
-            *a = if *a == 0.0 { b } else { a.min(b) };
-        }
+                    .unwrap();
+                black_box(&mut tile);
+            });
+            let back = best(&mut || {
+                black_box(&tile).view().copy_to_row_major(&mut rows).unwrap();
+                black_box(&mut rows);
+            });
+            println!(
+                "{:<34} typed copy, ns (best): memcpy {:.1}, rows -> tile {to:.1} ({:.2}x), tile -> rows {back:.1} ({:.2}x)",
+                $name, $m, to / $m, back / $m
+            );
+        }};
     }
-    println!(
-        "bf16[8,128] tile rows -> (8,128)(2,1), ns per copy (best): memcpy {:.0}, plan made once {:.0}, plan per call {:.0}, layout type (compile-time plan) {:.0} ({:.1}x memcpy)",
-        best[0], best[1], best[2], best[3], best[3] / best[0]
-    );
+    typed!("bf16[8,128]{1,0:T(8,128)(2,1)}", u16, half::bf16::ONE, m2, bf16[8,128]{1,0:T(8,128)(2,1)});
+    typed!("f32[8,128]{1,0:T(8,128)}", f32, 1.0f32, m4, f32[8,128]{1,0:T(8,128)});
+    typed!("s8[8,128]{1,0:T(8,128)(4,1)}", i8, 1i8, m(1024), s8[8,128]{1,0:T(8,128)(4,1)});
 }
 
 /// The CPU model (`/proc/cpuinfo`) and its data caches (sysfs), Linux.

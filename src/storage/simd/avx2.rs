@@ -260,6 +260,95 @@ fn split_cols(cols: &core::ops::Range<usize>, head: usize, step: usize) -> [usiz
     [start, start + (cols.end - start) / step * step]
 }
 
+/// One unzip block (`2 · len` packed slots into two rows of `len`),
+/// plain stores, for the blocks of `known`: the register steps of
+/// [`unzip2_u16_one`] on one contiguous block, without its segment
+/// arithmetic and prefetch (that function does not inline there, and
+/// its per-column work was most of a small tile's cost); the rest to
+/// SSE2.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn unzip2_u16_block(inp: &[u16], [a, b]: [&mut [u16]; 2], len: usize) {
+    let body = len / 16 * 16;
+    let m = _mm256_setr_epi8(
+        0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15, //
+        0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15,
+    );
+    let chunks = inp[..2 * body]
+        .chunks_exact(32)
+        .zip(a[..body].chunks_exact_mut(16))
+        .zip(b[..body].chunks_exact_mut(16));
+    for ((i, xa), xb) in chunks {
+        let t0 = _mm256_shuffle_epi8(load(&i[..16]), m);
+        let t1 = _mm256_shuffle_epi8(load(&i[16..]), m);
+        let p0 = _mm256_permute4x64_epi64::<0xD8>(t0);
+        let p1 = _mm256_permute4x64_epi64::<0xD8>(t1);
+        put(false, xa, _mm256_permute2x128_si256::<0x20>(p0, p1));
+        put(false, xb, _mm256_permute2x128_si256::<0x31>(p0, p1));
+    }
+    if body < len {
+        // AVX2 implies SSE2
+        super::sse2::unzip2_u16(
+            &inp[2 * body..2 * len],
+            &mut a[body..len],
+            &mut b[body..len],
+        );
+    }
+}
+
+/// One unzip block (`4 · len` packed slots into four rows of `len`),
+/// plain stores, for the blocks of `known`: the register steps of
+/// [`unzip4_u8_one`] on one contiguous block (as [`unzip2_u16_block`]).
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn unzip4_u8_block(inp: &[u8], [r0, r1, r2, r3]: [&mut [u8]; 4], len: usize) {
+    let body = len / 32 * 32;
+    let m = _mm256_setr_epi8(
+        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, //
+        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+    );
+    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    for c in (0..body).step_by(32) {
+        let i = &inp[4 * c..4 * c + 128];
+        let u = |k: usize| {
+            _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(load(&i[32 * k..]), m), order)
+        };
+        let (u0, u1, u2, u3) = (u(0), u(1), u(2), u(3));
+        let (lo01, hi01) = (_mm256_unpacklo_epi64(u0, u1), _mm256_unpackhi_epi64(u0, u1));
+        let (lo23, hi23) = (_mm256_unpacklo_epi64(u2, u3), _mm256_unpackhi_epi64(u2, u3));
+        put(
+            false,
+            &mut r0[c..c + 32],
+            _mm256_permute2x128_si256::<0x20>(lo01, lo23),
+        );
+        put(
+            false,
+            &mut r1[c..c + 32],
+            _mm256_permute2x128_si256::<0x20>(hi01, hi23),
+        );
+        put(
+            false,
+            &mut r2[c..c + 32],
+            _mm256_permute2x128_si256::<0x31>(lo01, lo23),
+        );
+        put(
+            false,
+            &mut r3[c..c + 32],
+            _mm256_permute2x128_si256::<0x31>(hi01, hi23),
+        );
+    }
+    if body < len {
+        // AVX2 implies SSE2
+        let rest = [
+            &mut r0[body..len],
+            &mut r1[body..len],
+            &mut r2[body..len],
+            &mut r3[body..len],
+        ];
+        super::sse2::unzip4_u8(&inp[4 * body..4 * len], rest);
+    }
+}
+
 #[target_feature(enable = "avx2")]
 #[inline]
 fn unzip2_u16_one(
@@ -454,7 +543,7 @@ unsafe fn stream128(p: *mut __m128i, v: __m128i) {
 
 #[target_feature(enable = "avx2")]
 #[inline]
-fn zip2_u16_one(
+pub(super) fn zip2_u16_one(
     a: &[u16],
     b: &[u16],
     out: &mut [u16],
@@ -502,7 +591,13 @@ fn zip2_u16_one(
 
 #[target_feature(enable = "avx2")]
 #[inline]
-fn zip4_u8_one(r: [&[u8]; 4], out: &mut [u8], nt: bool, pf: Option<*const u8>, rs: usize) {
+pub(super) fn zip4_u8_one(
+    r: [&[u8]; 4],
+    out: &mut [u8],
+    nt: bool,
+    pf: Option<*const u8>,
+    rs: usize,
+) {
     let n = r
         .iter()
         .map(|x| x.len())

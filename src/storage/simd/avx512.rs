@@ -38,7 +38,7 @@ fn store(nt: bool, d: &mut [u16], v: __m512i) {
 
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-fn zip2_u16_one(
+pub(super) fn zip2_u16_one(
     a: &[u16],
     b: &[u16],
     out: &mut [u16],

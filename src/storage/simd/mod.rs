@@ -506,6 +506,9 @@ mod transpose_loops;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
+/// The zips and unzips on blocks known at compile time (typed copies).
+pub(crate) mod known;
+
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 
