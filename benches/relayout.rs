@@ -5,8 +5,12 @@
 //! `RELAYOUT_NT=0|1` forces non-temporal stores off or on;
 //! `RELAYOUT_CLOCK=cpu` times by the thread's CPU time rather than the wall
 //! clock, for a machine shared with other work). With
-//! `--features parallel`, `RELAYOUT_THREADS=N` runs
-//! `RelayoutPlan::execute_parallel` on N threads (memcpy stays on one).
+//! `--features parallel`, each case also prints a line per thread count of
+//! `RELAYOUT_THREADS` (a comma-separated list of counts, `all` for
+//! `available_parallelism`; default `1,2,all`): `RelayoutPlan::execute_parallel`
+//! on that many threads beside memcpy split into as many chunks on as many
+//! scoped threads, both by the wall clock (a thread's CPU time does not
+//! count the others'), ratio to that memcpy and GB/s of both.
 //!
 //! Every case prints two lines: `vec`, plain `Vec` buffers (the
 //! allocator's alignment, as a user's buffers are; memcpy on plain `Vec`s
@@ -156,10 +160,6 @@ fn case<U: Unit>(
     let ub = std::mem::size_of::<U>();
     let (sn, dn) = (plan.src_units(ub) as usize, plan.dst_units(ub) as usize);
     let bytes = dn * ub;
-    let threads: usize = std::env::var("RELAYOUT_THREADS")
-        .ok()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(1);
     let init = |i: usize| bytemuck::cast_slice::<u8, U>(&((i as u64).to_le_bytes()))[0];
     for aligned in [false, true] {
         let mut src = Buf::<U>::new(sn, aligned, init);
@@ -172,14 +172,13 @@ fn case<U: Unit>(
         plan.execute(src, dst).unwrap();
         let want = dst.to_vec();
         let mut naive_dst = vec![U::default(); dn];
-        let relayout = || {
-            #[cfg(feature = "parallel")]
-            if threads != 1 {
-                plan.execute_parallel(black_box(src), dst, threads).unwrap();
-                black_box(&mut *dst);
-                return;
+        #[cfg(feature = "parallel")]
+        if !aligned {
+            for t in thread_counts() {
+                threads_line(plan, src, dst, msrc, mdst, t);
             }
-            let _ = threads;
+        }
+        let relayout = || {
             plan.execute(black_box(src), dst).unwrap();
             black_box(&mut *dst);
         };
@@ -263,6 +262,74 @@ fn case<U: Unit>(
             println!("{:<52}        {}", "", line(who, &ts[k + 1]));
         }
     }
+}
+
+/// The thread counts of `RELAYOUT_THREADS` (see the top of the file).
+#[cfg(feature = "parallel")]
+fn thread_counts() -> Vec<usize> {
+    let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let list = std::env::var("RELAYOUT_THREADS").unwrap_or_else(|_| "1,2,all".into());
+    list.split(',')
+        .filter_map(|t| match t.trim() {
+            "all" => Some(all),
+            t => t.parse().ok().filter(|&n| n > 0),
+        })
+        .collect()
+}
+
+/// Wall time of one call of `f`.
+#[cfg(feature = "parallel")]
+fn wall(f: &mut dyn FnMut()) -> f64 {
+    let t = Instant::now();
+    f();
+    t.elapsed().as_secs_f64()
+}
+
+/// One line of a case on `t` threads: `execute_parallel` and memcpy in
+/// `t` chunks on `t` scoped threads, interleaved run by run, wall clock.
+#[cfg(feature = "parallel")]
+fn threads_line<U: Unit>(
+    plan: &RelayoutPlan,
+    src: &[U],
+    dst: &mut [U],
+    msrc: &[u8],
+    mdst: &mut [u8],
+    t: usize,
+) {
+    let bytes = mdst.len();
+    let mut memcpy = || {
+        let chunk = bytes.div_ceil(t).max(1);
+        std::thread::scope(|s| {
+            let mut parts = mdst.chunks_mut(chunk).zip(msrc.chunks(chunk));
+            let first = parts.next();
+            for (d, m) in parts {
+                s.spawn(move || d.copy_from_slice(black_box(m)));
+            }
+            if let Some((d, m)) = first {
+                d.copy_from_slice(black_box(m));
+            }
+        });
+        black_box(&mut *mdst);
+    };
+    let mut relayout = || {
+        plan.execute_parallel(black_box(src), dst, t).unwrap();
+        black_box(&mut *dst);
+    };
+    let (mut ms, mut ps) = (Vec::new(), Vec::new());
+    for _ in 0..runs() {
+        ms.push(wall(&mut memcpy));
+        ps.push(wall(&mut relayout));
+    }
+    let ratios: Vec<f64> = ms.iter().zip(&ps).map(|(m, p)| m / p).collect();
+    let (lo, hi) = range(&ratios);
+    println!(
+        "{:<52} {t:>2} threads (wall, {} parts): memcpy {:>6.2} GB/s  plan {:>6.2} GB/s  ratio {:>5.2}x [{lo:.2}–{hi:.2}]",
+        "",
+        plan.parallel_parts(),
+        bytes as f64 / median(ms) / 1e9,
+        bytes as f64 / median(ps) / 1e9,
+        median(ratios),
+    );
 }
 
 /// One [8,128] tile from row-major and back, repeatedly: what a kernel
