@@ -47,6 +47,12 @@ pub(crate) fn zip4_u8<B: KnownBlocks>(isa: Isa, rows: &[u8], out: &mut [u8]) {
 #[inline(always)]
 pub(crate) fn unzip2_u16<B: KnownBlocks>(isa: Isa, inp: &[u16], rows: &mut [u16]) {
     #[cfg(target_arch = "x86_64")]
+    if isa.avx512() {
+        // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
+        // detected level).
+        return unsafe { unzip2_u16_avx512::<B>(inp, rows) };
+    }
+    #[cfg(target_arch = "x86_64")]
     if isa.avx2() {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
         return unsafe { unzip2_u16_avx2::<B>(inp, rows) };
@@ -132,6 +138,15 @@ fn zip4_u8_avx2<B: KnownBlocks>(rows: &[u8], out: &mut [u8]) {
     let bl = &B::BLOCKS;
     zips::<u8, 4>(bl, rows, out, |r, o| {
         super::avx2::zip4_u8_one(r, o, false, None, bl.rs)
+    });
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn unzip2_u16_avx512<B: KnownBlocks>(inp: &[u16], rows: &mut [u16]) {
+    let bl = &B::BLOCKS;
+    unzips::<u16, 2>(bl, inp, rows, |i, r| {
+        super::avx512::unzip2_u16_block(i, r, bl.len)
     });
 }
 
