@@ -10,7 +10,10 @@
 //! `available_parallelism`; default `1,2,all`): `RelayoutPlan::execute_parallel`
 //! on that many threads beside memcpy split into as many chunks on as many
 //! scoped threads, both by the wall clock (a thread's CPU time does not
-//! count the others'), ratio to that memcpy and GB/s of both.
+//! count the others'), ratio to that memcpy and GB/s of both, and the CPU
+//! time of all the process's threads per call (on a shared machine the
+//! wall clock counts the waits for a core: the CPU time staying flat as
+//! threads are added says the split adds no work and no stalls).
 //!
 //! Every case prints two lines: `vec`, plain `Vec` buffers (the
 //! allocator's alignment, as a user's buffers are; memcpy on plain `Vec`s
@@ -172,10 +175,13 @@ fn case<U: Unit>(
         plan.execute(src, dst).unwrap();
         let want = dst.to_vec();
         let mut naive_dst = vec![U::default(); dn];
+        // (timed first, printed under the case's line)
+        #[allow(unused_mut)] // reason: filled with the `parallel` feature
+        let mut by_threads: Vec<String> = Vec::new();
         #[cfg(feature = "parallel")]
         if !aligned {
             for t in thread_counts() {
-                threads_line(plan, src, dst, msrc, mdst, t);
+                by_threads.push(threads_line(plan, src, dst, msrc, mdst, t));
             }
         }
         let relayout = || {
@@ -261,6 +267,9 @@ fn case<U: Unit>(
         for (k, (who, _)) in others.iter().enumerate() {
             println!("{:<52}        {}", "", line(who, &ts[k + 1]));
         }
+        for l in &by_threads {
+            println!("{l}");
+        }
     }
 }
 
@@ -277,15 +286,27 @@ fn thread_counts() -> Vec<usize> {
         .collect()
 }
 
-/// Wall time of one call of `f`.
+/// The process's CPU time so far (all its threads), in seconds.
 #[cfg(feature = "parallel")]
-fn wall(f: &mut dyn FnMut()) -> f64 {
-    let t = Instant::now();
-    f();
-    t.elapsed().as_secs_f64()
+fn process_cpu() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: as in `on_cpu`.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 / 1e9
 }
 
-/// One line of a case on `t` threads: `execute_parallel` and memcpy in
+/// Wall time and CPU time of all threads of one call of `f`.
+#[cfg(feature = "parallel")]
+fn wall(f: &mut dyn FnMut()) -> (f64, f64) {
+    let (t, c) = (Instant::now(), process_cpu());
+    f();
+    (t.elapsed().as_secs_f64(), process_cpu() - c)
+}
+
+/// The line of a case on `t` threads: `execute_parallel` and memcpy in
 /// `t` chunks on `t` scoped threads, interleaved run by run, wall clock.
 #[cfg(feature = "parallel")]
 fn threads_line<U: Unit>(
@@ -295,7 +316,7 @@ fn threads_line<U: Unit>(
     msrc: &[u8],
     mdst: &mut [u8],
     t: usize,
-) {
+) -> String {
     let bytes = mdst.len();
     let mut memcpy = || {
         let chunk = bytes.div_ceil(t).max(1);
@@ -315,21 +336,27 @@ fn threads_line<U: Unit>(
         plan.execute_parallel(black_box(src), dst, t).unwrap();
         black_box(&mut *dst);
     };
-    let (mut ms, mut ps) = (Vec::new(), Vec::new());
+    let (mut ms, mut ps, mut mc, mut pc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..runs() {
-        ms.push(wall(&mut memcpy));
-        ps.push(wall(&mut relayout));
+        let ((m, a), (p, b)) = (wall(&mut memcpy), wall(&mut relayout));
+        ms.push(m);
+        ps.push(p);
+        mc.push(a);
+        pc.push(b);
     }
     let ratios: Vec<f64> = ms.iter().zip(&ps).map(|(m, p)| m / p).collect();
     let (lo, hi) = range(&ratios);
-    println!(
-        "{:<52} {t:>2} threads (wall, {} parts): memcpy {:>6.2} GB/s  plan {:>6.2} GB/s  ratio {:>5.2}x [{lo:.2}–{hi:.2}]",
+    let ms_ = |v: Vec<f64>| median(v) * 1e3;
+    format!(
+        "{:<52} {t:>2} threads ({} parts), wall: memcpy {:>6.2} GB/s  plan {:>6.2} GB/s  ratio {:>5.2}x [{lo:.2}–{hi:.2}]; CPU of all threads: memcpy {:.1} ms, plan {:.1} ms",
         "",
         plan.parallel_parts(),
         bytes as f64 / median(ms) / 1e9,
         bytes as f64 / median(ps) / 1e9,
         median(ratios),
-    );
+        ms_(mc),
+        ms_(pc),
+    )
 }
 
 /// One [8,128] tile from row-major and back, repeatedly: what a kernel
