@@ -73,6 +73,7 @@ pub(crate) fn unzip4_u8<B: KnownBlocks>(isa: Isa, inp: &[u8], rows: &mut [u8]) {
 
 /// Block `(i, j)` of `bl`: its rows-side and packed-side offsets.
 #[inline(always)]
+#[cfg(target_arch = "x86_64")]
 fn at(bl: &Blocks, i: usize, j: usize) -> (usize, usize) {
     (i * bl.rstep2 + j * bl.rstep, i * bl.pstep2 + j * bl.pstep)
 }
@@ -80,6 +81,7 @@ fn at(bl: &Blocks, i: usize, j: usize) -> (usize, usize) {
 /// `one(rows, packed)` on every block of a zip, as plain loops (the
 /// counts are constants here: they unroll).
 #[inline(always)]
+#[cfg(target_arch = "x86_64")]
 fn zips<T, const K: usize>(
     bl: &Blocks,
     rows: &[T],
@@ -97,6 +99,7 @@ fn zips<T, const K: usize>(
 
 /// `one(packed, rows)` on every block of an unzip, as plain loops.
 #[inline(always)]
+#[cfg(target_arch = "x86_64")]
 fn unzips<T, const K: usize>(
     bl: &Blocks,
     inp: &[T],
