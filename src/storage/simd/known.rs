@@ -147,7 +147,27 @@ fn zip4_u8_avx2<B: KnownBlocks>(rows: &[u8], out: &mut [u8]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn unzip2_u16_avx512<B: KnownBlocks>(inp: &[u16], rows: &mut [u16]) {
-    let bl = &B::BLOCKS;
+    blocks_avx512(inp, rows, &B::BLOCKS)
+}
+
+/// The AVX-512 unzip of [`unzip2_u16`] on blocks known at run time (the
+/// general executor's, when it does not stream: in cache the 16-bit
+/// unzip was shuffle-bound at AVX2); `false` (nothing written) below
+/// AVX-512.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn unzip2_u16_blocks(isa: Isa, inp: &[u16], rows: &mut [u16], bl: &Blocks) -> bool {
+    if !isa.avx512() {
+        return false;
+    }
+    // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the detected
+    // level).
+    unsafe { blocks_avx512(inp, rows, bl) };
+    true
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn blocks_avx512(inp: &[u16], rows: &mut [u16], bl: &Blocks) {
     unzips::<u16, 2>(bl, inp, rows, |i, r| {
         super::avx512::unzip2_u16_block(i, r, bl.len)
     });
