@@ -261,30 +261,29 @@ fn split_cols(cols: &core::ops::Range<usize>, head: usize, step: usize) -> [usiz
 }
 
 /// One unzip block (`2 · len` packed slots into two rows of `len`),
-/// plain stores, for the blocks of `known`: the register steps of
-/// [`unzip2_u16_one`] on one contiguous block, without its segment
-/// arithmetic and prefetch (that function does not inline there, and
-/// its per-column work was most of a small tile's cost); the rest to
-/// SSE2.
+/// plain stores, for the blocks of `known`: per 16 columns the low and
+/// high halves of each 32-bit pair are masked or shifted down and packed
+/// (`vpackusdw`: values below 2^16 pack exactly), then one qword permute
+/// per row puts the lanes in order — four shuffles where
+/// [`unzip2_u16_one`] needs six (a small tile's unzip is shuffle-bound;
+/// that function's segment arithmetic does not inline here either); the
+/// rest to SSE2.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn unzip2_u16_block(inp: &[u16], [a, b]: [&mut [u16]; 2], len: usize) {
     let body = len / 16 * 16;
-    let m = _mm256_setr_epi8(
-        0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15, //
-        0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15,
-    );
+    let low = _mm256_set1_epi32(0xFFFF);
     let chunks = inp[..2 * body]
         .chunks_exact(32)
         .zip(a[..body].chunks_exact_mut(16))
         .zip(b[..body].chunks_exact_mut(16));
     for ((i, xa), xb) in chunks {
-        let t0 = _mm256_shuffle_epi8(load(&i[..16]), m);
-        let t1 = _mm256_shuffle_epi8(load(&i[16..]), m);
-        let p0 = _mm256_permute4x64_epi64::<0xD8>(t0);
-        let p1 = _mm256_permute4x64_epi64::<0xD8>(t1);
-        put(false, xa, _mm256_permute2x128_si256::<0x20>(p0, p1));
-        put(false, xb, _mm256_permute2x128_si256::<0x31>(p0, p1));
+        let (v0, v1) = (load(&i[..16]), load(&i[16..]));
+        // per lane: qwords (columns 0-3, 8-11 | 4-7, 12-15)
+        let lo = _mm256_packus_epi32(_mm256_and_si256(v0, low), _mm256_and_si256(v1, low));
+        let hi = _mm256_packus_epi32(_mm256_srli_epi32::<16>(v0), _mm256_srli_epi32::<16>(v1));
+        put(false, xa, _mm256_permute4x64_epi64::<0xD8>(lo));
+        put(false, xb, _mm256_permute4x64_epi64::<0xD8>(hi));
     }
     if body < len {
         // AVX2 implies SSE2
