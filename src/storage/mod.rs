@@ -55,7 +55,7 @@
 //! costs only the copy. When that plan is one kernel over at most two
 //! loops with no padding (a few tiles), the copy runs with its loops in the
 //! code: counts and strides are constants of the layout type, the SIMD
-//! kernels entered through functions monomorphized per plan (a bf16[8,128]
+//! kernels entered through functions monomorphized per plan (a `bf16[8,128]`
 //! tile moves in about memcpy's time instead of 4.5 times it).
 //! Without `alloc` the tile transposes, which stage blocks in an allocated
 //! buffer, run as 2-D blocks instead. Layouts whose tiling is not affine (a later tile, or
