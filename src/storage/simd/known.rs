@@ -178,7 +178,7 @@ fn blocks_avx512(inp: &[u16], rows: &mut [u16], bl: &Blocks) {
 fn unzip2_u16_avx2<B: KnownBlocks>(inp: &[u16], rows: &mut [u16]) {
     let bl = &B::BLOCKS;
     unzips::<u16, 2>(bl, inp, rows, |i, r| {
-        super::avx2::unzip2_u16_block(i, r, bl.len)
+        super::unzip_blocks::unzip2_u16_block(i, r, bl.len)
     });
 }
 
@@ -187,6 +187,6 @@ fn unzip2_u16_avx2<B: KnownBlocks>(inp: &[u16], rows: &mut [u16]) {
 fn unzip4_u8_avx2<B: KnownBlocks>(inp: &[u8], rows: &mut [u8]) {
     let bl = &B::BLOCKS;
     unzips::<u8, 4>(bl, inp, rows, |i, r| {
-        super::avx2::unzip4_u8_block(i, r, bl.len)
+        super::unzip_blocks::unzip4_u8_block(i, r, bl.len)
     });
 }

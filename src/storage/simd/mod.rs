@@ -514,6 +514,9 @@ mod avx512;
 
 /// The zips and unzips on blocks known at compile time (typed copies).
 pub(crate) mod known;
+/// AVX2 unzips of one contiguous block (for `known`).
+#[cfg(target_arch = "x86_64")]
+mod unzip_blocks;
 
 #[cfg(target_arch = "x86_64")]
 mod sse2;
