@@ -5,8 +5,15 @@
 //! `RELAYOUT_NT=0|1` forces non-temporal stores off or on;
 //! `RELAYOUT_CLOCK=cpu` times by the thread's CPU time rather than the wall
 //! clock, for a machine shared with other work). With
-//! `--features parallel`, `RELAYOUT_THREADS=N` runs
-//! `RelayoutPlan::execute_parallel` on N threads (memcpy stays on one).
+//! `--features parallel`, each case also prints a line per thread count of
+//! `RELAYOUT_THREADS` (a comma-separated list of counts, `all` for
+//! `available_parallelism`; default `1,2,all`): `RelayoutPlan::execute_parallel`
+//! on that many threads beside memcpy split into as many chunks on as many
+//! scoped threads, both by the wall clock (a thread's CPU time does not
+//! count the others'), ratio to that memcpy and GB/s of both, and the CPU
+//! time of all the process's threads per call (on a shared machine the
+//! wall clock counts the waits for a core: the CPU time staying flat as
+//! threads are added says the split adds no work and no stalls).
 //!
 //! Every case prints two lines: `vec`, plain `Vec` buffers (the
 //! allocator's alignment, as a user's buffers are; memcpy on plain `Vec`s
@@ -156,10 +163,6 @@ fn case<U: Unit>(
     let ub = std::mem::size_of::<U>();
     let (sn, dn) = (plan.src_units(ub) as usize, plan.dst_units(ub) as usize);
     let bytes = dn * ub;
-    let threads: usize = std::env::var("RELAYOUT_THREADS")
-        .ok()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(1);
     let init = |i: usize| bytemuck::cast_slice::<u8, U>(&((i as u64).to_le_bytes()))[0];
     for aligned in [false, true] {
         let mut src = Buf::<U>::new(sn, aligned, init);
@@ -172,14 +175,16 @@ fn case<U: Unit>(
         plan.execute(src, dst).unwrap();
         let want = dst.to_vec();
         let mut naive_dst = vec![U::default(); dn];
-        let relayout = || {
-            #[cfg(feature = "parallel")]
-            if threads != 1 {
-                plan.execute_parallel(black_box(src), dst, threads).unwrap();
-                black_box(&mut *dst);
-                return;
+        // (timed first, printed under the case's line)
+        #[allow(unused_mut)] // reason: filled with the `parallel` feature
+        let mut by_threads: Vec<String> = Vec::new();
+        #[cfg(feature = "parallel")]
+        if !aligned {
+            for t in thread_counts() {
+                by_threads.push(threads_line(plan, src, dst, msrc, mdst, t));
             }
-            let _ = threads;
+        }
+        let relayout = || {
             plan.execute(black_box(src), dst).unwrap();
             black_box(&mut *dst);
         };
@@ -262,58 +267,177 @@ fn case<U: Unit>(
         for (k, (who, _)) in others.iter().enumerate() {
             println!("{:<52}        {}", "", line(who, &ts[k + 1]));
         }
+        for l in &by_threads {
+            println!("{l}");
+        }
     }
 }
 
-/// One bf16[8,128] tile from row-major, repeatedly: what a kernel copying
-/// small tiles pays per copy (a plan made once, made per call, and the
-/// layout type's compile-time plan).
+/// The thread counts of `RELAYOUT_THREADS` (see the top of the file).
+#[cfg(feature = "parallel")]
+fn thread_counts() -> Vec<usize> {
+    let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let list = std::env::var("RELAYOUT_THREADS").unwrap_or_else(|_| "1,2,all".into());
+    list.split(',')
+        .filter_map(|t| match t.trim() {
+            "all" => Some(all),
+            t => t.parse().ok().filter(|&n| n > 0),
+        })
+        .collect()
+}
+
+/// The process's CPU time so far (all its threads), in seconds.
+#[cfg(feature = "parallel")]
+fn process_cpu() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: as in `on_cpu`.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 / 1e9
+}
+
+/// Wall time and CPU time of all threads of one call of `f`.
+#[cfg(feature = "parallel")]
+fn wall(f: &mut dyn FnMut()) -> (f64, f64) {
+    let (t, c) = (Instant::now(), process_cpu());
+    f();
+    (t.elapsed().as_secs_f64(), process_cpu() - c)
+}
+
+/// The line of a case on `t` threads: `execute_parallel` and memcpy in
+/// `t` chunks on `t` scoped threads, interleaved run by run, wall clock.
+#[cfg(feature = "parallel")]
+fn threads_line<U: Unit>(
+    plan: &RelayoutPlan,
+    src: &[U],
+    dst: &mut [U],
+    msrc: &[u8],
+    mdst: &mut [u8],
+    t: usize,
+) -> String {
+    let bytes = mdst.len();
+    let mut memcpy = || {
+        let chunk = bytes.div_ceil(t).max(1);
+        std::thread::scope(|s| {
+            let mut parts = mdst.chunks_mut(chunk).zip(msrc.chunks(chunk));
+            let first = parts.next();
+            for (d, m) in parts {
+                s.spawn(move || d.copy_from_slice(black_box(m)));
+            }
+            if let Some((d, m)) = first {
+                d.copy_from_slice(black_box(m));
+            }
+        });
+        black_box(&mut *mdst);
+    };
+    let mut relayout = || {
+        plan.execute_parallel(black_box(src), dst, t).unwrap();
+        black_box(&mut *dst);
+    };
+    let (mut ms, mut ps, mut mc, mut pc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..runs() {
+        let ((m, a), (p, b)) = (wall(&mut memcpy), wall(&mut relayout));
+        ms.push(m);
+        ps.push(p);
+        mc.push(a);
+        pc.push(b);
+    }
+    let ratios: Vec<f64> = ms.iter().zip(&ps).map(|(m, p)| m / p).collect();
+    let (lo, hi) = range(&ratios);
+    let ms_ = |v: Vec<f64>| median(v) * 1e3;
+    format!(
+        "{:<52} {t:>2} threads ({} parts), wall: memcpy {:>6.2} GB/s  plan {:>6.2} GB/s  ratio {:>5.2}x [{lo:.2}–{hi:.2}]; CPU of all threads: memcpy {:.1} ms, plan {:.1} ms",
+        "",
+        plan.parallel_parts(),
+        bytes as f64 / median(ms) / 1e9,
+        bytes as f64 / median(ps) / 1e9,
+        median(ratios),
+        ms_(mc),
+        ms_(pc),
+    )
+}
+
+/// One [8,128] tile from row-major and back, repeatedly: what a kernel
+/// copying small tiles pays per copy. bf16 `(8,128)(2,1)` also with a plan
+/// made once and one made per call; every case with the layout type's
+/// compile-time plan (`copy_from_row_major` / `copy_to_row_major`), against
+/// memcpy of the same bytes between the same buffers; ns per copy, the best of the runs (by the
+/// clock `RELAYOUT_CLOCK` picks).
 fn small_tile() {
     use tilelayout::layout_array;
     let n = 20_000;
     let per = |f: &mut dyn FnMut()| {
-        let t = Instant::now();
-        for _ in 0..n {
-            f();
-        }
-        t.elapsed().as_nanos() as f64 / n as f64
+        secs(&mut || {
+            for _ in 0..n {
+                f();
+            }
+        }) * 1e9
+            / n as f64
     };
+    let best = |f: &mut dyn FnMut()| (0..runs()).map(|_| per(f)).fold(f64::MAX, f64::min);
     let rows = vec![half::bf16::ONE; 8 * 128];
     let shape = parse_shape("bf16[8,128]{1,0:T(8,128)(2,1)}").unwrap();
     let src = Strided::row_major(&[8, 128], 16).unwrap();
     let plan = RelayoutPlan::new(src, shape).unwrap();
     let mut tile = <layout_array!(bf16[8,128]{1,0:T(8,128)(2,1)})>::default();
-    let mut memcpy_dst = vec![half::bf16::ZERO; 8 * 128];
-    let mut best = [0.0f64; 4];
-    for _ in 0..runs() {
-        let r = [
-            per(&mut || {
-                memcpy_dst.copy_from_slice(black_box(&rows));
-                black_box(&mut memcpy_dst);
-            }),
-            per(&mut || {
-                plan.execute(black_box(&rows), tile.view_mut().units_mut())
-                    .unwrap()
-            }),
-            per(&mut || {
-                let p = RelayoutPlan::new(black_box(src), black_box(shape)).unwrap();
-                p.execute(black_box(&rows), tile.view_mut().units_mut())
-                    .unwrap()
-            }),
-            per(&mut || {
+    let mut once = best(&mut || {
+        plan.execute(black_box(&rows), tile.view_mut().units_mut())
+            .unwrap()
+    });
+    let per_call = best(&mut || {
+        let p = RelayoutPlan::new(black_box(src), black_box(shape)).unwrap();
+        p.execute(black_box(&rows), tile.view_mut().units_mut())
+            .unwrap()
+    });
+    let m2 = best(&mut || {
+        tile.units_mut().copy_from_slice(black_box(&rows));
+        black_box(&mut tile);
+    });
+    once = once.min(best(&mut || {
+        plan.execute(black_box(&rows), tile.view_mut().units_mut())
+            .unwrap()
+    }));
+    println!(
+        "bf16[8,128] tile rows -> (8,128)(2,1), ns per copy (best of {}): memcpy {m2:.1}, plan made once {once:.1}, plan per call {per_call:.0}",
+        runs()
+    );
+    macro_rules! typed {
+        ($name:literal, $one:expr, $($l:tt)*) => {{
+            let mut rows = vec![$one; 8 * 128];
+            let mut tile = <layout_array!($($l)*)>::default();
+            // memcpy between the same two buffers in the same direction
+            // (other buffers can differ in alignment, and loads can alias
+            // earlier stores 4 KiB apart, which depends on where the two
+            // buffers fall and so varies from process to process)
+            let m = best(&mut || {
+                tile.units_mut().copy_from_slice(black_box(&rows));
+                black_box(&mut tile);
+            });
+            let mb = best(&mut || {
+                rows.copy_from_slice(black_box(tile.units()));
+                black_box(&mut rows);
+            });
+            let to = best(&mut || {
                 tile.view_mut()
                     .copy_from_row_major(black_box(&rows))
-                    .unwrap()
-            }),
-        ];
-        for (a, b) in best.iter_mut().zip(r) {
-            *a = if *a == 0.0 { b } else { a.min(b) };
-        }
+                    .unwrap();
+                black_box(&mut tile);
+            });
+            let back = best(&mut || {
+                black_box(&tile).view().copy_to_row_major(&mut rows).unwrap();
+                black_box(&mut rows);
+            });
+            println!(
+                "{:<34} typed copy, ns (best): rows -> tile {to:.1} vs memcpy {m:.1} ({:.2}x), tile -> rows {back:.1} vs memcpy {mb:.1} ({:.2}x)",
+                $name, to / m, back / mb
+            );
+        }};
     }
-    println!(
-        "bf16[8,128] tile rows -> (8,128)(2,1), ns per copy (best): memcpy {:.0}, plan made once {:.0}, plan per call {:.0}, layout type (compile-time plan) {:.0} ({:.1}x memcpy)",
-        best[0], best[1], best[2], best[3], best[3] / best[0]
-    );
+    typed!("bf16[8,128]{1,0:T(8,128)(2,1)}", half::bf16::ONE, bf16[8,128]{1,0:T(8,128)(2,1)});
+    typed!("f32[8,128]{1,0:T(8,128)}", 1.0f32, f32[8,128]{1,0:T(8,128)});
+    typed!("s8[8,128]{1,0:T(8,128)(4,1)}", 1i8, s8[8,128]{1,0:T(8,128)(4,1)});
 }
 
 /// The CPU model (`/proc/cpuinfo`) and its data caches (sysfs), Linux.

@@ -10,6 +10,13 @@
 
 use core::sync::atomic::{AtomicUsize, Ordering};
 
+/// [`Caches::host`], once read (0: not yet).
+static L1D: AtomicUsize = AtomicUsize::new(0);
+/// See [`L1D`].
+static L2: AtomicUsize = AtomicUsize::new(0);
+/// See [`L1D`].
+static LAST: AtomicUsize = AtomicUsize::new(0);
+
 /// Data cache sizes, in bytes, as one core sees them.
 ///
 /// ```
@@ -42,10 +49,8 @@ impl Caches {
     };
 
     /// This host's caches (CPUID, read once), or [`Caches::FALLBACK`].
+    #[inline]
     pub fn host() -> Caches {
-        static L1D: AtomicUsize = AtomicUsize::new(0);
-        static L2: AtomicUsize = AtomicUsize::new(0);
-        static LAST: AtomicUsize = AtomicUsize::new(0);
         let last = LAST.load(Ordering::Relaxed);
         if last != 0 {
             return Caches {
@@ -54,6 +59,14 @@ impl Caches {
                 last,
             };
         }
+        Self::first_read()
+    }
+
+    /// The first [`Caches::host`]: CPUID read and kept (out of line, so
+    /// that the calls after it are three loads where they inline).
+    #[cold]
+    #[inline(never)]
+    fn first_read() -> Caches {
         // (two threads may both read CPUID the first time: same answer)
         let c = read().unwrap_or(Caches::FALLBACK);
         L1D.store(c.l1d, Ordering::Relaxed);

@@ -256,6 +256,17 @@ impl Kept {
         Some(k)
     }
 
+    /// The outer loops, the kernel's block and the kernel, for `const`
+    /// readers (the typed copies' compile-time fast path).
+    pub(crate) const fn parts(&self) -> (&[Packed], Loop, Loop, Kernel) {
+        (
+            self.outer.as_slice(),
+            self.a.unpack(),
+            self.b.unpack(),
+            self.kernel,
+        )
+    }
+
     /// How many outer loops.
     pub(crate) fn outer_len(&self) -> usize {
         self.outer.len()

@@ -12,6 +12,7 @@ use super::simd::Simd;
 use crate::value::MAX_RANK;
 
 mod exec;
+pub(crate) mod flat;
 #[cfg(feature = "parallel")]
 mod parallel;
 mod wide;

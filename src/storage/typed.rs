@@ -311,6 +311,7 @@ where
 
 mod relayout {
     use super::*;
+    use crate::storage::relayout::flat::{self, Flat, KnownPlan};
     use crate::storage::relayout::Exec;
     use crate::storage::{ArrayLayout, RelayoutPlan, Strided};
 
@@ -332,6 +333,9 @@ mod relayout {
         /// [`StorageError::Length`] if `src` is not `ELEMENTS` units (or the
         /// packed bytes of them).
         pub fn copy_from_row_major(&mut self, src: &[UnitOf<L>]) -> Result<(), StorageError> {
+            if flat::run::<FromRows<L>, _>(src, self.units) {
+                return Ok(());
+            }
             let pad = UnitOf::<L>::default();
             match &Plans::<L>::FROM_ROWS {
                 Ok(Some(exec)) => exec.execute_with_padding(src, self.units, pad),
@@ -350,6 +354,9 @@ mod relayout {
         /// # Errors
         /// [`StorageError::Length`] if `dst` is not the row-major length.
         pub fn copy_to_row_major(&self, dst: &mut [UnitOf<L>]) -> Result<(), StorageError> {
+            if flat::run::<ToRows<L>, _>(self.units, dst) {
+                return Ok(());
+            }
             let pad = UnitOf::<L>::default();
             match &Plans::<L>::TO_ROWS {
                 Ok(Some(exec)) => exec.execute_with_padding(self.units, dst, pad),
@@ -403,5 +410,30 @@ mod relayout {
                 Err(e) => Err(*e),
             }
         }
+    }
+
+    /// Layout `L`'s plan from row-major storage, as a [`KnownPlan`].
+    struct FromRows<L>(PhantomData<L>);
+    /// Layout `L`'s plan to row-major storage, as a [`KnownPlan`].
+    struct ToRows<L>(PhantomData<L>);
+
+    impl<L: Layout> KnownPlan for FromRows<L>
+    where
+        ValueOf<L>: Value,
+    {
+        const FLAT: Option<Flat> = match &Plans::<L>::FROM_ROWS {
+            Ok(Some(exec)) => exec.flat(),
+            _ => None,
+        };
+    }
+
+    impl<L: Layout> KnownPlan for ToRows<L>
+    where
+        ValueOf<L>: Value,
+    {
+        const FLAT: Option<Flat> = match &Plans::<L>::TO_ROWS {
+            Ok(Some(exec)) => exec.flat(),
+            _ => None,
+        };
     }
 }

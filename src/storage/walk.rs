@@ -9,7 +9,7 @@
 //! no element; in inline-fill mode those subtrees are padding.
 
 use super::kernels::Mover;
-use super::nest::{classify, Kept, Loop, DIMS, FREE};
+use super::nest::{classify, Kept, Loop, FREE, KEPT_DIMS};
 
 /// How many values of `l` have an in-bounds completion.
 pub(crate) fn valid(l: &Loop, e: &[u64], sizes: &[u64]) -> u64 {
@@ -56,7 +56,7 @@ impl<'p> Walk<'p> {
     fn full(&self, level: usize, l: &Loop, e: &[u64]) -> u64 {
         let n = self.nest;
         // how far the loops below and the kernel's advance each dim at most
-        let mut reach = [0u64; DIMS];
+        let mut reach = [0u64; KEPT_DIMS];
         for x in n.outer_packed().get(level + 1..).unwrap_or(&[]) {
             if x.dim != FREE {
                 reach[x.dim as usize] += ((x.n - 1) * x.w) as u64;

@@ -9,7 +9,7 @@ use crate::storage::caches::Caches;
 use crate::storage::element::Unit;
 use crate::storage::error::StorageError;
 use crate::storage::kernels::{self, Mover};
-use crate::storage::nest::{Kept, Loop, DIMS};
+use crate::storage::nest::{Kept, Loop, KEPT_DIMS};
 use crate::storage::simd::{Isa, Simd};
 use crate::storage::walk::Walk;
 use crate::value::bits_to_bytes;
@@ -86,16 +86,17 @@ impl Exec {
     }
 
     fn streams(&self) -> bool {
-        let bytes = units(self.dst_slots, self.bits, 1);
         let kernel_ok = match &self.nest {
             Some(n) => n.kernel != Kernel::Block && self.bits >= 8,
             None => false,
         };
+        // (the size only when asked: the division and the caches' atomics
+        // were a fixed cost of every small plan's call)
         kernel_ok
             && cfg!(target_arch = "x86_64")
-            && self
-                .streaming
-                .unwrap_or_else(|| bytes >= Caches::host().streaming_threshold() as u64)
+            && self.streaming.unwrap_or_else(|| {
+                units(self.dst_slots, self.bits, 1) >= Caches::host().streaming_threshold() as u64
+            })
     }
 
     /// Checks the unit width and both lengths, as
@@ -260,22 +261,25 @@ impl Exec {
             Some(nest) => {
                 let nest = part.map_or(nest, |p| p.nest);
                 let walk = Walk::new(nest, self.fill == Fill::Inline);
-                let mut e = [0u64; DIMS];
-                let e = &mut e[..walk.sizes().len()];
+                // the dims' offsets fixed by the loops walked so far (only
+                // for bounded walks: zeroing it was a fixed cost of every
+                // call)
+                let mut e = [0u64; KEPT_DIMS];
+                let n = walk.sizes().len();
                 // the part's first slot (a part's offsets are its own)
                 let mut first = 0;
                 match part {
                     // every value of every loop in bounds: plain loops, no
                     // bounds to track (a small tile's whole cost otherwise)
                     None if !self.empty && walk.all_free() => walk.free(m, 0, 0, 0),
-                    None if !self.empty => walk.walk(m, 0, 0, 0, e),
+                    None if !self.empty => walk.walk(m, 0, 0, 0, &mut e[..n]),
                     None if walk.fill => walk.pad_tree(m, 0, 0),
                     None => {}
                     Some(p) => {
                         if let Some(l) = nest.outer(0) {
                             first = p.values.start * l.dst;
                             let s = (p.values.start * l.src) as usize;
-                            walk.values(m, 0, p.values.clone(), s, 0, e);
+                            walk.values(m, 0, p.values.clone(), s, 0, &mut e[..n]);
                         }
                     }
                 }

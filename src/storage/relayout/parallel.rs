@@ -2,6 +2,13 @@
 //! outermost loop of a plan split into parts whose destination slots are
 //! contiguous ranges, one part per scoped thread (`std::thread::scope`, no
 //! pool, no dependency).
+//!
+//! The split is balanced to one value of that loop (a band of tiles, for
+//! rows → tiles: 512 parts of 128 KiB for f32[4096²] → `T(8,128)`), and
+//! every part makes the whole plan's streaming decision: the destination
+//! of all threads together passes through the one last-level cache they
+//! share, so a thread's share alone would under-count it (and with it
+//! turn streaming off for large arrays split many ways).
 
 use super::exec::Part;
 use super::RelayoutPlan;

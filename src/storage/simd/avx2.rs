@@ -454,7 +454,7 @@ unsafe fn stream128(p: *mut __m128i, v: __m128i) {
 
 #[target_feature(enable = "avx2")]
 #[inline]
-fn zip2_u16_one(
+pub(super) fn zip2_u16_one(
     a: &[u16],
     b: &[u16],
     out: &mut [u16],
@@ -502,7 +502,13 @@ fn zip2_u16_one(
 
 #[target_feature(enable = "avx2")]
 #[inline]
-fn zip4_u8_one(r: [&[u8]; 4], out: &mut [u8], nt: bool, pf: Option<*const u8>, rs: usize) {
+pub(super) fn zip4_u8_one(
+    r: [&[u8]; 4],
+    out: &mut [u8],
+    nt: bool,
+    pf: Option<*const u8>,
+    rs: usize,
+) {
     let n = r
         .iter()
         .map(|x| x.len())

@@ -38,7 +38,7 @@ fn store(nt: bool, d: &mut [u16], v: __m512i) {
 
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-fn zip2_u16_one(
+pub(super) fn zip2_u16_one(
     a: &[u16],
     b: &[u16],
     out: &mut [u16],
@@ -79,5 +79,38 @@ fn zip2_u16_one(
     if body < n {
         // AVX-512 implies SSE2
         super::sse2::zip2_u16(&a[body..n], &b[body..n], &mut out[2 * body..2 * n])
+    }
+}
+
+/// One unzip block (`2 · len` packed 16-bit slots into two rows of
+/// `len`), plain stores, for the blocks of `known`: two two-source
+/// permutes (`vpermt2w`) per 32 columns, where AVX2 needs eight shuffles
+/// (the tile → rows direction of a small bf16 tile was shuffle-bound);
+/// the rest to SSE2.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub(super) fn unzip2_u16_block(inp: &[u16], [a, b]: [&mut [u16]; 2], len: usize) {
+    let body = len / 32 * 32;
+    // word i of row a is packed word 2i, of row b 2i + 1 (index 32+
+    // selects the second source: the next 32 packed words)
+    let even: [u16; 32] = core::array::from_fn(|i| 2 * i as u16);
+    let odd: [u16; 32] = core::array::from_fn(|i| 2 * i as u16 + 1);
+    let (ie, io) = (load(&even), load(&odd));
+    let chunks = inp[..2 * body]
+        .chunks_exact(64)
+        .zip(a[..body].chunks_exact_mut(32))
+        .zip(b[..body].chunks_exact_mut(32));
+    for ((i, xa), xb) in chunks {
+        let (x, y) = (load(&i[..32]), load(&i[32..]));
+        store(false, xa, _mm512_permutex2var_epi16(x, ie, y));
+        store(false, xb, _mm512_permutex2var_epi16(x, io, y));
+    }
+    if body < len {
+        // AVX-512 implies SSE2
+        super::sse2::unzip2_u16(
+            &inp[2 * body..2 * len],
+            &mut a[body..len],
+            &mut b[body..len],
+        );
     }
 }

@@ -346,6 +346,12 @@ pub(crate) fn zip4_u8(isa: Isa, rows: &[u8], out: &mut [u8], bl: Blocks, nt: boo
 
 /// Blocks of 16-bit pairs split into two rows.
 pub(crate) fn unzip2_u16(isa: Isa, inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
+    // (plain stores only: the streaming unzip with its line-aligned
+    // windows is AVX2's)
+    #[cfg(target_arch = "x86_64")]
+    if !nt && known::unzip2_u16_blocks(isa, inp, rows, &bl) {
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     if isa.avx2() {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
@@ -505,6 +511,12 @@ mod transpose_loops;
 /// The 16-bit zip 64 bytes at a time (AVX-512 F + BW).
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+
+/// The zips and unzips on blocks known at compile time (typed copies).
+pub(crate) mod known;
+/// AVX2 unzips of one contiguous block (for `known`).
+#[cfg(target_arch = "x86_64")]
+mod unzip_blocks;
 
 #[cfg(target_arch = "x86_64")]
 mod sse2;

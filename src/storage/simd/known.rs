@@ -1,0 +1,192 @@
+//! The zips and unzips with their blocks as compile-time constants: for
+//! the typed copies, whose plan is a constant of the layout type. Each
+//! entry is generic over a type carrying the [`Blocks`] and calls the
+//! level's kernel from a `#[target_feature]` function of its own, so the
+//! kernel inlines there with every count, stride and length known: the
+//! block loops unroll, the slicing checks fold, and no prefetch or
+//! streaming decision is left to make (these blocks are written with
+//! plain stores). Below AVX2 the blocks go to the runtime kernels.
+
+use super::{Blocks, Isa};
+
+/// A type whose [`Blocks`] are a constant.
+pub(crate) trait KnownBlocks {
+    /// The blocks (as the runtime kernels take them).
+    const BLOCKS: Blocks;
+}
+
+/// [`super::zip2_u16`] on `B::BLOCKS`, plain stores.
+#[inline(always)]
+pub(crate) fn zip2_u16<B: KnownBlocks>(isa: Isa, rows: &[u16], out: &mut [u16]) {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx512() {
+        // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
+        // detected level).
+        return unsafe { zip2_u16_avx512::<B>(rows, out) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx2() {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+        return unsafe { zip2_u16_avx2::<B>(rows, out) };
+    }
+    super::zip2_u16(isa, rows, out, B::BLOCKS, false)
+}
+
+/// [`super::zip4_u8`] on `B::BLOCKS`, plain stores.
+#[inline(always)]
+pub(crate) fn zip4_u8<B: KnownBlocks>(isa: Isa, rows: &[u8], out: &mut [u8]) {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx2() {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+        return unsafe { zip4_u8_avx2::<B>(rows, out) };
+    }
+    super::zip4_u8(isa, rows, out, B::BLOCKS, false)
+}
+
+/// [`super::unzip2_u16`] on `B::BLOCKS`, plain stores.
+#[inline(always)]
+pub(crate) fn unzip2_u16<B: KnownBlocks>(isa: Isa, inp: &[u16], rows: &mut [u16]) {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx512() {
+        // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
+        // detected level).
+        return unsafe { unzip2_u16_avx512::<B>(inp, rows) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx2() {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+        return unsafe { unzip2_u16_avx2::<B>(inp, rows) };
+    }
+    super::unzip2_u16(isa, inp, rows, B::BLOCKS, false)
+}
+
+/// [`super::unzip4_u8`] on `B::BLOCKS`, plain stores.
+#[inline(always)]
+pub(crate) fn unzip4_u8<B: KnownBlocks>(isa: Isa, inp: &[u8], rows: &mut [u8]) {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx2() {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+        return unsafe { unzip4_u8_avx2::<B>(inp, rows) };
+    }
+    super::unzip4_u8(isa, inp, rows, B::BLOCKS, false)
+}
+
+/// Block `(i, j)` of `bl`: its rows-side and packed-side offsets.
+#[inline(always)]
+#[cfg(target_arch = "x86_64")]
+fn at(bl: &Blocks, i: usize, j: usize) -> (usize, usize) {
+    (i * bl.rstep2 + j * bl.rstep, i * bl.pstep2 + j * bl.pstep)
+}
+
+/// `one(rows, packed)` on every block of a zip, as plain loops (the
+/// counts are constants here: they unroll).
+#[inline(always)]
+#[cfg(target_arch = "x86_64")]
+fn zips<T, const K: usize>(
+    bl: &Blocks,
+    rows: &[T],
+    out: &mut [T],
+    mut one: impl FnMut([&[T]; K], &mut [T]),
+) {
+    for i in 0..bl.count2 {
+        for j in 0..bl.count {
+            let (ro, po) = at(bl, i, j);
+            let r = core::array::from_fn(|k| &rows[ro + k * bl.rs..ro + k * bl.rs + bl.len]);
+            one(r, &mut out[po..po + K * bl.len]);
+        }
+    }
+}
+
+/// `one(packed, rows)` on every block of an unzip, as plain loops.
+#[inline(always)]
+#[cfg(target_arch = "x86_64")]
+fn unzips<T, const K: usize>(
+    bl: &Blocks,
+    inp: &[T],
+    rows: &mut [T],
+    mut one: impl FnMut(&[T], [&mut [T]; K]),
+) {
+    for i in 0..bl.count2 {
+        for j in 0..bl.count {
+            let (ro, po) = at(bl, i, j);
+            one(
+                &inp[po..po + K * bl.len],
+                super::rows_mut::<T, K>(rows, ro, bl.rs, bl.len),
+            );
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn zip2_u16_avx512<B: KnownBlocks>(rows: &[u16], out: &mut [u16]) {
+    let bl = &B::BLOCKS;
+    zips::<u16, 2>(bl, rows, out, |[x, y], o| {
+        super::avx512::zip2_u16_one(x, y, o, false, None, bl.rs)
+    });
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn zip2_u16_avx2<B: KnownBlocks>(rows: &[u16], out: &mut [u16]) {
+    let bl = &B::BLOCKS;
+    zips::<u16, 2>(bl, rows, out, |[x, y], o| {
+        super::avx2::zip2_u16_one(x, y, o, false, None, bl.rs)
+    });
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn zip4_u8_avx2<B: KnownBlocks>(rows: &[u8], out: &mut [u8]) {
+    let bl = &B::BLOCKS;
+    zips::<u8, 4>(bl, rows, out, |r, o| {
+        super::avx2::zip4_u8_one(r, o, false, None, bl.rs)
+    });
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn unzip2_u16_avx512<B: KnownBlocks>(inp: &[u16], rows: &mut [u16]) {
+    blocks_avx512(inp, rows, &B::BLOCKS)
+}
+
+/// The AVX-512 unzip of [`unzip2_u16`] on blocks known at run time (the
+/// general executor's, when it does not stream: in cache the 16-bit
+/// unzip was shuffle-bound at AVX2); `false` (nothing written) below
+/// AVX-512.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn unzip2_u16_blocks(isa: Isa, inp: &[u16], rows: &mut [u16], bl: &Blocks) -> bool {
+    if !isa.avx512() {
+        return false;
+    }
+    // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the detected
+    // level).
+    unsafe { blocks_avx512(inp, rows, bl) };
+    true
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn blocks_avx512(inp: &[u16], rows: &mut [u16], bl: &Blocks) {
+    unzips::<u16, 2>(bl, inp, rows, |i, r| {
+        super::avx512::unzip2_u16_block(i, r, bl.len)
+    });
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn unzip2_u16_avx2<B: KnownBlocks>(inp: &[u16], rows: &mut [u16]) {
+    let bl = &B::BLOCKS;
+    unzips::<u16, 2>(bl, inp, rows, |i, r| {
+        super::unzip_blocks::unzip2_u16_block(i, r, bl.len)
+    });
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn unzip4_u8_avx2<B: KnownBlocks>(inp: &[u8], rows: &mut [u8]) {
+    let bl = &B::BLOCKS;
+    unzips::<u8, 4>(bl, inp, rows, |i, r| {
+        super::unzip_blocks::unzip4_u8_block(i, r, bl.len)
+    });
+}
