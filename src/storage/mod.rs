@@ -95,6 +95,7 @@ mod view;
 
 #[cfg(feature = "alloc")]
 mod array;
+mod bitzip;
 mod caches;
 mod choose;
 mod fixed;

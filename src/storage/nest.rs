@@ -128,8 +128,9 @@ pub(crate) const fn sort_loops(s: &mut [Loop], order: Order) {
 
 /// The kernel for inner loops `a` (outer) and `b` (inner).
 pub(crate) const fn classify(a: &Loop, b: &Loop) -> Kernel {
+    // (16 and 32: the 2- and 1-bit packings `(16,1)E(2)`, `(32,1)E(1)`)
     const fn small(n: u64) -> bool {
-        matches!(n, 2 | 4 | 8)
+        matches!(n, 2 | 4 | 8 | 16 | 32)
     }
     if b.src == 1 && b.dst == 1 {
         Kernel::Runs

@@ -1,6 +1,7 @@
 //! The mover of packed sub-byte slots (1, 2 or 4 bits): whole bytes where
-//! runs start on a byte, the nibble zip and unzip of `(8,128)(8,1)E(4)`,
-//! else slot by slot.
+//! runs start on a byte, the zips and unzips of `(8,128)(8,1)E(4)`,
+//! `(16,128)(16,1)E(2)` and `(32,128)(32,1)E(1)` (rows of sub-byte slots
+//! packed into 32-bit columns), else slot by slot.
 
 use super::super::nest::{Kernel, Loop};
 use super::super::packed;
@@ -87,6 +88,54 @@ impl Mover for BitMover<'_> {
                 let c = n - 1;
                 for j in 0..8 {
                     self.one(s + 8 * c + j, d + c + j * a.dst as usize);
+                }
+            }
+            return;
+        }
+        // 16 rows of 2-bit or 32 rows of 1-bit slots zipped into 32-bit
+        // columns (`(16,1)E(2)`, `(32,1)E(1)`): whole bytes when both
+        // sides start on a byte, the odd slots one by one
+        let word = (32 / self.bits) as usize;
+        if self.bits < 4
+            && k == Kernel::Interleave(word as u8)
+            && a.src == 1
+            && a.dst as usize == word
+            && aligned(s)
+            && aligned(d)
+            && aligned(b.src as usize)
+        {
+            let (cols, rs) = (a.n as usize / per, b.src as usize / per);
+            let (so, dof) = (s / per, d / per);
+            let out = &mut self.dst[dof..dof + word * cols];
+            match self.bits {
+                2 => simd::zip_bits::<2>(self.isa, &self.src[so..], rs, cols, out),
+                _ => simd::zip_bits::<1>(self.isa, &self.src[so..], rs, cols, out),
+            }
+            for c in per * cols..a.n as usize {
+                for j in 0..word {
+                    self.one(s + c + j * b.src as usize, d + word * c + j);
+                }
+            }
+            return;
+        }
+        // the inverse (`a`: the rows, `b`: the columns, `word` slots apart)
+        if self.bits < 4
+            && k == Kernel::Deinterleave(word as u8)
+            && b.src as usize == word
+            && aligned(s)
+            && aligned(d)
+            && aligned(a.dst as usize)
+        {
+            let (cols, rs) = (n / per, a.dst as usize / per);
+            let (so, dof) = (s / per, d / per);
+            let inp = &self.src[so..so + word * cols];
+            match self.bits {
+                2 => simd::unzip_bits::<2>(self.isa, inp, &mut self.dst[dof..], rs, cols),
+                _ => simd::unzip_bits::<1>(self.isa, inp, &mut self.dst[dof..], rs, cols),
+            }
+            for c in per * cols..n {
+                for j in 0..word {
+                    self.one(s + word * c + j, d + c + j * a.dst as usize);
                 }
             }
             return;

@@ -446,6 +446,35 @@ pub(crate) fn unzip8_nibbles(isa: Isa, in_: &[u8], rows: &mut [u8], rs: usize, c
     crate::storage::nibbles::unzip8(&in_[8 * done..], rest, rs, cols - done);
 }
 
+/// `32 / W` rows of `W`-bit slots (`W` = 2 or 1) zipped into 32-bit
+/// columns (`(16,128)(16,1)E(2)`, `(32,128)(32,1)E(1)`): `cols` byte
+/// columns of rows `rs` bytes apart into `out[..(32 / W) · cols]`, by
+/// [`bitzip::zip_bits`](crate::storage::bitzip::zip_bits).
+pub(crate) fn zip_bits<const W: u32>(
+    isa: Isa,
+    rows: &[u8],
+    rs: usize,
+    cols: usize,
+    out: &mut [u8],
+) {
+    let _ = isa;
+    crate::storage::bitzip::zip_bits::<W>(rows, rs, cols, out);
+}
+
+/// The inverse of [`zip_bits`]: `cols` packed byte columns (`in_[..(32 /
+/// W) · cols]`) into `32 / W` rows `rs` bytes apart (only the `cols` bytes of
+/// each row are written).
+pub(crate) fn unzip_bits<const W: u32>(
+    isa: Isa,
+    in_: &[u8],
+    rows: &mut [u8],
+    rs: usize,
+    cols: usize,
+) {
+    let _ = isa;
+    crate::storage::bitzip::unzip_bits::<W>(in_, rows, rs, cols);
+}
+
 /// Whether the zip kernels for `k` rows of `bytes`-wide elements store
 /// non-temporally themselves (AVX2 paths), so callers need no staging.
 pub(crate) fn streams_directly(isa: Isa, k: usize, bytes: usize) -> bool {
