@@ -56,7 +56,7 @@ const fn swaps(w: u32) -> ([(u32, u64); 6], usize) {
             let mut u = 0;
             while u < 64 / w {
                 if (u >> p) & 1 == 1 && (u >> q) & 1 == 0 {
-                    mask |= (((1u64 << w) - 1) as u64) << (u * w);
+                    mask |= ((1u64 << w) - 1) << (u * w);
                 }
                 u += 1;
             }

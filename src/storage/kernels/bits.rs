@@ -21,6 +21,29 @@ pub(crate) struct BitMover<'a> {
 }
 
 impl Mover for BitMover<'_> {
+    /// A repeat that continues a zip block's columns on both sides (the
+    /// next tile along the same rows: `c` steps the block's columns on
+    /// the rows side and its packed columns on the other) joins the block,
+    /// so the whole band of tiles is one kernel call; likewise for an
+    /// unzip. Other repeats run block by block.
+    fn block_rep(&mut self, k: Kernel, c: &Loop, a: &Loop, b: &Loop, s: usize, d: usize) {
+        match k {
+            Kernel::Interleave(_) if c.src == a.n * a.src && c.dst == a.n * a.dst => {
+                let joined = Loop { n: a.n * c.n, ..*a };
+                self.block(k, &joined, b, s, d);
+            }
+            Kernel::Deinterleave(_) if c.src == b.n * b.src && c.dst == b.n * b.dst => {
+                let joined = Loop { n: b.n * c.n, ..*b };
+                self.block(k, a, &joined, s, d);
+            }
+            _ => {
+                for v in 0..c.n as usize {
+                    self.block(k, a, b, s + v * c.src as usize, d + v * c.dst as usize);
+                }
+            }
+        }
+    }
+
     fn block(&mut self, k: Kernel, a: &Loop, b: &Loop, s: usize, d: usize) {
         let per = (8 / self.bits) as usize;
         let n = b.n as usize;
