@@ -381,31 +381,79 @@ pub(crate) fn unzip4_u8(isa: Isa, inp: &[u8], rows: &mut [u8], bl: Blocks, nt: b
 }
 
 /// Eight rows of 4-bit slots zipped (`(8,128)(8,1)E(4)`): `cols` byte
-/// columns of rows `rs` bytes apart into `out[..8 · cols]`, AVX2 32 and
-/// SSE2 16 columns at a time, the rest (and every column below SSE2) by
-/// [`nibbles::zip8`](crate::storage::nibbles::zip8).
+/// columns of rows `rs` bytes apart into `out[..8 · cols]`, AVX-512 64,
+/// AVX2 32 and SSE2 16 columns at a time, the rest (and every column below
+/// SSE2) by [`nibbles::zip8`](crate::storage::nibbles::zip8).
+///
+/// The wide kernels start where the rows' loads are aligned to their
+/// width (when rows `rs` apart share that alignment): columns before it go
+/// to the narrower kernels, as glibc's memcpy aligns its stream (a plain
+/// `Vec` starts 16 bytes into a line, so every other 32-byte load and
+/// every 64-byte one would cross two lines).
 pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
     #[cfg(target_arch = "x86_64")]
+    {
+        let width = if isa.avx512() {
+            64
+        } else if isa.avx2() {
+            32
+        } else {
+            0
+        };
+        if width > 0 && cols >= 2 * width {
+            let head = aligned_head(rows, rs, width, cols);
+            zip8_below(isa, width, rows, rs, head, out);
+            let (r, o) = (&rows[head..], &mut out[8 * head..]);
+            let done = head
+                + if width == 64 {
+                    // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most
+                    // the detected level).
+                    unsafe { nibbles::zip8_avx512(r, rs, cols - head, o) }
+                } else {
+                    // SAFETY: the CPU has AVX2 (`isa` is at most the
+                    // detected level).
+                    unsafe { nibbles::zip8_avx2(r, rs, cols - head, o) }
+                };
+            let rest = &rows[done.min(rows.len())..];
+            return zip8_below(isa, width, rest, rs, cols - done, &mut out[8 * done..]);
+        }
+    }
+    zip8_below(isa, 0, rows, rs, cols, out)
+}
+
+/// Columns before the first whose address is a multiple of `width` in
+/// every row (`cols` at most; none when the rows do not share it).
+#[cfg(target_arch = "x86_64")]
+fn aligned_head(rows: &[u8], rs: usize, width: usize, cols: usize) -> usize {
+    if rs % width != 0 {
+        return 0;
+    }
+    rows.as_ptr().align_offset(width).min(cols)
+}
+
+/// [`zip8_nibbles`] by the kernels narrower than `width` bytes (0: all).
+fn zip8_below(isa: Isa, width: usize, rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
+    #[cfg(target_arch = "x86_64")]
     let done = {
-        let wide = if isa.avx2() {
+        let avx2 = if isa.avx2() && (width == 0 || width > 32) {
             // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
             unsafe { nibbles::zip8_avx2(rows, rs, cols, out) }
         } else {
             0
         };
-        if isa.sse2() {
+        if isa.sse2() && (width == 0 || width > 16) {
             // SAFETY: `sse2` is part of the x86-64 baseline, so the target
             // feature the callee is compiled for is always present.
-            wide + unsafe {
-                nibbles::zip8_sse2(&rows[wide..], rs, cols - wide, &mut out[8 * wide..])
+            avx2 + unsafe {
+                nibbles::zip8_sse2(&rows[avx2..], rs, cols - avx2, &mut out[8 * avx2..])
             }
         } else {
-            0
+            avx2
         }
     };
     #[cfg(not(target_arch = "x86_64"))]
     let done = {
-        let _ = isa;
+        let _ = (isa, width);
         0
     };
     let rest = &rows[done.min(rows.len())..];
@@ -414,31 +462,71 @@ pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &
 
 /// The inverse of [`zip8_nibbles`]: `cols` packed byte columns
 /// (`in_[..8 · cols]`) into eight rows of 4-bit slots `rs` bytes apart
-/// (only the `cols` bytes of each row are written), AVX2 32 and SSE2 16
-/// columns at a time, the rest by
+/// (only the `cols` bytes of each row are written), AVX-512 64, AVX2 32
+/// and SSE2 16 columns at a time (the wide ones from where the rows'
+/// stores are aligned, as in [`zip8_nibbles`]), the rest by
 /// [`nibbles::unzip8`](crate::storage::nibbles::unzip8).
 pub(crate) fn unzip8_nibbles(isa: Isa, in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) {
     #[cfg(target_arch = "x86_64")]
+    {
+        let width = if isa.avx512() {
+            64
+        } else if isa.avx2() {
+            32
+        } else {
+            0
+        };
+        if width > 0 && cols >= 2 * width {
+            let head = aligned_head(rows, rs, width, cols);
+            unzip8_below(isa, width, in_, rows, rs, head);
+            let (i, r) = (&in_[8 * head..], &mut rows[head..]);
+            let done = head
+                + if width == 64 {
+                    // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most
+                    // the detected level).
+                    unsafe { nibbles::unzip8_avx512(i, r, rs, cols - head) }
+                } else {
+                    // SAFETY: the CPU has AVX2 (`isa` is at most the
+                    // detected level).
+                    unsafe { nibbles::unzip8_avx2(i, r, rs, cols - head) }
+                };
+            let at = done.min(rows.len());
+            return unzip8_below(
+                isa,
+                width,
+                &in_[8 * done..],
+                &mut rows[at..],
+                rs,
+                cols - done,
+            );
+        }
+    }
+    unzip8_below(isa, 0, in_, rows, rs, cols)
+}
+
+/// [`unzip8_nibbles`] by the kernels narrower than `width` bytes (0: all).
+fn unzip8_below(isa: Isa, width: usize, in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) {
+    #[cfg(target_arch = "x86_64")]
     let done = {
-        let wide = if isa.avx2() {
+        let avx2 = if isa.avx2() && (width == 0 || width > 32) {
             // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
             unsafe { nibbles::unzip8_avx2(in_, rows, rs, cols) }
         } else {
             0
         };
-        if isa.sse2() {
+        if isa.sse2() && (width == 0 || width > 16) {
             // SAFETY: `sse2` is part of the x86-64 baseline, so the target
             // feature the callee is compiled for is always present.
-            wide + unsafe {
-                nibbles::unzip8_sse2(&in_[8 * wide..], &mut rows[wide..], rs, cols - wide)
+            avx2 + unsafe {
+                nibbles::unzip8_sse2(&in_[8 * avx2..], &mut rows[avx2..], rs, cols - avx2)
             }
         } else {
-            0
+            avx2
         }
     };
     #[cfg(not(target_arch = "x86_64"))]
     let done = {
-        let _ = isa;
+        let _ = (isa, width);
         0
     };
     let at = done.min(rows.len());
@@ -645,52 +733,73 @@ mod nibble_tests {
         }
     }
 
+    /// Column counts: remainders of every width, and enough for the
+    /// AVX-512 kernel (two lines) with heads and tails.
+    const COLS: [usize; 18] = [
+        0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 48, 64, 100, 128, 129, 150, 200, 321,
+    ];
+
+    /// Row strides: unaligned, and a multiple of 64 (the wide kernels then
+    /// start at an aligned column).
+    fn strides(cols: usize, extra: usize) -> [usize; 2] {
+        [cols + extra, cols.next_multiple_of(64)]
+    }
+
     #[test]
     fn unzip8_inverts_zip8_at_every_level() {
-        for cols in [0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 48, 64, 100] {
-            let rs = cols + 5;
-            let packed: alloc::vec::Vec<u8> = (0..8 * cols)
-                .map(|i| (i as u32).wrapping_mul(2654435761).wrapping_shr(9) as u8)
-                .collect();
-            // the definition: slot 8c + r of the packed side is slot c of row r
-            let mut want = alloc::vec![0xEEu8; 8 * rs];
-            for c in 0..2 * cols {
-                for r in 0..8 {
-                    let v = packed::get(&packed, 8 * c + r, 4);
-                    packed::set(&mut want, r * 2 * rs + c, 4, v);
+        for cols in COLS {
+            for (rs, lead) in strides(cols, 5)
+                .into_iter()
+                .flat_map(|r| [(r, 0), (r, 16), (r, 48)])
+            {
+                let packed: alloc::vec::Vec<u8> = (0..8 * cols)
+                    .map(|i| (i as u32).wrapping_mul(2654435761).wrapping_shr(9) as u8)
+                    .collect();
+                // the definition: slot 8c + r of the packed side is slot c
+                // of row r (the rows `lead` bytes into the buffer)
+                let mut want = alloc::vec![0xEEu8; lead + 8 * rs];
+                for c in 0..2 * cols {
+                    for r in 0..8 {
+                        let v = packed::get(&packed, 8 * c + r, 4);
+                        packed::set(&mut want[lead..], r * 2 * rs + c, 4, v);
+                    }
                 }
-            }
-            let mut got = alloc::vec![0xEEu8; 8 * rs];
-            unzip8(&packed, &mut got, rs, cols);
-            assert_eq!(got, want, "cols {cols}");
-            let mut again = alloc::vec![0u8; 8 * cols];
-            zip8(&got, rs, cols, &mut again);
-            assert_eq!(again, packed, "cols {cols}");
-            for level in Simd::ALL {
-                got.fill(0xEE);
-                super::unzip8_nibbles(Isa::new(Some(level)), &packed, &mut got, rs, cols);
-                assert_eq!(got, want, "{level:?} cols {cols}");
+                let mut got = alloc::vec![0xEEu8; lead + 8 * rs];
+                unzip8(&packed, &mut got[lead..], rs, cols);
+                assert_eq!(got, want, "cols {cols}");
+                let mut again = alloc::vec![0u8; 8 * cols];
+                zip8(&got[lead..], rs, cols, &mut again);
+                assert_eq!(again, packed, "cols {cols}");
+                for level in Simd::ALL {
+                    got.fill(0xEE);
+                    let isa = Isa::new(Some(level));
+                    super::unzip8_nibbles(isa, &packed, &mut got[lead..], rs, cols);
+                    assert_eq!(got, want, "{level:?} cols {cols} rs {rs} lead {lead}");
+                }
             }
         }
     }
 
     #[test]
     fn zip8_matches_the_definition() {
-        for cols in [0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 48, 64, 100] {
-            for extra in [0usize, 3] {
-                let rs = cols + extra;
-                let rows: alloc::vec::Vec<u8> = (0..8 * rs + 1)
+        for cols in COLS {
+            for (rs, lead) in strides(cols, 3)
+                .into_iter()
+                .flat_map(|r| [(r, 0), (r, 16), (r, 48)])
+            {
+                let rows: alloc::vec::Vec<u8> = (0..lead + 8 * rs + 1)
                     .map(|i| (i as u32).wrapping_mul(2654435761).wrapping_shr(11) as u8)
                     .collect();
+                let rows = &rows[lead..];
                 let (mut a, mut b) = (alloc::vec![0u8; 8 * cols], alloc::vec![0u8; 8 * cols]);
-                zip8(&rows, rs, cols, &mut a);
-                naive(&rows, rs, cols, &mut b);
+                zip8(rows, rs, cols, &mut a);
+                naive(rows, rs, cols, &mut b);
                 assert_eq!(a, b, "cols {cols} rs {rs}");
                 // and the SIMD dispatch at every level
                 for level in Simd::ALL {
                     a.fill(0);
-                    super::zip8_nibbles(Isa::new(Some(level)), &rows, rs, cols, &mut a);
-                    assert_eq!(a, b, "{level:?} cols {cols} rs {rs}");
+                    super::zip8_nibbles(Isa::new(Some(level)), rows, rs, cols, &mut a);
+                    assert_eq!(a, b, "{level:?} cols {cols} rs {rs} lead {lead}");
                 }
             }
         }

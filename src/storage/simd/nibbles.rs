@@ -298,3 +298,117 @@ pub(super) fn unzip8_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -
     }
     wide
 }
+
+/// 64 bytes from `s` (bounds-checked; no alignment needed).
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn load512(s: &[u8]) -> __m512i {
+    let s = &s[..64];
+    // SAFETY: `s` is 64 readable bytes (the slice above is bounds-checked);
+    // `vmovdqu64` has no alignment requirement; AVX-512 F is enabled for
+    // this function (its callers prove the CPU has it).
+    unsafe { _mm512_loadu_si512(s.as_ptr().cast()) }
+}
+
+/// 64 bytes to `d` (bounds-checked; no alignment needed).
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn store512(d: &mut [u8], v: __m512i) {
+    let d = &mut d[..64];
+    // SAFETY: `d` is 64 writable bytes, exclusively borrowed (the slice
+    // above is bounds-checked); `vmovdqu64` has no alignment requirement;
+    // AVX-512 F is enabled for this function.
+    unsafe { _mm512_storeu_si512(d.as_mut_ptr().cast(), v) }
+}
+
+/// The 4 × 4 transpose of 128-bit lanes: out `l` = lane `l` of `a`, `b`,
+/// `c`, `d` (an involution).
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn lanes4x4(a: __m512i, b: __m512i, c: __m512i, d: __m512i) -> [__m512i; 4] {
+    // [a0 a1 b0 b1], [a2 a3 b2 b3], [c0 c1 d0 d1], [c2 c3 d2 d3]
+    let t0 = _mm512_shuffle_i64x2::<0x44>(a, b);
+    let t1 = _mm512_shuffle_i64x2::<0xEE>(a, b);
+    let t2 = _mm512_shuffle_i64x2::<0x44>(c, d);
+    let t3 = _mm512_shuffle_i64x2::<0xEE>(c, d);
+    [
+        _mm512_shuffle_i64x2::<0x88>(t0, t2),
+        _mm512_shuffle_i64x2::<0xDD>(t0, t2),
+        _mm512_shuffle_i64x2::<0x88>(t1, t3),
+        _mm512_shuffle_i64x2::<0xDD>(t1, t3),
+    ]
+}
+
+/// `m ? a : b`, bit by bit (`vpternlogq`).
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn select(m: __m512i, a: __m512i, b: __m512i) -> __m512i {
+    // truth table index 4m + 2a + b: m set takes a, clear takes b
+    _mm512_ternarylogic_epi64::<0xCA>(m, a, b)
+}
+
+/// Eight rows of 4-bit slots zipped, 64 byte columns at a time: the AVX2
+/// version's steps with a bitwise select (`vpternlogq`) pairing the
+/// nibbles, the 8 × 16 byte transposes in each of the four 128-bit lanes,
+/// then 4 × 4 lane transposes so that every store writes a whole 64-byte
+/// line. Returns the byte columns done (a multiple of 64).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn zip8_avx512(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> usize {
+    let wide = cols / 64 * 64;
+    let lo4 = _mm512_set1_epi8(0x0F);
+    for x in (0..wide).step_by(64) {
+        let r: [__m512i; 8] = core::array::from_fn(|k| load512(&rows[k * rs + x..]));
+        // e_q: low halves of rows 2q, 2q+1; f_q: high halves (16-bit
+        // shifts: the select drops the bits crossing bytes)
+        let e = |q: usize| select(lo4, r[2 * q], _mm512_slli_epi16::<4>(r[2 * q + 1]));
+        let f = |q: usize| select(lo4, _mm512_srli_epi16::<4>(r[2 * q]), r[2 * q + 1]);
+        let p = [e(0), e(1), e(2), e(3), f(0), f(1), f(2), f(3)];
+        let c = transpose8x16!(
+            p,
+            _mm512_unpacklo_epi8,
+            _mm512_unpackhi_epi8,
+            _mm512_unpacklo_epi16,
+            _mm512_unpackhi_epi16,
+            _mm512_unpacklo_epi32,
+            _mm512_unpackhi_epi32
+        );
+        // c[i], lane l: byte columns 16l + 2i, 16l + 2i + 1 (out bytes
+        // 128l + 16i ..); line 2l + h of the output: lanes l of c[4h..4h+4]
+        for h in 0..2 {
+            let o = lanes4x4(c[4 * h], c[4 * h + 1], c[4 * h + 2], c[4 * h + 3]);
+            for (l, v) in o.into_iter().enumerate() {
+                let at = 8 * x + 128 * l + 64 * h;
+                store512(&mut out[at..], v);
+            }
+        }
+    }
+    wide
+}
+
+/// The inverse of [`zip8_avx512`]: whole-line loads, the lane transposes,
+/// four rounds of byte unpacks, then the nibbles split with bitwise
+/// selects (as [`unzip8_avx2`] does). Returns the byte columns done (a
+/// multiple of 64).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn unzip8_avx512(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -> usize {
+    let wide = cols / 64 * 64;
+    let lo4 = _mm512_set1_epi8(0x0F);
+    for x in (0..wide).step_by(64) {
+        let z: [__m512i; 8] = core::array::from_fn(|m| load512(&in_[8 * x + 64 * m..]));
+        // w[4h + i], lane l: line 2l + h's lane i = columns 16l + 2(4h+i)..
+        let (a, b) = (
+            lanes4x4(z[0], z[2], z[4], z[6]),
+            lanes4x4(z[1], z[3], z[5], z[7]),
+        );
+        let w = [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
+        let p = unpack_rounds!(w, _mm512_unpacklo_epi8, _mm512_unpackhi_epi8);
+        for q in 0..4 {
+            let (e, f) = (p[q], p[4 + q]);
+            let even = select(lo4, e, _mm512_slli_epi16::<4>(f));
+            let odd = select(lo4, _mm512_srli_epi16::<4>(e), f);
+            store512(&mut rows[2 * q * rs + x..], even);
+            store512(&mut rows[(2 * q + 1) * rs + x..], odd);
+        }
+    }
+    wide
+}
