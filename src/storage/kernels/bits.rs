@@ -18,6 +18,9 @@ pub(crate) struct BitMover<'a> {
     pub(crate) isa: Isa,
     /// The loops of a [`Kernel::Gather`] block (destination order).
     pub(crate) gather: &'a [Loop],
+    /// Bytes from this zip block's rows to the next block's (0: unknown),
+    /// for the kernels to prefetch them; set by `block_rep`.
+    pub(crate) ahead: usize,
 }
 
 impl Mover for BitMover<'_> {
@@ -37,9 +40,16 @@ impl Mover for BitMover<'_> {
                 self.block(k, a, &joined, s, d);
             }
             _ => {
+                // a zip's next block: its rows `c.src` slots on (the last
+                // block's hint points past them, harmlessly)
+                let per = (8 / self.bits) as usize;
+                if (c.src as usize).is_multiple_of(per) {
+                    self.ahead = c.src as usize / per;
+                }
                 for v in 0..c.n as usize {
                     self.block(k, a, b, s + v * c.src as usize, d + v * c.dst as usize);
                 }
+                self.ahead = 0;
             }
         }
     }
@@ -80,6 +90,7 @@ impl Mover for BitMover<'_> {
                 b.src as usize / 2,
                 pairs,
                 &mut self.dst[dof..dof + 8 * pairs],
+                self.ahead,
             );
             if a.n % 2 == 1 {
                 let c = a.n as usize - 1;

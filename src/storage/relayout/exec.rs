@@ -195,6 +195,7 @@ impl Exec {
                     pad,
                     isa: Isa::new(self.simd),
                     gather,
+                    ahead: 0,
                 },
                 part,
                 slots,

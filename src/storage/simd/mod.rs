@@ -389,8 +389,17 @@ pub(crate) fn unzip4_u8(isa: Isa, inp: &[u8], rows: &mut [u8], bl: Blocks, nt: b
 /// width (when rows `rs` apart share that alignment): columns before it go
 /// to the narrower kernels, as glibc's memcpy aligns its stream (a plain
 /// `Vec` starts 16 bytes into a line, so every other 32-byte load and
-/// every 64-byte one would cross two lines).
-pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
+/// every 64-byte one would cross two lines). With `ahead` (bytes, 0:
+/// none) they prefetch the rows that far on (the next block's), line by
+/// line as they read these.
+pub(crate) fn zip8_nibbles(
+    isa: Isa,
+    rows: &[u8],
+    rs: usize,
+    cols: usize,
+    out: &mut [u8],
+    ahead: usize,
+) {
     #[cfg(target_arch = "x86_64")]
     {
         let width = if isa.avx512() {
@@ -408,16 +417,17 @@ pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &
                 + if width == 64 {
                     // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most
                     // the detected level).
-                    unsafe { nibbles::zip8_avx512(r, rs, cols - head, o) }
+                    unsafe { nibbles::zip8_avx512(r, rs, cols - head, o, ahead) }
                 } else {
                     // SAFETY: the CPU has AVX2 (`isa` is at most the
                     // detected level).
-                    unsafe { nibbles::zip8_avx2(r, rs, cols - head, o) }
+                    unsafe { nibbles::zip8_avx2(r, rs, cols - head, o, ahead) }
                 };
             let rest = &rows[done.min(rows.len())..];
             return zip8_below(isa, width, rest, rs, cols - done, &mut out[8 * done..]);
         }
     }
+    let _ = ahead;
     zip8_below(isa, 0, rows, rs, cols, out)
 }
 
@@ -425,7 +435,7 @@ pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &
 /// every row (`cols` at most; none when the rows do not share it).
 #[cfg(target_arch = "x86_64")]
 fn aligned_head(rows: &[u8], rs: usize, width: usize, cols: usize) -> usize {
-    if rs % width != 0 {
+    if !rs.is_multiple_of(width) {
         return 0;
     }
     rows.as_ptr().align_offset(width).min(cols)
@@ -437,7 +447,7 @@ fn zip8_below(isa: Isa, width: usize, rows: &[u8], rs: usize, cols: usize, out: 
     let done = {
         let avx2 = if isa.avx2() && (width == 0 || width > 32) {
             // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-            unsafe { nibbles::zip8_avx2(rows, rs, cols, out) }
+            unsafe { nibbles::zip8_avx2(rows, rs, cols, out, 0) }
         } else {
             0
         };
@@ -798,7 +808,7 @@ mod nibble_tests {
                 // and the SIMD dispatch at every level
                 for level in Simd::ALL {
                     a.fill(0);
-                    super::zip8_nibbles(Isa::new(Some(level)), rows, rs, cols, &mut a);
+                    super::zip8_nibbles(Isa::new(Some(level)), rows, rs, cols, &mut a, 8 * rs);
                     assert_eq!(a, b, "{level:?} cols {cols} rs {rs} lead {lead}");
                 }
             }

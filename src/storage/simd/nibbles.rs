@@ -136,10 +136,19 @@ macro_rules! transpose8x16 {
 /// bytes where transposing first took about 140. Returns the byte columns
 /// done (a multiple of 32).
 #[target_feature(enable = "avx2")]
-pub(super) fn zip8_avx2(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> usize {
+pub(super) fn zip8_avx2(
+    rows: &[u8],
+    rs: usize,
+    cols: usize,
+    out: &mut [u8],
+    ahead: usize,
+) -> usize {
     let wide = cols / 32 * 32;
     let lo4 = _mm256_set1_epi8(0x0F);
     for x in (0..wide).step_by(32) {
+        if ahead != 0 && x % 64 == 0 {
+            prefetch_rows(rows, rs, x + ahead);
+        }
         let r: [__m256i; 8] = core::array::from_fn(|k| load256(&rows[k * rs + x..k * rs + x + 32]));
         // (16-bit shifts: the mask drops the bits crossing bytes)
         let e = |q: usize| {
@@ -180,6 +189,15 @@ pub(super) fn zip8_avx2(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> 
         }
     }
     wide
+}
+
+/// Prefetches byte `at` of each of the eight rows (hints: the addresses
+/// need not be valid, see `simd::prefetch`).
+#[inline(always)]
+fn prefetch_rows(rows: &[u8], rs: usize, at: usize) {
+    for k in 0..8 {
+        super::prefetch(rows.as_ptr().wrapping_add(k * rs + at));
+    }
 }
 
 #[inline(always)]
@@ -353,10 +371,19 @@ fn select(m: __m512i, a: __m512i, b: __m512i) -> __m512i {
 /// then 4 × 4 lane transposes so that every store writes a whole 64-byte
 /// line. Returns the byte columns done (a multiple of 64).
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(super) fn zip8_avx512(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> usize {
+pub(super) fn zip8_avx512(
+    rows: &[u8],
+    rs: usize,
+    cols: usize,
+    out: &mut [u8],
+    ahead: usize,
+) -> usize {
     let wide = cols / 64 * 64;
     let lo4 = _mm512_set1_epi8(0x0F);
     for x in (0..wide).step_by(64) {
+        if ahead != 0 {
+            prefetch_rows(rows, rs, x + ahead);
+        }
         let r: [__m512i; 8] = core::array::from_fn(|k| load512(&rows[k * rs + x..]));
         // e_q: low halves of rows 2q, 2q+1; f_q: high halves (16-bit
         // shifts: the select drops the bits crossing bytes)
