@@ -21,6 +21,9 @@ pub(crate) struct BitMover<'a> {
     /// Bytes from this zip block's rows to the next block's (0: unknown),
     /// for the kernels to prefetch them; set by `block_rep`.
     pub(crate) ahead: usize,
+    /// Whether the nibble zips store non-temporally (the plan's
+    /// streaming decision).
+    pub(crate) nt: bool,
 }
 
 impl Mover for BitMover<'_> {
@@ -91,6 +94,7 @@ impl Mover for BitMover<'_> {
                 pairs,
                 &mut self.dst[dof..dof + 8 * pairs],
                 self.ahead,
+                self.nt,
             );
             if a.n % 2 == 1 {
                 let c = a.n as usize - 1;
@@ -117,6 +121,7 @@ impl Mover for BitMover<'_> {
                 &mut self.dst[dof..],
                 rs,
                 pairs,
+                self.nt,
             );
             if n % 2 == 1 {
                 let c = n - 1;
@@ -190,6 +195,13 @@ impl Mover for BitMover<'_> {
             for j in 0..n {
                 self.one(si + j * b.src as usize, di + j * b.dst as usize);
             }
+        }
+    }
+
+    fn finish(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        if self.nt {
+            super::stream::fence();
         }
     }
 

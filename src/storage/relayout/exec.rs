@@ -88,7 +88,14 @@ impl Exec {
     fn streams(&self) -> bool {
         let bytes = units(self.dst_slots, self.bits, 1);
         let kernel_ok = match &self.nest {
-            Some(n) => n.kernel != Kernel::Block && self.bits >= 8,
+            // (packed sub-byte slots: the nibble zips stream; the other
+            // kernels there store plainly)
+            Some(n) => {
+                n.kernel != Kernel::Block
+                    && (self.bits >= 8
+                        || (self.bits == 4
+                            && matches!(n.kernel, Kernel::Interleave(8) | Kernel::Deinterleave(8))))
+            }
             None => false,
         };
         kernel_ok
@@ -196,6 +203,7 @@ impl Exec {
                     isa: Isa::new(self.simd),
                     gather,
                     ahead: 0,
+                    nt,
                 },
                 part,
                 slots,

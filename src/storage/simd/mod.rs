@@ -391,7 +391,9 @@ pub(crate) fn unzip4_u8(isa: Isa, inp: &[u8], rows: &mut [u8], bl: Blocks, nt: b
 /// `Vec` starts 16 bytes into a line, so every other 32-byte load and
 /// every 64-byte one would cross two lines). With `ahead` (bytes, 0:
 /// none) they prefetch the rows that far on (the next block's), line by
-/// line as they read these.
+/// line as they read these. With `nt` they store non-temporally, and
+/// start where the stores are aligned instead (whole lines streamed).
+#[allow(clippy::too_many_arguments)] // reason: both sides, and how to read and store
 pub(crate) fn zip8_nibbles(
     isa: Isa,
     rows: &[u8],
@@ -399,6 +401,7 @@ pub(crate) fn zip8_nibbles(
     cols: usize,
     out: &mut [u8],
     ahead: usize,
+    nt: bool,
 ) {
     #[cfg(target_arch = "x86_64")]
     {
@@ -410,24 +413,29 @@ pub(crate) fn zip8_nibbles(
             0
         };
         if width > 0 && cols >= 2 * width {
-            let head = aligned_head(rows, rs, width, cols);
+            let head = if nt {
+                // column x is written at byte 8x
+                (out.as_ptr().align_offset(width) / 8).min(cols)
+            } else {
+                aligned_head(rows, rs, width, cols)
+            };
             zip8_below(isa, width, rows, rs, head, out);
             let (r, o) = (&rows[head..], &mut out[8 * head..]);
             let done = head
                 + if width == 64 {
                     // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most
                     // the detected level).
-                    unsafe { nibbles::zip8_avx512(r, rs, cols - head, o, ahead) }
+                    unsafe { nibbles::zip8_avx512(r, rs, cols - head, o, ahead, nt) }
                 } else {
                     // SAFETY: the CPU has AVX2 (`isa` is at most the
                     // detected level).
-                    unsafe { nibbles::zip8_avx2(r, rs, cols - head, o, ahead) }
+                    unsafe { nibbles::zip8_avx2(r, rs, cols - head, o, ahead, nt) }
                 };
             let rest = &rows[done.min(rows.len())..];
             return zip8_below(isa, width, rest, rs, cols - done, &mut out[8 * done..]);
         }
     }
-    let _ = ahead;
+    let _ = (ahead, nt);
     zip8_below(isa, 0, rows, rs, cols, out)
 }
 
@@ -447,7 +455,7 @@ fn zip8_below(isa: Isa, width: usize, rows: &[u8], rs: usize, cols: usize, out: 
     let done = {
         let avx2 = if isa.avx2() && (width == 0 || width > 32) {
             // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-            unsafe { nibbles::zip8_avx2(rows, rs, cols, out, 0) }
+            unsafe { nibbles::zip8_avx2(rows, rs, cols, out, 0, false) }
         } else {
             0
         };
@@ -475,8 +483,16 @@ fn zip8_below(isa: Isa, width: usize, rows: &[u8], rs: usize, cols: usize, out: 
 /// (only the `cols` bytes of each row are written), AVX-512 64, AVX2 32
 /// and SSE2 16 columns at a time (the wide ones from where the rows'
 /// stores are aligned, as in [`zip8_nibbles`]), the rest by
-/// [`nibbles::unzip8`](crate::storage::nibbles::unzip8).
-pub(crate) fn unzip8_nibbles(isa: Isa, in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) {
+/// [`nibbles::unzip8`](crate::storage::nibbles::unzip8). With `nt` the wide
+/// kernels store non-temporally.
+pub(crate) fn unzip8_nibbles(
+    isa: Isa,
+    in_: &[u8],
+    rows: &mut [u8],
+    rs: usize,
+    cols: usize,
+    nt: bool,
+) {
     #[cfg(target_arch = "x86_64")]
     {
         let width = if isa.avx512() {
@@ -494,11 +510,11 @@ pub(crate) fn unzip8_nibbles(isa: Isa, in_: &[u8], rows: &mut [u8], rs: usize, c
                 + if width == 64 {
                     // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most
                     // the detected level).
-                    unsafe { nibbles::unzip8_avx512(i, r, rs, cols - head) }
+                    unsafe { nibbles::unzip8_avx512(i, r, rs, cols - head, nt) }
                 } else {
                     // SAFETY: the CPU has AVX2 (`isa` is at most the
                     // detected level).
-                    unsafe { nibbles::unzip8_avx2(i, r, rs, cols - head) }
+                    unsafe { nibbles::unzip8_avx2(i, r, rs, cols - head, nt) }
                 };
             let at = done.min(rows.len());
             return unzip8_below(
@@ -511,6 +527,7 @@ pub(crate) fn unzip8_nibbles(isa: Isa, in_: &[u8], rows: &mut [u8], rs: usize, c
             );
         }
     }
+    let _ = nt;
     unzip8_below(isa, 0, in_, rows, rs, cols)
 }
 
@@ -520,7 +537,7 @@ fn unzip8_below(isa: Isa, width: usize, in_: &[u8], rows: &mut [u8], rs: usize, 
     let done = {
         let avx2 = if isa.avx2() && (width == 0 || width > 32) {
             // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-            unsafe { nibbles::unzip8_avx2(in_, rows, rs, cols) }
+            unsafe { nibbles::unzip8_avx2(in_, rows, rs, cols, false) }
         } else {
             0
         };
@@ -780,11 +797,14 @@ mod nibble_tests {
                 let mut again = alloc::vec![0u8; 8 * cols];
                 zip8(&got[lead..], rs, cols, &mut again);
                 assert_eq!(again, packed, "cols {cols}");
-                for level in Simd::ALL {
+                for (level, nt) in Simd::ALL.into_iter().flat_map(|l| [(l, false), (l, true)]) {
                     got.fill(0xEE);
                     let isa = Isa::new(Some(level));
-                    super::unzip8_nibbles(isa, &packed, &mut got[lead..], rs, cols);
-                    assert_eq!(got, want, "{level:?} cols {cols} rs {rs} lead {lead}");
+                    super::unzip8_nibbles(isa, &packed, &mut got[lead..], rs, cols, nt);
+                    assert_eq!(
+                        got, want,
+                        "{level:?} cols {cols} rs {rs} lead {lead} nt {nt}"
+                    );
                 }
             }
         }
@@ -807,9 +827,19 @@ mod nibble_tests {
                 assert_eq!(a, b, "cols {cols} rs {rs}");
                 // and the SIMD dispatch at every level
                 for level in Simd::ALL {
-                    a.fill(0);
-                    super::zip8_nibbles(Isa::new(Some(level)), rows, rs, cols, &mut a, 8 * rs);
-                    assert_eq!(a, b, "{level:?} cols {cols} rs {rs} lead {lead}");
+                    for nt in [false, true] {
+                        a.fill(0);
+                        super::zip8_nibbles(
+                            Isa::new(Some(level)),
+                            rows,
+                            rs,
+                            cols,
+                            &mut a,
+                            8 * rs,
+                            nt,
+                        );
+                        assert_eq!(a, b, "{level:?} cols {cols} rs {rs} lead {lead} nt {nt}");
+                    }
                 }
             }
         }

@@ -12,6 +12,8 @@
 
 use core::arch::x86_64::*;
 
+use super::avx2::put;
+
 #[inline(always)]
 fn load128(s: &[u8]) -> __m128i {
     bytemuck::pod_read_unaligned(&s[..16])
@@ -142,6 +144,7 @@ pub(super) fn zip8_avx2(
     cols: usize,
     out: &mut [u8],
     ahead: usize,
+    nt: bool,
 ) -> usize {
     let wide = cols / 32 * 32;
     let lo4 = _mm256_set1_epi8(0x0F);
@@ -175,28 +178,40 @@ pub(super) fn zip8_avx2(
             _mm256_unpacklo_epi32,
             _mm256_unpackhi_epi32
         );
-        // c[i], lane l: byte columns 16l + 2i, 16l + 2i + 1
-        for (l, base) in [(0, x), (1, x + 16)] {
-            for (i, &v) in c.iter().enumerate() {
-                let o = 8 * (base + 2 * i);
-                let h = if l == 0 {
-                    _mm256_castsi256_si128(v)
-                } else {
-                    _mm256_extracti128_si256::<1>(v)
-                };
-                store128(&mut out[o..o + 16], h);
-            }
+        // c[i], lane l: byte columns 16l + 2i, 16l + 2i + 1 (out bytes
+        // 128l + 16i ..): lanes l of c[i], c[i+1] are 32 contiguous bytes
+        for i in (0..8).step_by(2) {
+            let (a, b) = (c[i], c[i + 1]);
+            let o = 8 * x + 16 * i;
+            put(
+                nt,
+                &mut out[o..o + 32],
+                _mm256_permute2x128_si256::<0x20>(a, b),
+            );
+            put(
+                nt,
+                &mut out[o + 128..o + 160],
+                _mm256_permute2x128_si256::<0x31>(a, b),
+            );
         }
     }
     wide
 }
 
-/// Prefetches byte `at` of each of the eight rows (hints: the addresses
-/// need not be valid, see `simd::prefetch`).
+/// Prefetches byte `at` of each of the eight rows into L2 (hints: the
+/// addresses need not be valid, see `simd::prefetch`): a whole block
+/// ahead, more than L1d would keep.
 #[inline(always)]
 fn prefetch_rows(rows: &[u8], rs: usize, at: usize) {
     for k in 0..8 {
-        super::prefetch(rows.as_ptr().wrapping_add(k * rs + at));
+        let p = rows.as_ptr().wrapping_add(k * rs + at);
+        #[cfg(not(miri))]
+        // SAFETY: `_mm_prefetch` only hints the cache: the address need
+        // not be valid, and SSE is part of the x86-64 baseline.
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T1>(p.cast())
+        };
+        let _ = p;
     }
 }
 
@@ -287,7 +302,7 @@ pub(super) fn unzip8_sse2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -
 /// ```
 /// Returns the byte columns done (a multiple of 32).
 #[target_feature(enable = "avx2")]
-pub(super) fn unzip8_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -> usize {
+pub(super) fn unzip8_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize, nt: bool) -> usize {
     let wide = cols / 32 * 32;
     let lo4 = _mm256_set1_epi8(0x0F);
     for x in (0..wide).step_by(32) {
@@ -309,8 +324,7 @@ pub(super) fn unzip8_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -
                 _mm256_andnot_si256(lo4, f),
             );
             for (k, v) in [(2 * q, even), (2 * q + 1, odd)] {
-                let row = &mut rows[k * rs + x..k * rs + x + 32];
-                row.copy_from_slice(bytemuck::bytes_of(&v));
+                put(nt, &mut rows[k * rs + x..k * rs + x + 32], v);
             }
         }
     }
@@ -328,15 +342,32 @@ fn load512(s: &[u8]) -> __m512i {
     unsafe { _mm512_loadu_si512(s.as_ptr().cast()) }
 }
 
-/// 64 bytes to `d` (bounds-checked; no alignment needed).
-#[target_feature(enable = "avx512f")]
+/// 64 bytes to `d` (bounds-checked): with `nt` a non-temporal store when
+/// `d` starts a line, else as two 32-byte halves (streamed where aligned,
+/// see `avx2::put`); a plain unaligned store otherwise.
+#[target_feature(enable = "avx512f,avx2")]
 #[inline]
-fn store512(d: &mut [u8], v: __m512i) {
+fn put512(nt: bool, d: &mut [u8], v: __m512i) {
     let d = &mut d[..64];
-    // SAFETY: `d` is 64 writable bytes, exclusively borrowed (the slice
-    // above is bounds-checked); `vmovdqu64` has no alignment requirement;
-    // AVX-512 F is enabled for this function.
-    unsafe { _mm512_storeu_si512(d.as_mut_ptr().cast(), v) }
+    let p = d.as_mut_ptr();
+    if nt && p.cast::<__m512i>().is_aligned() {
+        // SAFETY: `p` points to the 64 bytes of `d`, a live exclusive
+        // borrow (bounds-checked above), and is 64-byte aligned (checked
+        // just above), as `vmovntdq` needs; AVX-512 F is enabled for this
+        // function, whose callers prove the CPU has it. (Miri never runs
+        // this: it has no AVX-512 shims; the agreement suites run it
+        // natively at the forced AVX-512 level.)
+        unsafe { _mm512_stream_si512(p.cast(), v) }
+    } else if nt {
+        let (lo, hi) = d.split_at_mut(32);
+        put(true, lo, _mm512_castsi512_si256(v));
+        put(true, hi, _mm512_extracti64x4_epi64::<1>(v));
+    } else {
+        // SAFETY: `p` points to the 64 bytes of `d`, a live exclusive
+        // borrow (bounds-checked above); `vmovdqu64` has no alignment
+        // requirement; AVX-512 F is enabled for this function.
+        unsafe { _mm512_storeu_si512(p.cast(), v) }
+    }
 }
 
 /// The 4 × 4 transpose of 128-bit lanes: out `l` = lane `l` of `a`, `b`,
@@ -377,6 +408,7 @@ pub(super) fn zip8_avx512(
     cols: usize,
     out: &mut [u8],
     ahead: usize,
+    nt: bool,
 ) -> usize {
     let wide = cols / 64 * 64;
     let lo4 = _mm512_set1_epi8(0x0F);
@@ -405,7 +437,7 @@ pub(super) fn zip8_avx512(
             let o = lanes4x4(c[4 * h], c[4 * h + 1], c[4 * h + 2], c[4 * h + 3]);
             for (l, v) in o.into_iter().enumerate() {
                 let at = 8 * x + 128 * l + 64 * h;
-                store512(&mut out[at..], v);
+                put512(nt, &mut out[at..], v);
             }
         }
     }
@@ -417,7 +449,13 @@ pub(super) fn zip8_avx512(
 /// selects (as [`unzip8_avx2`] does). Returns the byte columns done (a
 /// multiple of 64).
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(super) fn unzip8_avx512(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -> usize {
+pub(super) fn unzip8_avx512(
+    in_: &[u8],
+    rows: &mut [u8],
+    rs: usize,
+    cols: usize,
+    nt: bool,
+) -> usize {
     let wide = cols / 64 * 64;
     let lo4 = _mm512_set1_epi8(0x0F);
     for x in (0..wide).step_by(64) {
@@ -433,8 +471,8 @@ pub(super) fn unzip8_avx512(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize)
             let (e, f) = (p[q], p[4 + q]);
             let even = select(lo4, e, _mm512_slli_epi16::<4>(f));
             let odd = select(lo4, _mm512_srli_epi16::<4>(e), f);
-            store512(&mut rows[2 * q * rs + x..], even);
-            store512(&mut rows[(2 * q + 1) * rs + x..], odd);
+            put512(nt, &mut rows[2 * q * rs + x..], even);
+            put512(nt, &mut rows[(2 * q + 1) * rs + x..], odd);
         }
     }
     wide
