@@ -147,8 +147,8 @@ impl Mover for BitMover<'_> {
             let (so, dof) = (s / per, d / per);
             let out = &mut self.dst[dof..dof + word * cols];
             match self.bits {
-                2 => simd::zip_bits::<2>(self.isa, &self.src[so..], rs, cols, out),
-                _ => simd::zip_bits::<1>(self.isa, &self.src[so..], rs, cols, out),
+                2 => simd::zip_bits::<2>(self.isa, &self.src[so..], rs, cols, out, self.nt),
+                _ => simd::zip_bits::<1>(self.isa, &self.src[so..], rs, cols, out, self.nt),
             }
             for c in per * cols..a.n as usize {
                 for j in 0..word {
@@ -169,8 +169,8 @@ impl Mover for BitMover<'_> {
             let (so, dof) = (s / per, d / per);
             let inp = &self.src[so..so + word * cols];
             match self.bits {
-                2 => simd::unzip_bits::<2>(self.isa, inp, &mut self.dst[dof..], rs, cols),
-                _ => simd::unzip_bits::<1>(self.isa, inp, &mut self.dst[dof..], rs, cols),
+                2 => simd::unzip_bits::<2>(self.isa, inp, &mut self.dst[dof..], rs, cols, self.nt),
+                _ => simd::unzip_bits::<1>(self.isa, inp, &mut self.dst[dof..], rs, cols, self.nt),
             }
             for c in per * cols..n {
                 for j in 0..word {

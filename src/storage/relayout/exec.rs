@@ -88,13 +88,13 @@ impl Exec {
     fn streams(&self) -> bool {
         let bytes = units(self.dst_slots, self.bits, 1);
         let kernel_ok = match &self.nest {
-            // (packed sub-byte slots: the nibble zips stream; the other
-            // kernels there store plainly)
+            // (packed sub-byte slots: the zips into 32-bit columns
+            // stream; the other kernels there store plainly)
             Some(n) => {
                 n.kernel != Kernel::Block
                     && (self.bits >= 8
-                        || (self.bits == 4
-                            && matches!(n.kernel, Kernel::Interleave(8) | Kernel::Deinterleave(8))))
+                        || matches!(n.kernel, Kernel::Interleave(k) | Kernel::Deinterleave(k)
+                            if k as u32 * self.bits == 32))
             }
             None => false,
         };

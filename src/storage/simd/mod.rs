@@ -563,7 +563,9 @@ fn unzip8_below(isa: Isa, width: usize, in_: &[u8], rows: &mut [u8], rs: usize, 
 
 /// `32 / W` rows of `W`-bit slots (`W` = 2 or 1) zipped into 32-bit
 /// columns (`(16,128)(16,1)E(2)`, `(32,128)(32,1)E(1)`): `cols` byte
-/// columns of rows `rs` bytes apart into `out[..(32 / W) · cols]`, by
+/// columns of rows `rs` bytes apart into `out[..(32 / W) · cols]`, AVX-512
+/// 64 columns at a time (from an aligned column, as [`zip8_nibbles`]
+/// starts), the rest by
 /// [`bitzip::zip_bits`](crate::storage::bitzip::zip_bits).
 pub(crate) fn zip_bits<const W: u32>(
     isa: Isa,
@@ -571,23 +573,71 @@ pub(crate) fn zip_bits<const W: u32>(
     rs: usize,
     cols: usize,
     out: &mut [u8],
+    nt: bool,
 ) {
-    let _ = isa;
-    crate::storage::bitzip::zip_bits::<W>(rows, rs, cols, out);
+    let k = 32 / W as usize;
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx512() && cols >= 128 {
+        let head = if nt {
+            let a = out.as_ptr().align_offset(64);
+            if a.is_multiple_of(k) {
+                a / k
+            } else {
+                0
+            }
+        } else {
+            aligned_head(rows, rs, 64, cols)
+        };
+        crate::storage::bitzip::zip_bits::<W>(rows, rs, head, out);
+        let (r, o) = (&rows[head..], &mut out[k * head..]);
+        // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
+        // detected level).
+        done = head
+            + unsafe {
+                match W {
+                    2 => bitzip::zip_bits_avx512::<2, 16>(r, rs, cols - head, o, nt),
+                    _ => bitzip::zip_bits_avx512::<1, 32>(r, rs, cols - head, o, nt),
+                }
+            };
+    }
+    let _ = (isa, nt);
+    let rest = &rows[done.min(rows.len())..];
+    crate::storage::bitzip::zip_bits::<W>(rest, rs, cols - done, &mut out[k * done..]);
 }
 
 /// The inverse of [`zip_bits`]: `cols` packed byte columns (`in_[..(32 /
-/// W) · cols]`) into `32 / W` rows `rs` bytes apart (only the `cols` bytes of
-/// each row are written).
+/// W) · cols]`) into `32 / W` rows `rs` bytes apart (only the `cols` bytes
+/// of each row are written), AVX-512 64 columns at a time, the rest by
+/// [`bitzip::unzip_bits`](crate::storage::bitzip::unzip_bits).
 pub(crate) fn unzip_bits<const W: u32>(
     isa: Isa,
     in_: &[u8],
     rows: &mut [u8],
     rs: usize,
     cols: usize,
+    nt: bool,
 ) {
-    let _ = isa;
-    crate::storage::bitzip::unzip_bits::<W>(in_, rows, rs, cols);
+    let k = 32 / W as usize;
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx512() && cols >= 128 {
+        let head = aligned_head(rows, rs, 64, cols);
+        crate::storage::bitzip::unzip_bits::<W>(in_, rows, rs, head);
+        let (i, r) = (&in_[k * head..], &mut rows[head..]);
+        // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
+        // detected level).
+        done = head
+            + unsafe {
+                match W {
+                    2 => bitzip::unzip_bits_avx512::<2, 16>(i, r, rs, cols - head, nt),
+                    _ => bitzip::unzip_bits_avx512::<1, 32>(i, r, rs, cols - head, nt),
+                }
+            };
+    }
+    let _ = (isa, nt);
+    let at = done.min(rows.len());
+    crate::storage::bitzip::unzip_bits::<W>(&in_[k * done..], &mut rows[at..], rs, cols - done);
 }
 
 /// Whether the zip kernels for `k` rows of `bytes`-wide elements store
@@ -635,9 +685,13 @@ pub(crate) fn prefetch_l2<T>(p: *const T) {
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 
-/// The nibble zip, SSE2 and AVX2.
+/// The nibble zip, SSE2, AVX2 and AVX-512.
 #[cfg(target_arch = "x86_64")]
 mod nibbles;
+
+/// The 2- and 1-bit zips, AVX-512.
+#[cfg(target_arch = "x86_64")]
+mod bitzip;
 
 /// The 8 × 8 tile transposes of gather blocks (32-bit slots).
 #[cfg(feature = "alloc")]

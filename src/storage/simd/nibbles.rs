@@ -334,7 +334,7 @@ pub(super) fn unzip8_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize, n
 /// 64 bytes from `s` (bounds-checked; no alignment needed).
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn load512(s: &[u8]) -> __m512i {
+pub(super) fn load512(s: &[u8]) -> __m512i {
     let s = &s[..64];
     // SAFETY: `s` is 64 readable bytes (the slice above is bounds-checked);
     // `vmovdqu64` has no alignment requirement; AVX-512 F is enabled for
@@ -347,7 +347,7 @@ fn load512(s: &[u8]) -> __m512i {
 /// see `avx2::put`); a plain unaligned store otherwise.
 #[target_feature(enable = "avx512f,avx2")]
 #[inline]
-fn put512(nt: bool, d: &mut [u8], v: __m512i) {
+pub(super) fn put512(nt: bool, d: &mut [u8], v: __m512i) {
     let d = &mut d[..64];
     let p = d.as_mut_ptr();
     if nt && p.cast::<__m512i>().is_aligned() {
@@ -374,7 +374,7 @@ fn put512(nt: bool, d: &mut [u8], v: __m512i) {
 /// `c`, `d` (an involution).
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn lanes4x4(a: __m512i, b: __m512i, c: __m512i, d: __m512i) -> [__m512i; 4] {
+pub(super) fn lanes4x4(a: __m512i, b: __m512i, c: __m512i, d: __m512i) -> [__m512i; 4] {
     // [a0 a1 b0 b1], [a2 a3 b2 b3], [c0 c1 d0 d1], [c2 c3 d2 d3]
     let t0 = _mm512_shuffle_i64x2::<0x44>(a, b);
     let t1 = _mm512_shuffle_i64x2::<0xEE>(a, b);
@@ -391,7 +391,7 @@ fn lanes4x4(a: __m512i, b: __m512i, c: __m512i, d: __m512i) -> [__m512i; 4] {
 /// `m ? a : b`, bit by bit (`vpternlogq`).
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn select(m: __m512i, a: __m512i, b: __m512i) -> __m512i {
+pub(super) fn select(m: __m512i, a: __m512i, b: __m512i) -> __m512i {
     // truth table index 4m + 2a + b: m set takes a, clear takes b
     _mm512_ternarylogic_epi64::<0xCA>(m, a, b)
 }
