@@ -76,3 +76,14 @@ fn sub_byte_packings_take_the_zip_kernels() {
         (Kernel::Interleave(8), Kernel::Deinterleave(8))
     );
 }
+
+/// The nibble zips' streaming stores (`avx2::put` from the nibble kernels;
+/// the AVX2 level under Miri with `-C target-feature=+avx2`): 80 byte
+/// columns, enough for the wide kernel after an alignment head.
+#[test]
+fn streaming_nibble_zips_match_the_definition() {
+    let t = ArrayLayout::from(shape("s4", &[8, 160], &[1, 0], "T(8,160)(8,1)E(4)"));
+    let rows = ArrayLayout::from(strided(&[8, 160], 4)[0]);
+    assert_eq!(check(rows, t, 4, Some(true)), Kernel::Interleave(8));
+    assert_eq!(check(t, rows, 4, Some(true)), Kernel::Deinterleave(8));
+}

@@ -302,7 +302,7 @@ mod tests {
                         for nt in [false, true] {
                             let isa = Isa::new(Some(level));
                             let mut buf = alloc::vec![0u8; lead + k * cols];
-                            simd::zip_bits::<W>(isa, src, rs, cols, &mut buf[lead..], nt);
+                            simd::zip_bits::<W>(isa, src, rs, cols, &mut buf[lead..], k * rs, nt);
                             let at = alloc::format!(
                                 "w {W} {level:?} nt {nt} cols {cols} rs {rs} lead {lead}"
                             );
@@ -336,5 +336,42 @@ mod tests {
         roundtrip::<1>();
         roundtrip::<2>();
         roundtrip::<4>();
+    }
+}
+#[cfg(test)]
+mod speed_probe {
+    #[test]
+    #[ignore = "probe"]
+    fn probe() {
+        use crate::storage::simd::{self, Isa, Simd};
+        let (k, cols) = (16usize, 1024usize);
+        let src = alloc::vec![7u8; k * cols * 64];
+        let mut out = alloc::vec![0u8; k * cols * 64];
+        for level in [Simd::Portable, Simd::Avx512] {
+            let isa = Isa::new(Some(level));
+            for (name, blocks) in [("in-cache", 1usize), ("dram", 64)] {
+                let t = std::time::Instant::now();
+                let reps = 4096 / blocks;
+                for _ in 0..reps {
+                    for b in 0..blocks {
+                        let at = b * k * cols;
+                        simd::zip_bits::<2>(
+                            isa,
+                            &src[at..],
+                            cols,
+                            cols,
+                            &mut out[at..at + k * cols],
+                            0,
+                            false,
+                        );
+                    }
+                }
+                let s = t.elapsed().as_secs_f64();
+                std::println!(
+                    "{level:?} {name}: {:.2} GB/s",
+                    (reps * blocks * k * cols) as f64 / s / 1e9
+                );
+            }
+        }
     }
 }

@@ -147,8 +147,24 @@ impl Mover for BitMover<'_> {
             let (so, dof) = (s / per, d / per);
             let out = &mut self.dst[dof..dof + word * cols];
             match self.bits {
-                2 => simd::zip_bits::<2>(self.isa, &self.src[so..], rs, cols, out, self.nt),
-                _ => simd::zip_bits::<1>(self.isa, &self.src[so..], rs, cols, out, self.nt),
+                2 => simd::zip_bits::<2>(
+                    self.isa,
+                    &self.src[so..],
+                    rs,
+                    cols,
+                    out,
+                    self.ahead,
+                    self.nt,
+                ),
+                _ => simd::zip_bits::<1>(
+                    self.isa,
+                    &self.src[so..],
+                    rs,
+                    cols,
+                    out,
+                    self.ahead,
+                    self.nt,
+                ),
             }
             for c in per * cols..a.n as usize {
                 for j in 0..word {

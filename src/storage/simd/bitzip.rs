@@ -23,23 +23,33 @@
 
 use core::arch::x86_64::*;
 
-use super::nibbles::{lanes4x4, load512, put512, select};
+use super::nibbles::{lanes4x4, load512, prefetch_rows, put512, select};
 
-/// `n` rounds of `w[2i], w[2i+1] = unpack{lo,hi}_epi8(w[i], w[i + K/2])`.
+/// One round `out[2i], out[2i+1] = unpack{lo,hi}_epi8(w[i], w[i + K/2])`
+/// (in place of arrays returned by value: moving `K` registers through
+/// memory each round cost more than the unpacks).
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-fn rounds<const K: usize>(mut w: [__m512i; K], n: u32) -> [__m512i; K] {
-    for _ in 0..n {
-        w = core::array::from_fn(|i| {
-            let (a, b) = (w[i / 2], w[i / 2 + K / 2]);
-            if i % 2 == 0 {
-                _mm512_unpacklo_epi8(a, b)
-            } else {
-                _mm512_unpackhi_epi8(a, b)
-            }
-        });
+fn round<const K: usize>(w: &[__m512i; K], out: &mut [__m512i; K]) {
+    for i in 0..K / 2 {
+        let (a, b) = (w[i], w[i + K / 2]);
+        out[2 * i] = _mm512_unpacklo_epi8(a, b);
+        out[2 * i + 1] = _mm512_unpackhi_epi8(a, b);
     }
-    w
+}
+
+/// `n` (even, or `K = 32` with `n = 5`) [`round`]s of `w`; the result in
+/// `w` for even `n`, in `t` for odd.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn rounds<const K: usize>(w: &mut [__m512i; K], t: &mut [__m512i; K], n: u32) {
+    for _ in 0..n / 2 {
+        round(w, t);
+        round(t, w);
+    }
+    if n % 2 == 1 {
+        round(w, t);
+    }
 }
 
 /// Step 1 on `r` (`K` rows, groups of `8 / W`): the `p × p` transposes of
@@ -74,22 +84,38 @@ fn fields_transposed<const W: u32, const K: usize>(r: &mut [__m512i; K]) {
 /// Zips `cols` byte columns of `K = 32 / W` rows `rs` bytes apart into
 /// `out[..K · cols]`, 64 at a time; returns the columns done (a multiple
 /// of 64). With `nt` the lines are stored non-temporally where aligned.
+/// With `ahead` (bytes, 0: none) each row's line that far on (the next
+/// block's rows) is prefetched as this one is read: `K` rows are more
+/// streams than the hardware prefetchers follow (measured on
+/// u2[4096,4096], without it the loads wait on memory).
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(super) fn zip_bits_avx512<const W: u32, const K: usize>(
     rows: &[u8],
     rs: usize,
     cols: usize,
     out: &mut [u8],
+    ahead: usize,
     nt: bool,
 ) -> usize {
     let wide = cols / 64 * 64;
     let p = 8 / W as usize;
     for x in (0..wide).step_by(64) {
-        let mut r: [__m512i; K] = core::array::from_fn(|k| load512(&rows[k * rs + x..]));
+        if ahead != 0 {
+            prefetch_rows(rows, rs, x + ahead, K);
+        }
+        let mut r = [_mm512_setzero_si512(); K];
+        for (k, v) in r.iter_mut().enumerate() {
+            *v = load512(&rows[k * rs + x..]);
+        }
         fields_transposed::<W, K>(&mut r);
         // output byte 4j + q of a column: register j of group q
-        let b: [__m512i; K] = core::array::from_fn(|i| r[(i % 4) * p + i / 4]);
-        let c = rounds(b, K.trailing_zeros());
+        let mut b = [_mm512_setzero_si512(); K];
+        for (i, v) in b.iter_mut().enumerate() {
+            *v = r[(i % 4) * p + i / 4];
+        }
+        let n = K.trailing_zeros();
+        rounds(&mut b, &mut r, n);
+        let c = if n % 2 == 0 { &b } else { &r };
         // c[i], lane l: bytes 16i.. of the K · 16 bytes of columns x + 16l..
         for h in 0..K / 4 {
             let o = lanes4x4(c[4 * h], c[4 * h + 1], c[4 * h + 2], c[4 * h + 3]);
@@ -116,15 +142,21 @@ pub(super) fn unzip_bits_avx512<const W: u32, const K: usize>(
     let p = 8 / W as usize;
     let quarter = K / 4;
     for x in (0..wide).step_by(64) {
-        let z: [__m512i; K] = core::array::from_fn(|m| load512(&in_[K * x + 64 * m..]));
+        let mut z = [_mm512_setzero_si512(); K];
+        for (m, v) in z.iter_mut().enumerate() {
+            *v = load512(&in_[K * x + 64 * m..]);
+        }
         // line l · K/4 + h holds lanes l of c[4h .. 4h + 4]
-        let mut c: [__m512i; K] = z;
+        let mut c = [_mm512_setzero_si512(); K];
         for h in 0..quarter {
             let t = lanes4x4(z[h], z[quarter + h], z[2 * quarter + h], z[3 * quarter + h]);
             c[4 * h..4 * h + 4].copy_from_slice(&t);
         }
-        let b = rounds(c, 4);
-        let mut r: [__m512i; K] = core::array::from_fn(|i| b[4 * (i % p) + i / p]);
+        rounds(&mut c, &mut z, 4);
+        let mut r = [_mm512_setzero_si512(); K];
+        for (i, v) in r.iter_mut().enumerate() {
+            *v = c[4 * (i % p) + i / p];
+        }
         fields_transposed::<W, K>(&mut r);
         for (k, v) in r.into_iter().enumerate() {
             put512(nt, &mut rows[k * rs + x..], v);

@@ -566,13 +566,16 @@ fn unzip8_below(isa: Isa, width: usize, in_: &[u8], rows: &mut [u8], rs: usize, 
 /// columns of rows `rs` bytes apart into `out[..(32 / W) · cols]`, AVX-512
 /// 64 columns at a time (from an aligned column, as [`zip8_nibbles`]
 /// starts), the rest by
-/// [`bitzip::zip_bits`](crate::storage::bitzip::zip_bits).
+/// [`bitzip::zip_bits`](crate::storage::bitzip::zip_bits). `ahead`: the
+/// next block's rows, as in [`zip8_nibbles`].
+#[allow(clippy::too_many_arguments)] // reason: both sides, and how to read and store
 pub(crate) fn zip_bits<const W: u32>(
     isa: Isa,
     rows: &[u8],
     rs: usize,
     cols: usize,
     out: &mut [u8],
+    ahead: usize,
     nt: bool,
 ) {
     let k = 32 / W as usize;
@@ -596,12 +599,12 @@ pub(crate) fn zip_bits<const W: u32>(
         done = head
             + unsafe {
                 match W {
-                    2 => bitzip::zip_bits_avx512::<2, 16>(r, rs, cols - head, o, nt),
-                    _ => bitzip::zip_bits_avx512::<1, 32>(r, rs, cols - head, o, nt),
+                    2 => bitzip::zip_bits_avx512::<2, 16>(r, rs, cols - head, o, ahead, nt),
+                    _ => bitzip::zip_bits_avx512::<1, 32>(r, rs, cols - head, o, ahead, nt),
                 }
             };
     }
-    let _ = (isa, nt);
+    let _ = (isa, nt, ahead);
     let rest = &rows[done.min(rows.len())..];
     crate::storage::bitzip::zip_bits::<W>(rest, rs, cols - done, &mut out[k * done..]);
 }

@@ -150,7 +150,7 @@ pub(super) fn zip8_avx2(
     let lo4 = _mm256_set1_epi8(0x0F);
     for x in (0..wide).step_by(32) {
         if ahead != 0 && x % 64 == 0 {
-            prefetch_rows(rows, rs, x + ahead);
+            prefetch_rows(rows, rs, x + ahead, 8);
         }
         let r: [__m256i; 8] = core::array::from_fn(|k| load256(&rows[k * rs + x..k * rs + x + 32]));
         // (16-bit shifts: the mask drops the bits crossing bytes)
@@ -198,12 +198,12 @@ pub(super) fn zip8_avx2(
     wide
 }
 
-/// Prefetches byte `at` of each of the eight rows into L2 (hints: the
+/// Prefetches byte `at` of each of `n` rows into L2 (hints: the
 /// addresses need not be valid, see `simd::prefetch`): a whole block
 /// ahead, more than L1d would keep.
 #[inline(always)]
-fn prefetch_rows(rows: &[u8], rs: usize, at: usize) {
-    for k in 0..8 {
+pub(super) fn prefetch_rows(rows: &[u8], rs: usize, at: usize, n: usize) {
+    for k in 0..n {
         let p = rows.as_ptr().wrapping_add(k * rs + at);
         #[cfg(not(miri))]
         // SAFETY: `_mm_prefetch` only hints the cache: the address need
@@ -414,7 +414,7 @@ pub(super) fn zip8_avx512(
     let lo4 = _mm512_set1_epi8(0x0F);
     for x in (0..wide).step_by(64) {
         if ahead != 0 {
-            prefetch_rows(rows, rs, x + ahead);
+            prefetch_rows(rows, rs, x + ahead, 8);
         }
         let r: [__m512i; 8] = core::array::from_fn(|k| load512(&rows[k * rs + x..]));
         // e_q: low halves of rows 2q, 2q+1; f_q: high halves (16-bit
