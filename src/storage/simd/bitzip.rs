@@ -20,85 +20,95 @@
 //!
 //! The unzip runs the steps backwards (4 rounds of unpacks; the field
 //! transposes are involutions).
+//!
+//! Every step is written out with constant register indices (macros over
+//! index lists): with loops over the `k` registers LLVM kept them on the
+//! stack, at 1.7–3.4 GB/s in cache.
 
 use core::arch::x86_64::*;
 
 use super::nibbles::{lanes4x4, load512, prefetch_rows, put512, select};
 
-/// One round `out[2i], out[2i+1] = unpack{lo,hi}_epi8(w[i], w[i + K/2])`
-/// (in place of arrays returned by value: moving `K` registers through
-/// memory each round cost more than the unpacks).
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-fn round<const K: usize>(w: &[__m512i; K], out: &mut [__m512i; K]) {
-    for i in 0..K / 2 {
-        let (a, b) = (w[i], w[i + K / 2]);
-        out[2 * i] = _mm512_unpacklo_epi8(a, b);
-        out[2 * i + 1] = _mm512_unpackhi_epi8(a, b);
-    }
+/// `[r[i0], r[i1], …]`.
+macro_rules! pick {
+    ($r:ident; $($i:literal),*) => {
+        [$($r[$i]),*]
+    };
 }
 
-/// `n` (even, or `K = 32` with `n = 5`) [`round`]s of `w`; the result in
-/// `w` for even `n`, in `t` for odd.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-fn rounds<const K: usize>(w: &mut [__m512i; K], t: &mut [__m512i; K], n: u32) {
-    for _ in 0..n / 2 {
-        round(w, t);
-        round(t, w);
-    }
-    if n % 2 == 1 {
-        round(w, t);
-    }
+/// One round: `out[2i], out[2i+1] = unpack{lo,hi}_epi8(w[i], w[i + k/2])`
+/// (each rotates the index bits `[register | byte]` of a lane by one).
+macro_rules! round {
+    ($w:expr; $($a:literal $b:literal),*) => {{
+        let w = $w;
+        [$(_mm512_unpacklo_epi8(w[$a], w[$b]), _mm512_unpackhi_epi8(w[$a], w[$b])),*]
+    }};
 }
 
-/// Step 1 on `r` (`K` rows, groups of `8 / W`): the `p × p` transposes of
-/// `W`-bit fields within bytes (an involution).
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-fn fields_transposed<const W: u32, const K: usize>(r: &mut [__m512i; K]) {
-    let p = 8 / W as usize;
-    for (s, m) in [(4u32, 0x0Fu8), (2, 0x33), (1, 0x55)] {
-        if s < W {
-            break;
-        }
-        let d = (s / W) as usize;
-        let mask = _mm512_set1_epi8(m as i8);
-        for i in 0..K {
-            if (i % p) & d != 0 {
-                continue;
-            }
-            let (a, b) = (r[i], r[i + d]);
-            // (16-bit shifts: the select drops the bits crossing bytes)
-            let (bs, as_) = match s {
-                4 => (_mm512_slli_epi16::<4>(b), _mm512_srli_epi16::<4>(a)),
-                2 => (_mm512_slli_epi16::<2>(b), _mm512_srli_epi16::<2>(a)),
-                _ => (_mm512_slli_epi16::<1>(b), _mm512_srli_epi16::<1>(a)),
-            };
-            r[i] = select(mask, a, bs);
-            r[i + d] = select(mask, as_, b);
-        }
-    }
+/// The field swaps at `$s` bits between the register pairs listed (`m` =
+/// the low `$s` bits of every `2 · $s`).
+macro_rules! swaps {
+    ($r:ident, $s:literal, $m:literal; $($a:literal $b:literal),*) => {{
+        let m = _mm512_set1_epi8($m);
+        // (16-bit shifts: the select drops the bits crossing bytes)
+        $(
+            let (x, y) = ($r[$a], $r[$b]);
+            $r[$a] = select(m, x, _mm512_slli_epi16::<$s>(y));
+            $r[$b] = select(m, _mm512_srli_epi16::<$s>(x), y);
+        )*
+    }};
 }
 
-/// Zips `cols` byte columns of `K = 32 / W` rows `rs` bytes apart into
-/// `out[..K · cols]`, 64 at a time; returns the columns done (a multiple
-/// of 64). With `nt` the lines are stored non-temporally where aligned.
-/// With `ahead` (bytes, 0: none) each row's line that far on (the next
-/// block's rows) is prefetched as this one is read: `K` rows are more
-/// streams than the hardware prefetchers follow (measured on
-/// u2[4096,4096], without it the loads wait on memory).
+/// Step 1 for 2-bit fields: groups of 4 registers.
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(super) fn zip_bits_avx512<const W: u32, const K: usize>(
+#[inline]
+fn fields2(r: &mut [__m512i; 16]) {
+    swaps!(r, 4, 0x0F; 0 2, 1 3, 4 6, 5 7, 8 10, 9 11, 12 14, 13 15);
+    swaps!(r, 2, 0x33; 0 1, 2 3, 4 5, 6 7, 8 9, 10 11, 12 13, 14 15);
+}
+
+/// Step 1 for 1-bit fields: groups of 8 registers.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn fields1(r: &mut [__m512i; 32]) {
+    swaps!(r, 4, 0x0F; 0 4, 1 5, 2 6, 3 7, 8 12, 9 13, 10 14, 11 15,
+        16 20, 17 21, 18 22, 19 23, 24 28, 25 29, 26 30, 27 31);
+    swaps!(r, 2, 0x33; 0 2, 1 3, 4 6, 5 7, 8 10, 9 11, 12 14, 13 15,
+        16 18, 17 19, 20 22, 21 23, 24 26, 25 27, 28 30, 29 31);
+    swaps!(r, 1, 0x55; 0 1, 2 3, 4 5, 6 7, 8 9, 10 11, 12 13, 14 15,
+        16 17, 18 19, 20 21, 22 23, 24 25, 26 27, 28 29, 30 31);
+}
+
+/// A round on 16 registers.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn round16(w: [__m512i; 16]) -> [__m512i; 16] {
+    round!(w; 0 8, 1 9, 2 10, 3 11, 4 12, 5 13, 6 14, 7 15)
+}
+
+/// A round on 32 registers.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn round32(w: [__m512i; 32]) -> [__m512i; 32] {
+    round!(w; 0 16, 1 17, 2 18, 3 19, 4 20, 5 21, 6 22, 7 23,
+        8 24, 9 25, 10 26, 11 27, 12 28, 13 29, 14 30, 15 31)
+}
+
+/// The zip loop around `step` (the `K` rows' registers of byte columns
+/// `x..x + 64` to the output's, in the order [`store_lines`] takes).
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+#[allow(clippy::too_many_arguments)] // reason: both sides, how to read and store, the step
+fn zip_loop<const K: usize>(
     rows: &[u8],
     rs: usize,
     cols: usize,
     out: &mut [u8],
     ahead: usize,
     nt: bool,
+    step: impl Fn([__m512i; K]) -> [__m512i; K],
 ) -> usize {
     let wide = cols / 64 * 64;
-    let p = 8 / W as usize;
     for x in (0..wide).step_by(64) {
         if ahead != 0 {
             prefetch_rows(rows, rs, x + ahead, K);
@@ -107,15 +117,7 @@ pub(super) fn zip_bits_avx512<const W: u32, const K: usize>(
         for (k, v) in r.iter_mut().enumerate() {
             *v = load512(&rows[k * rs + x..]);
         }
-        fields_transposed::<W, K>(&mut r);
-        // output byte 4j + q of a column: register j of group q
-        let mut b = [_mm512_setzero_si512(); K];
-        for (i, v) in b.iter_mut().enumerate() {
-            *v = r[(i % 4) * p + i / 4];
-        }
-        let n = K.trailing_zeros();
-        rounds(&mut b, &mut r, n);
-        let c = if n % 2 == 0 { &b } else { &r };
+        let c = step(r);
         // c[i], lane l: bytes 16i.. of the K · 16 bytes of columns x + 16l..
         for h in 0..K / 4 {
             let o = lanes4x4(c[4 * h], c[4 * h + 1], c[4 * h + 2], c[4 * h + 3]);
@@ -127,19 +129,19 @@ pub(super) fn zip_bits_avx512<const W: u32, const K: usize>(
     wide
 }
 
-/// The inverse of [`zip_bits_avx512`]: `cols` packed byte columns
-/// (`in_[..K · cols]`) into `K` rows `rs` bytes apart, 64 at a time;
-/// returns the columns done (a multiple of 64).
+/// The unzip loop around `step` (the registers [`zip_loop`] stores, to
+/// the `K` rows').
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(super) fn unzip_bits_avx512<const W: u32, const K: usize>(
+#[inline]
+fn unzip_loop<const K: usize>(
     in_: &[u8],
     rows: &mut [u8],
     rs: usize,
     cols: usize,
     nt: bool,
+    step: impl Fn([__m512i; K]) -> [__m512i; K],
 ) -> usize {
     let wide = cols / 64 * 64;
-    let p = 8 / W as usize;
     let quarter = K / 4;
     for x in (0..wide).step_by(64) {
         let mut z = [_mm512_setzero_si512(); K];
@@ -152,15 +154,87 @@ pub(super) fn unzip_bits_avx512<const W: u32, const K: usize>(
             let t = lanes4x4(z[h], z[quarter + h], z[2 * quarter + h], z[3 * quarter + h]);
             c[4 * h..4 * h + 4].copy_from_slice(&t);
         }
-        rounds(&mut c, &mut z, 4);
-        let mut r = [_mm512_setzero_si512(); K];
-        for (i, v) in r.iter_mut().enumerate() {
-            *v = c[4 * (i % p) + i / p];
-        }
-        fields_transposed::<W, K>(&mut r);
-        for (k, v) in r.into_iter().enumerate() {
+        for (k, v) in step(c).into_iter().enumerate() {
             put512(nt, &mut rows[k * rs + x..], v);
         }
     }
     wide
+}
+
+/// Zips `cols` byte columns of 16 rows of 2-bit slots `rs` bytes apart
+/// into `out[..16 · cols]`, 64 at a time; returns the columns done (a
+/// multiple of 64). With `nt` the lines are stored non-temporally where
+/// aligned. With `ahead` (bytes, 0: none) each row's line that far on
+/// (the next block's rows) is prefetched as this one is read: 16 or 32
+/// rows are more streams than the hardware prefetchers follow.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn zip2_avx512(
+    rows: &[u8],
+    rs: usize,
+    cols: usize,
+    out: &mut [u8],
+    ahead: usize,
+    nt: bool,
+) -> usize {
+    zip_loop::<16>(rows, rs, cols, out, ahead, nt, |mut r| {
+        fields2(&mut r);
+        // output byte 4j + q of a column: register j of group q
+        let b = pick!(r; 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+        round16(round16(round16(round16(b))))
+    })
+}
+
+/// [`zip2_avx512`] for 32 rows of 1-bit slots (`out[..32 · cols]`).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn zip1_avx512(
+    rows: &[u8],
+    rs: usize,
+    cols: usize,
+    out: &mut [u8],
+    ahead: usize,
+    nt: bool,
+) -> usize {
+    zip_loop::<32>(rows, rs, cols, out, ahead, nt, |mut r| {
+        fields1(&mut r);
+        let b = pick!(r; 0, 8, 16, 24, 1, 9, 17, 25, 2, 10, 18, 26, 3, 11, 19, 27,
+            4, 12, 20, 28, 5, 13, 21, 29, 6, 14, 22, 30, 7, 15, 23, 31);
+        round32(round32(round32(round32(round32(b)))))
+    })
+}
+
+/// The inverse of [`zip2_avx512`]: `cols` packed byte columns (`in_[..16
+/// · cols]`) into 16 rows `rs` bytes apart, 64 at a time; returns the
+/// columns done (a multiple of 64).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn unzip2_avx512(
+    in_: &[u8],
+    rows: &mut [u8],
+    rs: usize,
+    cols: usize,
+    nt: bool,
+) -> usize {
+    unzip_loop::<16>(in_, rows, rs, cols, nt, |c| {
+        let b = round16(round16(round16(round16(c))));
+        let mut r = pick!(b; 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+        fields2(&mut r);
+        r
+    })
+}
+
+/// The inverse of [`zip1_avx512`].
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn unzip1_avx512(
+    in_: &[u8],
+    rows: &mut [u8],
+    rs: usize,
+    cols: usize,
+    nt: bool,
+) -> usize {
+    unzip_loop::<32>(in_, rows, rs, cols, nt, |c| {
+        let b = round32(round32(round32(round32(c))));
+        let mut r = pick!(b; 0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29,
+            2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31);
+        fields1(&mut r);
+        r
+    })
 }

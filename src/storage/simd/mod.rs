@@ -599,8 +599,8 @@ pub(crate) fn zip_bits<const W: u32>(
         done = head
             + unsafe {
                 match W {
-                    2 => bitzip::zip_bits_avx512::<2, 16>(r, rs, cols - head, o, ahead, nt),
-                    _ => bitzip::zip_bits_avx512::<1, 32>(r, rs, cols - head, o, ahead, nt),
+                    2 => bitzip::zip2_avx512(r, rs, cols - head, o, ahead, nt),
+                    _ => bitzip::zip1_avx512(r, rs, cols - head, o, ahead, nt),
                 }
             };
     }
@@ -633,8 +633,8 @@ pub(crate) fn unzip_bits<const W: u32>(
         done = head
             + unsafe {
                 match W {
-                    2 => bitzip::unzip_bits_avx512::<2, 16>(i, r, rs, cols - head, nt),
-                    _ => bitzip::unzip_bits_avx512::<1, 32>(i, r, rs, cols - head, nt),
+                    2 => bitzip::unzip2_avx512(i, r, rs, cols - head, nt),
+                    _ => bitzip::unzip1_avx512(i, r, rs, cols - head, nt),
                 }
             };
     }
