@@ -564,8 +564,7 @@ fn unzip8_below(isa: Isa, width: usize, in_: &[u8], rows: &mut [u8], rs: usize, 
 /// `32 / W` rows of `W`-bit slots (`W` = 2 or 1) zipped into 32-bit
 /// columns (`(16,128)(16,1)E(2)`, `(32,128)(32,1)E(1)`): `cols` byte
 /// columns of rows `rs` bytes apart into `out[..(32 / W) · cols]`, AVX-512
-/// 64 columns at a time (from an aligned column, as [`zip8_nibbles`]
-/// starts), the rest by
+/// 64 columns at a time, the rest by
 /// [`bitzip::zip_bits`](crate::storage::bitzip::zip_bits). `ahead`: the
 /// next block's rows, as in [`zip8_nibbles`].
 #[allow(clippy::too_many_arguments)] // reason: both sides, and how to read and store
@@ -581,28 +580,17 @@ pub(crate) fn zip_bits<const W: u32>(
     let k = 32 / W as usize;
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if isa.avx512() && cols >= 128 {
-        let head = if nt {
-            let a = out.as_ptr().align_offset(64);
-            if a.is_multiple_of(k) {
-                a / k
-            } else {
-                0
-            }
-        } else {
-            aligned_head(rows, rs, 64, cols)
-        };
-        crate::storage::bitzip::zip_bits::<W>(rows, rs, head, out);
-        let (r, o) = (&rows[head..], &mut out[k * head..]);
+    if isa.avx512() && cols >= 64 {
+        // (no aligned head here: the portable zip is 10–20 times slower,
+        // so even a few dozen of its columns cost more than split loads)
         // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
         // detected level).
-        done = head
-            + unsafe {
-                match W {
-                    2 => bitzip::zip2_avx512(r, rs, cols - head, o, ahead, nt),
-                    _ => bitzip::zip1_avx512(r, rs, cols - head, o, ahead, nt),
-                }
-            };
+        done = unsafe {
+            match W {
+                2 => bitzip::zip2_avx512(rows, rs, cols, out, ahead, nt),
+                _ => bitzip::zip1_avx512(rows, rs, cols, out, ahead, nt),
+            }
+        };
     }
     let _ = (isa, nt, ahead);
     let rest = &rows[done.min(rows.len())..];
@@ -624,19 +612,15 @@ pub(crate) fn unzip_bits<const W: u32>(
     let k = 32 / W as usize;
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if isa.avx512() && cols >= 128 {
-        let head = aligned_head(rows, rs, 64, cols);
-        crate::storage::bitzip::unzip_bits::<W>(in_, rows, rs, head);
-        let (i, r) = (&in_[k * head..], &mut rows[head..]);
+    if isa.avx512() && cols >= 64 {
         // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
         // detected level).
-        done = head
-            + unsafe {
-                match W {
-                    2 => bitzip::unzip2_avx512(i, r, rs, cols - head, nt),
-                    _ => bitzip::unzip1_avx512(i, r, rs, cols - head, nt),
-                }
-            };
+        done = unsafe {
+            match W {
+                2 => bitzip::unzip2_avx512(in_, rows, rs, cols, nt),
+                _ => bitzip::unzip1_avx512(in_, rows, rs, cols, nt),
+            }
+        };
     }
     let _ = (isa, nt);
     let at = done.min(rows.len());
