@@ -95,7 +95,8 @@ fn round32(w: [__m512i; 32]) -> [__m512i; 32] {
 }
 
 /// The zip loop around `step` (the `K` rows' registers of byte columns
-/// `x..x + 64` to the output's, in the order [`store_lines`] takes).
+/// `x..x + 64` to the output's registers: `c[i]`, lane `l` = bytes `16i..`
+/// of the `16 K` bytes of columns `x + 16l..`).
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
 #[allow(clippy::too_many_arguments)] // reason: both sides, how to read and store, the step

@@ -1,5 +1,7 @@
 //! Zip and unzip of rows: the register-level interleave behind the
-//! `(8,128)(2,1)` (bf16) and `(8,128)(4,1)` (s8) packings.
+//! `(8,128)(2,1)` (bf16) and `(8,128)(4,1)` (s8) packings, and of
+//! sub-byte rows into 32-bit columns (`(8,128)(8,1)E(4)` in `nibbles`,
+//! `(16,128)(16,1)E(2)` and `(32,128)(32,1)E(1)` in `bitzip`).
 //!
 //! ```text
 //!   zip2:  a0 a1 a2 …  +  b0 b1 b2 …   →  a0 b0 a1 b1 a2 b2 …
@@ -34,8 +36,9 @@ pub enum Simd {
     /// AVX2, with 32-byte non-temporal stores (x86-64, detected with
     /// `std`, or enabled at compile time).
     Avx2,
-    /// AVX-512 F and BW (the 16-bit zip; the other kernels run their AVX2
-    /// version at this level).
+    /// AVX-512 F and BW (the 16-bit zip, the nibble zips of `E(4)` and
+    /// the 2- and 1-bit zips of `E(2)`/`E(1)`; the other kernels run their
+    /// AVX2 version at this level).
     Avx512,
 }
 
@@ -687,7 +690,8 @@ pub(crate) mod transpose;
 #[cfg(feature = "alloc")]
 mod transpose_loops;
 
-/// The 16-bit zip 64 bytes at a time (AVX-512 F + BW).
+/// The 16-bit zip 64 bytes at a time (AVX-512 F + BW; the nibble zips'
+/// AVX-512 versions are in `nibbles`).
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 

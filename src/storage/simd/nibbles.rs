@@ -1,14 +1,22 @@
-//! Eight rows of 4-bit slots zipped (`(8,128)(8,1)E(4)`), 16 (SSE2) or
-//! 32 (AVX2) byte columns at a time: an 8 × 16 byte transpose by unpacks
-//! (per 128-bit lane), then each byte column's word split into its two
-//! packed columns as `storage::nibbles` does with plain words (which takes
-//! the remainder and the portable level); the AVX2 zip pairs the nibbles
-//! with one multiply-add of bytes instead. The unzips invert them: each
-//! packed column's 8 bytes become the column's word (byte `r` = row `r`:
-//! shifts and masks per 64-bit lane with SSE2, byte shuffles with AVX2),
-//! then four rounds of byte unpacks transpose 16 columns × 8 rows into 8
-//! rows of 16 bytes. Loads and stores are safe `bytemuck` copies; only the
-//! register operations are intrinsics.
+//! Eight rows of 4-bit slots zipped (`(8,128)(8,1)E(4)`), 16 (SSE2), 32
+//! (AVX2) or 64 (AVX-512 F + BW) byte columns at a time.
+//!
+//! SSE2: an 8 × 16 byte transpose by unpacks (per 128-bit lane), then each
+//! byte column's word split into its two packed columns as
+//! `storage::nibbles` does with plain words (which takes the remainder and
+//! the portable level). AVX2 and AVX-512 pair the nibbles first, byte by
+//! byte on whole rows (the low halves of rows `2q` and `2q+1` make byte
+//! `q` of a column's first word, the high halves byte `q` of its second),
+//! so that only a byte transpose is left; AVX-512 then transposes 128-bit
+//! lanes so that every store writes a whole line.
+//!
+//! The unzips invert them: SSE2 splits each packed column's 8 bytes into
+//! the column's word (byte `r` = row `r`) with shifts and masks per 64-bit
+//! lane, then four rounds of byte unpacks transpose 16 columns × 8 rows
+//! into 8 rows of 16 bytes; AVX2 and AVX-512 transpose the bytes first and
+//! split the nibbles on whole rows. SSE2 and AVX2 loads and stores are safe
+//! `bytemuck` copies (streaming stores through `avx2::put`); the AVX-512
+//! ones are bounds-checked slices handed to `vmovdqu64`/`vmovntdq`.
 
 use core::arch::x86_64::*;
 
