@@ -567,7 +567,7 @@ fn unzip8_below(isa: Isa, width: usize, in_: &[u8], rows: &mut [u8], rs: usize, 
 /// `32 / W` rows of `W`-bit slots (`W` = 2 or 1) zipped into 32-bit
 /// columns (`(16,128)(16,1)E(2)`, `(32,128)(32,1)E(1)`): `cols` byte
 /// columns of rows `rs` bytes apart into `out[..(32 / W) · cols]`, AVX-512
-/// 64 columns at a time, the rest by
+/// 64 or AVX2 32 columns at a time, the rest by
 /// [`bitzip::zip_bits`](crate::storage::bitzip::zip_bits). `ahead`: the
 /// next block's rows, as in [`zip8_nibbles`].
 #[allow(clippy::too_many_arguments)] // reason: both sides, and how to read and store
@@ -594,6 +594,14 @@ pub(crate) fn zip_bits<const W: u32>(
                 _ => bitzip::zip1_avx512(rows, rs, cols, out, ahead, nt),
             }
         };
+    } else if isa.avx2() && cols >= 32 {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+        done = unsafe {
+            match W {
+                2 => bitzip::zip2_avx2(rows, rs, cols, out, ahead, nt),
+                _ => bitzip::zip1_avx2(rows, rs, cols, out, ahead, nt),
+            }
+        };
     }
     let _ = (isa, nt, ahead);
     let rest = &rows[done.min(rows.len())..];
@@ -602,7 +610,8 @@ pub(crate) fn zip_bits<const W: u32>(
 
 /// The inverse of [`zip_bits`]: `cols` packed byte columns (`in_[..(32 /
 /// W) · cols]`) into `32 / W` rows `rs` bytes apart (only the `cols` bytes
-/// of each row are written), AVX-512 64 columns at a time, the rest by
+/// of each row are written), AVX-512 64 or AVX2 32 columns at a time, the
+/// rest by
 /// [`bitzip::unzip_bits`](crate::storage::bitzip::unzip_bits).
 pub(crate) fn unzip_bits<const W: u32>(
     isa: Isa,
@@ -622,6 +631,14 @@ pub(crate) fn unzip_bits<const W: u32>(
             match W {
                 2 => bitzip::unzip2_avx512(in_, rows, rs, cols, nt),
                 _ => bitzip::unzip1_avx512(in_, rows, rs, cols, nt),
+            }
+        };
+    } else if isa.avx2() && cols >= 32 {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+        done = unsafe {
+            match W {
+                2 => bitzip::unzip2_avx2(in_, rows, rs, cols, nt),
+                _ => bitzip::unzip1_avx2(in_, rows, rs, cols, nt),
             }
         };
     }
@@ -679,7 +696,7 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod nibbles;
 
-/// The 2- and 1-bit zips, AVX-512.
+/// The 2- and 1-bit zips, AVX2 and AVX-512.
 #[cfg(target_arch = "x86_64")]
 mod bitzip;
 
