@@ -611,6 +611,52 @@ fn main() {
             Some(&nib),
         );
     }
+    // 2- and 1-bit slots: 16 (32) rows of a (16,128) ((32,128)) tile
+    // packed into one 32-bit column
+    for (ty, bits, tr) in [("u2", 2usize, 16usize), ("pred", 1, 32)] {
+        let t = format!("{ty}[4096,4096]{{1,0:T({tr},128)({tr},1)E({bits})}}");
+        let slot = move |r: usize, c: usize| {
+            let ct = N.div_ceil(128);
+            ((r / tr) * ct + c / 128) * (tr * 128) + (c % 128) * tr + r % tr
+        };
+        // slot i of `bits`-wide storage: byte i·bits/8, low bits first
+        let (per, m) = (8 / bits, (1u8 << bits) - 1);
+        let mv = move |s: &[u8], d: &mut [u8], i: usize, o: usize| {
+            let v = (s[i / per] >> (bits * (i % per))) & m;
+            let sh = bits * (o % per);
+            d[o / per] = (d[o / per] & !(m << sh)) | (v << sh);
+        };
+        if want(&format!("{ty} rows->T")) {
+            let naive = move |s: &[u8], d: &mut [u8]| {
+                for r in 0..N {
+                    for c in 0..N {
+                        mv(s, d, r * N + c, slot(r, c));
+                    }
+                }
+            };
+            case::<u8>(
+                &format!("{ty}[4096,4096] rows -> {{1,0:T({tr},128)({tr},1)E({bits})}}"),
+                &RelayoutPlan::new(rows(n, bits as u32), tiled(&t)).unwrap(),
+                None,
+                Some(&naive),
+            );
+        }
+        if want(&format!("{ty} T->rows")) {
+            let naive = move |s: &[u8], d: &mut [u8]| {
+                for r in 0..N {
+                    for c in 0..N {
+                        mv(s, d, slot(r, c), r * N + c);
+                    }
+                }
+            };
+            case::<u8>(
+                &format!("{ty}[4096,4096] {{1,0:T({tr},128)({tr},1)E({bits})}} -> rows"),
+                &RelayoutPlan::new(tiled(&t), rows(n, bits as u32)).unwrap(),
+                None,
+                Some(&naive),
+            );
+        }
+    }
     // transposes of tiles: logical (r, c) of the transposed side is
     // element (c, r) of its physical [C, R] rows
     if want("f32 T->T") {

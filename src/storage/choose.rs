@@ -11,7 +11,7 @@
 //!    destination strides chain from 1) and all its loops are free.
 
 use super::caches::Caches;
-use super::nest::{classify, sort_loops, Kernel, Loop, Loops, Nest, Order, Sizes, FREE};
+use super::nest::{classify_packed, sort_loops, Kernel, Loop, Loops, Nest, Order, Sizes, FREE};
 
 /// The block and stage sizes of a nest, in slots: derived from a host's
 /// caches ([`Budget::new`]) for the slot width, so that they follow the
@@ -33,6 +33,10 @@ pub(crate) struct Budget {
     /// Most slots in a gather stage (chunks × chunk length): a sixteenth
     /// of L2, 16 to 256 KiB (64 KiB of 1 MiB).
     pub(crate) stage: u64,
+    /// Rows packed into a 32-bit column by sub-byte slots (`32 / bits`:
+    /// 8, 16 or 32), whose zips the packed mover has kernels for; 0 for
+    /// wider slots.
+    pub(crate) packed_rows: u64,
 }
 
 impl Budget {
@@ -61,6 +65,7 @@ impl Budget {
             gather_min: slots(4 * 64, bits),
             gather_max: slots(l1 / 8, bits),
             stage: slots(stage, bits),
+            packed_rows: if bits < 8 { 32 / bits as u64 } else { 0 },
         }
     }
 }
@@ -110,7 +115,7 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
         Some(i) => loops.remove(i),
         None => Loop::ONE,
     };
-    let kernel = classify(&a, &b);
+    let kernel = classify_packed(&a, &b, budget.packed_rows);
     if !matches!(kernel, Kernel::Block) {
         // Runs and deinterleaves go in source order: reads stream
         // sequentially while each kernel call writes whole runs of cache
@@ -147,7 +152,7 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
     if let Some(outer) = split(&mut b, budget.block) {
         let _ = loops.push(outer);
     }
-    let kernel = classify(&a, &b);
+    let kernel = classify_packed(&a, &b, budget.packed_rows);
     sort_loops(loops.as_mut_slice(), Order::Block);
     Nest {
         outer: loops,

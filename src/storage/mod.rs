@@ -31,7 +31,8 @@
 //! 128-element row of `T(8,128)` is one run in row-major and tiled
 //! storage). The two innermost loops pick a kernel: runs copied whole,
 //! rows zipped into packed words (`(8,128)(2,1)`, `(8,128)(4,1)`, the
-//! nibbles of `(8,128)(8,1)E(4)`) or unzipped, the `k × k` blocks of a
+//! nibbles of `(8,128)(8,1)E(4)`, the 2- and 1-bit slots of
+//! `(16,128)(16,1)E(2)` and `(32,128)(32,1)E(1)`) or unzipped, the `k × k` blocks of a
 //! transpose between packed tilings moved whole, 8 × 8 tile transposes
 //! into a staging block, or a small 2-D block; the outer loops are ordered
 //! for sequential reads (or writes) and the last two run inside the
@@ -100,6 +101,7 @@ mod view;
 
 #[cfg(feature = "alloc")]
 mod array;
+mod bitzip;
 mod caches;
 mod choose;
 mod fixed;

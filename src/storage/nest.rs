@@ -128,14 +128,28 @@ pub(crate) const fn sort_loops(s: &mut [Loop], order: Order) {
 
 /// The kernel for inner loops `a` (outer) and `b` (inner).
 pub(crate) const fn classify(a: &Loop, b: &Loop) -> Kernel {
-    const fn small(n: u64) -> bool {
-        matches!(n, 2 | 4 | 8)
+    classify_packed(a, b, 0)
+}
+
+/// [`classify`], also taking zips and unzips of `rows` rows (0: none):
+/// the 16 and 32 rows of the sub-byte packings `(16,1)E(2)` and
+/// `(32,1)E(1)`, which only the packed sub-byte mover has kernels for (a
+/// wider slot's 16-row block stays a 2-D block or a gather).
+pub(crate) const fn classify_packed(a: &Loop, b: &Loop, rows: u64) -> Kernel {
+    const fn small(n: u64, rows: u64) -> bool {
+        matches!(n, 2 | 4 | 8) || (rows > 1 && n == rows)
     }
     if b.src == 1 && b.dst == 1 {
         Kernel::Runs
-    } else if a.n > 1 && b.dst == 1 && a.src == 1 && small(b.n) && a.dst == b.n {
+    } else if a.n > 1 && b.dst == 1 && a.src == 1 && small(b.n, rows) && a.dst == b.n {
         Kernel::Interleave(b.n as u8)
-    } else if b.n > 1 && b.dst == 1 && a.src == 1 && small(a.n) && b.src == a.n && a.dst >= b.n {
+    } else if b.n > 1
+        && b.dst == 1
+        && a.src == 1
+        && small(a.n, rows)
+        && b.src == a.n
+        && a.dst >= b.n
+    {
         Kernel::Deinterleave(a.n as u8)
     } else {
         Kernel::Block

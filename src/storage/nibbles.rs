@@ -34,7 +34,7 @@ pub(crate) fn zip8(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
                 *w = u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
             }
         }
-        transpose(&mut m);
+        transpose8(&mut m);
         // m[c][l]: byte column x + 8l + c, byte r = row r
         for (c, v) in m.iter().enumerate() {
             for (l, &v) in v.iter().enumerate() {
@@ -68,7 +68,7 @@ pub(crate) fn unzip8(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) {
                 *w = column_unpair(u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
             }
         }
-        transpose(&mut m);
+        transpose8(&mut m);
         // m[r][l]: row r, byte columns x + 8l .. x + 8l + 8
         for (r, row) in m.iter().enumerate() {
             let at = r * rs + x;
@@ -86,9 +86,10 @@ pub(crate) fn unzip8(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) {
     }
 }
 
-/// `m[r]` byte `c` ↔ `m[c]` byte `r`, lane by lane.
+/// `m[r]` byte `c` ↔ `m[c]` byte `r`, lane by lane (`L` words side by
+/// side; also the 2- and 1-bit zips' first step, `storage::bitzip`).
 #[inline(always)]
-fn transpose(m: &mut [[u64; LANES]; 8]) {
+pub(crate) fn transpose8<const L: usize>(m: &mut [[u64; L]; 8]) {
     // exchange steps: bytes between rows 1 apart, 16-bit pairs between
     // rows 2 apart, 32-bit halves between rows 4 apart
     for (shift, mask, gap) in [

@@ -87,7 +87,14 @@ impl Exec {
 
     fn streams(&self) -> bool {
         let kernel_ok = match &self.nest {
-            Some(n) => n.kernel != Kernel::Block && self.bits >= 8,
+            // (packed sub-byte slots: the zips into 32-bit columns
+            // stream; the other kernels there store plainly)
+            Some(n) => {
+                n.kernel != Kernel::Block
+                    && (self.bits >= 8
+                        || matches!(n.kernel, Kernel::Interleave(k) | Kernel::Deinterleave(k)
+                            if k as u32 * self.bits == 32))
+            }
             None => false,
         };
         // (the size only when asked: the division and the caches' atomics
@@ -196,6 +203,8 @@ impl Exec {
                     pad,
                     isa: Isa::new(self.simd),
                     gather,
+                    ahead: 0,
+                    nt,
                 },
                 part,
                 slots,

@@ -1,5 +1,7 @@
 //! Zip and unzip of rows: the register-level interleave behind the
-//! `(8,128)(2,1)` (bf16) and `(8,128)(4,1)` (s8) packings.
+//! `(8,128)(2,1)` (bf16) and `(8,128)(4,1)` (s8) packings, and of
+//! sub-byte rows into 32-bit columns (`(8,128)(8,1)E(4)` in `nibbles`,
+//! `(16,128)(16,1)E(2)` and `(32,128)(32,1)E(1)` in `bitzip`).
 //!
 //! ```text
 //!   zip2:  a0 a1 a2 …  +  b0 b1 b2 …   →  a0 b0 a1 b1 a2 b2 …
@@ -34,8 +36,9 @@ pub enum Simd {
     /// AVX2, with 32-byte non-temporal stores (x86-64, detected with
     /// `std`, or enabled at compile time).
     Avx2,
-    /// AVX-512 F and BW (the 16-bit zip; the other kernels run their AVX2
-    /// version at this level).
+    /// AVX-512 F and BW (the 16-bit zip, the nibble zips of `E(4)` and
+    /// the 2- and 1-bit zips of `E(2)`/`E(1)`; the other kernels run their
+    /// AVX2 version at this level).
     Avx512,
 }
 
@@ -386,71 +389,7 @@ pub(crate) fn unzip4_u8(isa: Isa, inp: &[u8], rows: &mut [u8], bl: Blocks, nt: b
     });
 }
 
-/// Eight rows of 4-bit slots zipped (`(8,128)(8,1)E(4)`): `cols` byte
-/// columns of rows `rs` bytes apart into `out[..8 · cols]`, AVX2 32 and
-/// SSE2 16 columns at a time, the rest (and every column below SSE2) by
-/// [`nibbles::zip8`](crate::storage::nibbles::zip8).
-pub(crate) fn zip8_nibbles(isa: Isa, rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) {
-    #[cfg(target_arch = "x86_64")]
-    let done = {
-        let wide = if isa.avx2() {
-            // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-            unsafe { nibbles::zip8_avx2(rows, rs, cols, out) }
-        } else {
-            0
-        };
-        if isa.sse2() {
-            // SAFETY: `sse2` is part of the x86-64 baseline, so the target
-            // feature the callee is compiled for is always present.
-            wide + unsafe {
-                nibbles::zip8_sse2(&rows[wide..], rs, cols - wide, &mut out[8 * wide..])
-            }
-        } else {
-            0
-        }
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let done = {
-        let _ = isa;
-        0
-    };
-    let rest = &rows[done.min(rows.len())..];
-    crate::storage::nibbles::zip8(rest, rs, cols - done, &mut out[8 * done..]);
-}
-
-/// The inverse of [`zip8_nibbles`]: `cols` packed byte columns
-/// (`in_[..8 · cols]`) into eight rows of 4-bit slots `rs` bytes apart
-/// (only the `cols` bytes of each row are written), AVX2 32 and SSE2 16
-/// columns at a time, the rest by
-/// [`nibbles::unzip8`](crate::storage::nibbles::unzip8).
-pub(crate) fn unzip8_nibbles(isa: Isa, in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) {
-    #[cfg(target_arch = "x86_64")]
-    let done = {
-        let wide = if isa.avx2() {
-            // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-            unsafe { nibbles::unzip8_avx2(in_, rows, rs, cols) }
-        } else {
-            0
-        };
-        if isa.sse2() {
-            // SAFETY: `sse2` is part of the x86-64 baseline, so the target
-            // feature the callee is compiled for is always present.
-            wide + unsafe {
-                nibbles::unzip8_sse2(&in_[8 * wide..], &mut rows[wide..], rs, cols - wide)
-            }
-        } else {
-            0
-        }
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let done = {
-        let _ = isa;
-        0
-    };
-    let at = done.min(rows.len());
-    let rest = &mut rows[at..];
-    crate::storage::nibbles::unzip8(&in_[8 * done..], rest, rs, cols - done);
-}
+pub(crate) use subbyte::{unzip8_nibbles, unzip_bits, zip8_nibbles, zip_bits};
 
 /// Whether the zip kernels for `k` rows of `bytes`-wide elements store
 /// non-temporally themselves (AVX2 paths), so callers need no staging.
@@ -497,9 +436,17 @@ pub(crate) fn prefetch_l2<T>(p: *const T) {
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 
-/// The nibble zip, SSE2 and AVX2.
+/// Which sub-byte zip runs: the SIMD kernels from an aligned column, the
+/// portable ones for the rest.
+mod subbyte;
+
+/// The nibble zip, SSE2, AVX2 and AVX-512.
 #[cfg(target_arch = "x86_64")]
 mod nibbles;
+
+/// The 2- and 1-bit zips, AVX2 and AVX-512.
+#[cfg(target_arch = "x86_64")]
+mod bitzip;
 
 /// The 8 × 8 tile transposes of gather blocks (32-bit slots).
 #[cfg(feature = "alloc")]
@@ -508,7 +455,8 @@ pub(crate) mod transpose;
 #[cfg(feature = "alloc")]
 mod transpose_loops;
 
-/// The 16-bit zip 64 bytes at a time (AVX-512 F + BW).
+/// The 16-bit zip 64 bytes at a time (AVX-512 F + BW; the nibble zips'
+/// AVX-512 versions are in `nibbles`).
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
@@ -628,52 +576,86 @@ mod nibble_tests {
         }
     }
 
+    /// Column counts: remainders of every width, and enough for the
+    /// AVX-512 kernel (two lines) with heads and tails.
+    const COLS: [usize; 18] = [
+        0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 48, 64, 100, 128, 129, 150, 200, 321,
+    ];
+
+    /// Row strides: unaligned, and a multiple of 64 (the wide kernels then
+    /// start at an aligned column).
+    fn strides(cols: usize, extra: usize) -> [usize; 2] {
+        [cols + extra, cols.next_multiple_of(64)]
+    }
+
     #[test]
     fn unzip8_inverts_zip8_at_every_level() {
-        for cols in [0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 48, 64, 100] {
-            let rs = cols + 5;
-            let packed: alloc::vec::Vec<u8> = (0..8 * cols)
-                .map(|i| (i as u32).wrapping_mul(2654435761).wrapping_shr(9) as u8)
-                .collect();
-            // the definition: slot 8c + r of the packed side is slot c of row r
-            let mut want = alloc::vec![0xEEu8; 8 * rs];
-            for c in 0..2 * cols {
-                for r in 0..8 {
-                    let v = packed::get(&packed, 8 * c + r, 4);
-                    packed::set(&mut want, r * 2 * rs + c, 4, v);
+        for cols in COLS {
+            for (rs, lead) in strides(cols, 5)
+                .into_iter()
+                .flat_map(|r| [(r, 0), (r, 16), (r, 48)])
+            {
+                let packed: alloc::vec::Vec<u8> = (0..8 * cols)
+                    .map(|i| (i as u32).wrapping_mul(2654435761).wrapping_shr(9) as u8)
+                    .collect();
+                // the definition: slot 8c + r of the packed side is slot c
+                // of row r (the rows `lead` bytes into the buffer)
+                let mut want = alloc::vec![0xEEu8; lead + 8 * rs];
+                for c in 0..2 * cols {
+                    for r in 0..8 {
+                        let v = packed::get(&packed, 8 * c + r, 4);
+                        packed::set(&mut want[lead..], r * 2 * rs + c, 4, v);
+                    }
                 }
-            }
-            let mut got = alloc::vec![0xEEu8; 8 * rs];
-            unzip8(&packed, &mut got, rs, cols);
-            assert_eq!(got, want, "cols {cols}");
-            let mut again = alloc::vec![0u8; 8 * cols];
-            zip8(&got, rs, cols, &mut again);
-            assert_eq!(again, packed, "cols {cols}");
-            for level in Simd::ALL {
-                got.fill(0xEE);
-                super::unzip8_nibbles(Isa::new(Some(level)), &packed, &mut got, rs, cols);
-                assert_eq!(got, want, "{level:?} cols {cols}");
+                let mut got = alloc::vec![0xEEu8; lead + 8 * rs];
+                unzip8(&packed, &mut got[lead..], rs, cols);
+                assert_eq!(got, want, "cols {cols}");
+                let mut again = alloc::vec![0u8; 8 * cols];
+                zip8(&got[lead..], rs, cols, &mut again);
+                assert_eq!(again, packed, "cols {cols}");
+                for (level, nt) in Simd::ALL.into_iter().flat_map(|l| [(l, false), (l, true)]) {
+                    got.fill(0xEE);
+                    let isa = Isa::new(Some(level));
+                    super::unzip8_nibbles(isa, &packed, &mut got[lead..], rs, cols, nt);
+                    assert_eq!(
+                        got, want,
+                        "{level:?} cols {cols} rs {rs} lead {lead} nt {nt}"
+                    );
+                }
             }
         }
     }
 
     #[test]
     fn zip8_matches_the_definition() {
-        for cols in [0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 48, 64, 100] {
-            for extra in [0usize, 3] {
-                let rs = cols + extra;
-                let rows: alloc::vec::Vec<u8> = (0..8 * rs + 1)
+        for cols in COLS {
+            for (rs, lead) in strides(cols, 3)
+                .into_iter()
+                .flat_map(|r| [(r, 0), (r, 16), (r, 48)])
+            {
+                let rows: alloc::vec::Vec<u8> = (0..lead + 8 * rs + 1)
                     .map(|i| (i as u32).wrapping_mul(2654435761).wrapping_shr(11) as u8)
                     .collect();
+                let rows = &rows[lead..];
                 let (mut a, mut b) = (alloc::vec![0u8; 8 * cols], alloc::vec![0u8; 8 * cols]);
-                zip8(&rows, rs, cols, &mut a);
-                naive(&rows, rs, cols, &mut b);
+                zip8(rows, rs, cols, &mut a);
+                naive(rows, rs, cols, &mut b);
                 assert_eq!(a, b, "cols {cols} rs {rs}");
                 // and the SIMD dispatch at every level
                 for level in Simd::ALL {
-                    a.fill(0);
-                    super::zip8_nibbles(Isa::new(Some(level)), &rows, rs, cols, &mut a);
-                    assert_eq!(a, b, "{level:?} cols {cols} rs {rs}");
+                    for nt in [false, true] {
+                        a.fill(0);
+                        super::zip8_nibbles(
+                            Isa::new(Some(level)),
+                            rows,
+                            rs,
+                            cols,
+                            &mut a,
+                            8 * rs,
+                            nt,
+                        );
+                        assert_eq!(a, b, "{level:?} cols {cols} rs {rs} lead {lead} nt {nt}");
+                    }
                 }
             }
         }

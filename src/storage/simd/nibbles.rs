@@ -1,16 +1,26 @@
-//! Eight rows of 4-bit slots zipped (`(8,128)(8,1)E(4)`), 16 (SSE2) or
-//! 32 (AVX2) byte columns at a time: an 8 × 16 byte transpose by unpacks
-//! (per 128-bit lane), then each byte column's word split into its two
-//! packed columns as `storage::nibbles` does with plain words (which takes
-//! the remainder and the portable level); the AVX2 zip pairs the nibbles
-//! with one multiply-add of bytes instead. The unzips invert them: each
-//! packed column's 8 bytes become the column's word (byte `r` = row `r`:
-//! shifts and masks per 64-bit lane with SSE2, byte shuffles with AVX2),
-//! then four rounds of byte unpacks transpose 16 columns × 8 rows into 8
-//! rows of 16 bytes. Loads and stores are safe `bytemuck` copies; only the
-//! register operations are intrinsics.
+//! Eight rows of 4-bit slots zipped (`(8,128)(8,1)E(4)`), 16 (SSE2), 32
+//! (AVX2) or 64 (AVX-512 F + BW) byte columns at a time.
+//!
+//! SSE2: an 8 × 16 byte transpose by unpacks (per 128-bit lane), then each
+//! byte column's word split into its two packed columns as
+//! `storage::nibbles` does with plain words (which takes the remainder and
+//! the portable level). AVX2 and AVX-512 pair the nibbles first, byte by
+//! byte on whole rows (the low halves of rows `2q` and `2q+1` make byte
+//! `q` of a column's first word, the high halves byte `q` of its second),
+//! so that only a byte transpose is left; AVX-512 then transposes 128-bit
+//! lanes so that every store writes a whole line.
+//!
+//! The unzips invert them: SSE2 splits each packed column's 8 bytes into
+//! the column's word (byte `r` = row `r`) with shifts and masks per 64-bit
+//! lane, then four rounds of byte unpacks transpose 16 columns × 8 rows
+//! into 8 rows of 16 bytes; AVX2 and AVX-512 transpose the bytes first and
+//! split the nibbles on whole rows. SSE2 and AVX2 loads and stores are safe
+//! `bytemuck` copies (streaming stores through `avx2::put`); the AVX-512
+//! ones are bounds-checked slices handed to `vmovdqu64`/`vmovntdq`.
 
 use core::arch::x86_64::*;
+
+use super::avx2::put;
 
 #[inline(always)]
 fn load128(s: &[u8]) -> __m128i {
@@ -85,80 +95,132 @@ pub(super) fn zip8_sse2(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> 
     wide
 }
 
-/// Eight rows of 4-bit slots zipped, 32 byte columns at a time: the SSE2
-/// version's steps in each 128-bit lane (lane 1 holds byte columns 16–31).
-/// Returns the byte columns done (a multiple of 32).
+/// The 8 × 16 byte transpose of each 128-bit lane of `p` (8 registers of
+/// byte columns, register `k` holding byte `k` of every column): returns 8
+/// registers whose lane holds the 8 bytes of two columns each, register
+/// `i` columns `2i` and `2i + 1` of the lane.
+macro_rules! transpose8x16 {
+    ($p:expr, $lo8:ident, $hi8:ident, $lo16:ident, $hi16:ident, $lo32:ident, $hi32:ident) => {{
+        let p = $p;
+        // a[k]: columns 0-7 (k even) or 8-15 (odd) of registers 2j, 2j+1
+        let a = [
+            $lo8(p[0], p[1]),
+            $hi8(p[0], p[1]),
+            $lo8(p[2], p[3]),
+            $hi8(p[2], p[3]),
+            $lo8(p[4], p[5]),
+            $hi8(p[4], p[5]),
+            $lo8(p[6], p[7]),
+            $hi8(p[6], p[7]),
+        ];
+        // b: 4 bytes (registers 0-3 or 4-7) of columns 0-3, 4-7, 8-11, 12-15
+        let b = [
+            $lo16(a[0], a[2]),
+            $lo16(a[4], a[6]),
+            $hi16(a[0], a[2]),
+            $hi16(a[4], a[6]),
+            $lo16(a[1], a[3]),
+            $lo16(a[5], a[7]),
+            $hi16(a[1], a[3]),
+            $hi16(a[5], a[7]),
+        ];
+        [
+            $lo32(b[0], b[1]),
+            $hi32(b[0], b[1]),
+            $lo32(b[2], b[3]),
+            $hi32(b[2], b[3]),
+            $lo32(b[4], b[5]),
+            $hi32(b[4], b[5]),
+            $lo32(b[6], b[7]),
+            $hi32(b[6], b[7]),
+        ]
+    }};
+}
+
+/// Eight rows of 4-bit slots zipped, 32 byte columns at a time. Unlike
+/// the SSE2 version the nibbles are paired first, byte by byte on whole
+/// rows (`e_q` = the low halves of rows 2q and 2q+1, `f_q` the high
+/// halves: each byte column of `e_0..e_3, f_0..f_3` is already its 8
+/// packed bytes), then the 8 × 32 bytes are transposed by unpacks (per
+/// 128-bit lane; lane 1 holds byte columns 16–31): 80 operations per 256
+/// bytes where transposing first took about 140. Returns the byte columns
+/// done (a multiple of 32).
 #[target_feature(enable = "avx2")]
-pub(super) fn zip8_avx2(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> usize {
+pub(super) fn zip8_avx2(
+    rows: &[u8],
+    rs: usize,
+    cols: usize,
+    out: &mut [u8],
+    ahead: usize,
+    nt: bool,
+) -> usize {
     let wide = cols / 32 * 32;
     let lo4 = _mm256_set1_epi8(0x0F);
-    // byte weights 1 (row 2q) and 16 (row 2q+1)
-    let pair = _mm256_set1_epi16(0x1001);
     for x in (0..wide).step_by(32) {
+        if ahead != 0 && x % 64 == 0 {
+            prefetch_rows(rows, rs, x + ahead, 8);
+        }
         let r: [__m256i; 8] = core::array::from_fn(|k| load256(&rows[k * rs + x..k * rs + x + 32]));
-        let a = |p: usize| {
-            (
-                _mm256_unpacklo_epi8(r[p], r[p + 1]),
-                _mm256_unpackhi_epi8(r[p], r[p + 1]),
+        // (16-bit shifts: the mask drops the bits crossing bytes)
+        let e = |q: usize| {
+            let hi = _mm256_slli_epi16::<4>(r[2 * q + 1]);
+            _mm256_or_si256(
+                _mm256_and_si256(r[2 * q], lo4),
+                _mm256_andnot_si256(lo4, hi),
             )
         };
-        let ((a01l, a01h), (a23l, a23h)) = (a(0), a(2));
-        let ((a45l, a45h), (a67l, a67h)) = (a(4), a(6));
-        let b = [
-            (
-                _mm256_unpacklo_epi16(a01l, a23l),
-                _mm256_unpacklo_epi16(a45l, a67l),
-            ),
-            (
-                _mm256_unpackhi_epi16(a01l, a23l),
-                _mm256_unpackhi_epi16(a45l, a67l),
-            ),
-            (
-                _mm256_unpacklo_epi16(a01h, a23h),
-                _mm256_unpacklo_epi16(a45h, a67h),
-            ),
-            (
-                _mm256_unpackhi_epi16(a01h, a23h),
-                _mm256_unpackhi_epi16(a45h, a67h),
-            ),
-        ];
-        for (q, (b03, b47)) in b.into_iter().enumerate() {
-            let c = [
-                _mm256_unpacklo_epi32(b03, b47),
-                _mm256_unpackhi_epi32(b03, b47),
-            ];
-            // per 16-bit pair of rows (2q, 2q+1): e = the low halves, f =
-            // the high halves, each `row 2q + 16 · row 2q+1` by one
-            // multiply-add of unsigned bytes (`vpmaddubsw`, ≤ 255: no
-            // saturation) where the SSE2 version shifts and masks
-            let ef = |v: __m256i| {
-                let lo = _mm256_and_si256(v, lo4);
-                let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), lo4);
-                (
-                    _mm256_maddubs_epi16(lo, pair),
-                    _mm256_maddubs_epi16(hi, pair),
-                )
-            };
-            let ((e0, f0), (e1, f1)) = (ef(c[0]), ef(c[1]));
-            let (e, f) = (_mm256_packus_epi16(e0, e1), _mm256_packus_epi16(f0, f1));
-            let (lo, hi) = (_mm256_unpacklo_epi32(e, f), _mm256_unpackhi_epi32(e, f));
-            // lane 0: byte columns x + 4q.., lane 1: x + 16 + 4q..
-            for (lane, base) in [(0, x), (1, x + 16)] {
-                let o = 8 * (base + 4 * q);
-                let (l, h) = if lane == 0 {
-                    (_mm256_castsi256_si128(lo), _mm256_castsi256_si128(hi))
-                } else {
-                    (
-                        _mm256_extracti128_si256::<1>(lo),
-                        _mm256_extracti128_si256::<1>(hi),
-                    )
-                };
-                store128(&mut out[o..o + 16], l);
-                store128(&mut out[o + 16..o + 32], h);
-            }
+        let f = |q: usize| {
+            let lo = _mm256_srli_epi16::<4>(r[2 * q]);
+            _mm256_or_si256(
+                _mm256_and_si256(lo, lo4),
+                _mm256_andnot_si256(lo4, r[2 * q + 1]),
+            )
+        };
+        let p = [e(0), e(1), e(2), e(3), f(0), f(1), f(2), f(3)];
+        let c = transpose8x16!(
+            p,
+            _mm256_unpacklo_epi8,
+            _mm256_unpackhi_epi8,
+            _mm256_unpacklo_epi16,
+            _mm256_unpackhi_epi16,
+            _mm256_unpacklo_epi32,
+            _mm256_unpackhi_epi32
+        );
+        // c[i], lane l: byte columns 16l + 2i, 16l + 2i + 1 (out bytes
+        // 128l + 16i ..): lanes l of c[i], c[i+1] are 32 contiguous bytes
+        for i in (0..8).step_by(2) {
+            let (a, b) = (c[i], c[i + 1]);
+            let o = 8 * x + 16 * i;
+            put(
+                nt,
+                &mut out[o..o + 32],
+                _mm256_permute2x128_si256::<0x20>(a, b),
+            );
+            put(
+                nt,
+                &mut out[o + 128..o + 160],
+                _mm256_permute2x128_si256::<0x31>(a, b),
+            );
         }
     }
     wide
+}
+
+/// Prefetches byte `at` of each of `n` rows into L2 (hints: the
+/// addresses need not be valid, see `simd::prefetch`): a whole block
+/// ahead, more than L1d would keep.
+#[inline(always)]
+pub(super) fn prefetch_rows(rows: &[u8], rs: usize, at: usize, n: usize) {
+    for k in 0..n {
+        let p = rows.as_ptr().wrapping_add(k * rs + at);
+        #[cfg(not(miri))]
+        // SAFETY: `_mm_prefetch` only hints the cache: the address need
+        // not be valid, and SSE is part of the x86-64 baseline.
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T1>(p.cast())
+        };
+        let _ = p;
+    }
 }
 
 #[inline(always)]
@@ -239,44 +301,186 @@ pub(super) fn unzip8_sse2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -
 }
 
 /// The inverse of [`zip8_avx2`]: 32 byte columns at a time (lane 1 holds
-/// byte columns 16–31). Returns the byte columns done (a multiple of 32).
+/// byte columns 16–31). The packed bytes are transposed first (four rounds
+/// of byte unpacks give `e_0..e_3, f_0..f_3` as rows of byte columns), then
+/// the nibbles are split byte by byte on whole rows:
+/// ```text
+///   row 2q   = e_q & 0xF | f_q << 4 & 0xF0
+///   row 2q+1 = e_q >> 4  | f_q & 0xF0
+/// ```
+/// Returns the byte columns done (a multiple of 32).
 #[target_feature(enable = "avx2")]
-pub(super) fn unzip8_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -> usize {
+pub(super) fn unzip8_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize, nt: bool) -> usize {
     let wide = cols / 32 * 32;
-    let m = |x: u16| _mm256_set1_epi16(x as i16);
-    // per 128-bit lane: the two columns' e bytes (0-3, 8-11) and f bytes
-    // (4-7, 12-15), each twice
-    let to_e = _mm256_setr_epi8(
-        0, 0, 1, 1, 2, 2, 3, 3, 8, 8, 9, 9, 10, 10, 11, 11, //
-        0, 0, 1, 1, 2, 2, 3, 3, 8, 8, 9, 9, 10, 10, 11, 11,
-    );
-    let to_f = _mm256_setr_epi8(
-        4, 4, 5, 5, 6, 6, 7, 7, 12, 12, 13, 13, 14, 14, 15, 15, //
-        4, 4, 5, 5, 6, 6, 7, 7, 12, 12, 13, 13, 14, 14, 15, 15,
-    );
+    let lo4 = _mm256_set1_epi8(0x0F);
     for x in (0..wide).step_by(32) {
         let w: [__m256i; 8] = core::array::from_fn(|j| {
             let o = 8 * x + 16 * j;
             let (a, b) = (load128(&in_[o..o + 16]), load128(&in_[o + 128..o + 144]));
-            let v = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(a), b);
-            // e_q and f_q to both bytes of pair q (`vpshufb`), then each
-            // byte takes its nibbles: row 2q = e_q & 0xF | f_q << 4 & 0xF0,
-            // row 2q+1 = e_q >> 4 | f_q & 0xF0 (shifts within 16 bits)
-            let (e, f) = (_mm256_shuffle_epi8(v, to_e), _mm256_shuffle_epi8(v, to_f));
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(a), b)
+        });
+        let p = unpack_rounds!(w, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8);
+        for q in 0..4 {
+            let (e, f) = (p[q], p[4 + q]);
+            // (16-bit shifts: the mask drops the bits crossing bytes)
             let even = _mm256_or_si256(
-                _mm256_and_si256(e, m(0x000F)),
-                _mm256_and_si256(_mm256_slli_epi16::<4>(f), m(0x00F0)),
+                _mm256_and_si256(e, lo4),
+                _mm256_andnot_si256(lo4, _mm256_slli_epi16::<4>(f)),
             );
             let odd = _mm256_or_si256(
-                _mm256_and_si256(_mm256_srli_epi16::<4>(e), m(0x0F00)),
-                _mm256_and_si256(f, m(0xF000)),
+                _mm256_and_si256(_mm256_srli_epi16::<4>(e), lo4),
+                _mm256_andnot_si256(lo4, f),
             );
-            _mm256_or_si256(even, odd)
-        });
-        let r = unpack_rounds!(w, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8);
-        for (k, v) in r.into_iter().enumerate() {
-            let row = &mut rows[k * rs + x..k * rs + x + 32];
-            row.copy_from_slice(bytemuck::bytes_of(&v));
+            for (k, v) in [(2 * q, even), (2 * q + 1, odd)] {
+                put(nt, &mut rows[k * rs + x..k * rs + x + 32], v);
+            }
+        }
+    }
+    wide
+}
+
+/// 64 bytes from `s` (bounds-checked; no alignment needed).
+#[target_feature(enable = "avx512f")]
+#[inline]
+pub(super) fn load512(s: &[u8]) -> __m512i {
+    let s = &s[..64];
+    // SAFETY: `s` is 64 readable bytes (the slice above is bounds-checked);
+    // `vmovdqu64` has no alignment requirement; AVX-512 F is enabled for
+    // this function (its callers prove the CPU has it).
+    unsafe { _mm512_loadu_si512(s.as_ptr().cast()) }
+}
+
+/// 64 bytes to `d` (bounds-checked): with `nt` a non-temporal store when
+/// `d` starts a line, else as two 32-byte halves (streamed where aligned,
+/// see `avx2::put`); a plain unaligned store otherwise.
+#[target_feature(enable = "avx512f,avx2")]
+#[inline]
+pub(super) fn put512(nt: bool, d: &mut [u8], v: __m512i) {
+    let d = &mut d[..64];
+    let p = d.as_mut_ptr();
+    if nt && p.cast::<__m512i>().is_aligned() {
+        // SAFETY: `p` points to the 64 bytes of `d`, a live exclusive
+        // borrow (bounds-checked above), and is 64-byte aligned (checked
+        // just above), as `vmovntdq` needs; AVX-512 F is enabled for this
+        // function, whose callers prove the CPU has it. (Miri never runs
+        // this: it has no AVX-512 shims; the agreement suites run it
+        // natively at the forced AVX-512 level.)
+        unsafe { _mm512_stream_si512(p.cast(), v) }
+    } else if nt {
+        let (lo, hi) = d.split_at_mut(32);
+        put(true, lo, _mm512_castsi512_si256(v));
+        put(true, hi, _mm512_extracti64x4_epi64::<1>(v));
+    } else {
+        // SAFETY: `p` points to the 64 bytes of `d`, a live exclusive
+        // borrow (bounds-checked above); `vmovdqu64` has no alignment
+        // requirement; AVX-512 F is enabled for this function.
+        unsafe { _mm512_storeu_si512(p.cast(), v) }
+    }
+}
+
+/// The 4 × 4 transpose of 128-bit lanes: out `l` = lane `l` of `a`, `b`,
+/// `c`, `d` (an involution).
+#[target_feature(enable = "avx512f")]
+#[inline]
+pub(super) fn lanes4x4(a: __m512i, b: __m512i, c: __m512i, d: __m512i) -> [__m512i; 4] {
+    // [a0 a1 b0 b1], [a2 a3 b2 b3], [c0 c1 d0 d1], [c2 c3 d2 d3]
+    let t0 = _mm512_shuffle_i64x2::<0x44>(a, b);
+    let t1 = _mm512_shuffle_i64x2::<0xEE>(a, b);
+    let t2 = _mm512_shuffle_i64x2::<0x44>(c, d);
+    let t3 = _mm512_shuffle_i64x2::<0xEE>(c, d);
+    [
+        _mm512_shuffle_i64x2::<0x88>(t0, t2),
+        _mm512_shuffle_i64x2::<0xDD>(t0, t2),
+        _mm512_shuffle_i64x2::<0x88>(t1, t3),
+        _mm512_shuffle_i64x2::<0xDD>(t1, t3),
+    ]
+}
+
+/// `m ? a : b`, bit by bit (`vpternlogq`).
+#[target_feature(enable = "avx512f")]
+#[inline]
+pub(super) fn select(m: __m512i, a: __m512i, b: __m512i) -> __m512i {
+    // truth table index 4m + 2a + b: m set takes a, clear takes b
+    _mm512_ternarylogic_epi64::<0xCA>(m, a, b)
+}
+
+/// Eight rows of 4-bit slots zipped, 64 byte columns at a time: the AVX2
+/// version's steps with a bitwise select (`vpternlogq`) pairing the
+/// nibbles, the 8 × 16 byte transposes in each of the four 128-bit lanes,
+/// then 4 × 4 lane transposes so that every store writes a whole 64-byte
+/// line. Returns the byte columns done (a multiple of 64).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn zip8_avx512(
+    rows: &[u8],
+    rs: usize,
+    cols: usize,
+    out: &mut [u8],
+    ahead: usize,
+    nt: bool,
+) -> usize {
+    let wide = cols / 64 * 64;
+    let lo4 = _mm512_set1_epi8(0x0F);
+    for x in (0..wide).step_by(64) {
+        if ahead != 0 {
+            prefetch_rows(rows, rs, x + ahead, 8);
+        }
+        let r: [__m512i; 8] = core::array::from_fn(|k| load512(&rows[k * rs + x..]));
+        // e_q: low halves of rows 2q, 2q+1; f_q: high halves (16-bit
+        // shifts: the select drops the bits crossing bytes)
+        let e = |q: usize| select(lo4, r[2 * q], _mm512_slli_epi16::<4>(r[2 * q + 1]));
+        let f = |q: usize| select(lo4, _mm512_srli_epi16::<4>(r[2 * q]), r[2 * q + 1]);
+        let p = [e(0), e(1), e(2), e(3), f(0), f(1), f(2), f(3)];
+        let c = transpose8x16!(
+            p,
+            _mm512_unpacklo_epi8,
+            _mm512_unpackhi_epi8,
+            _mm512_unpacklo_epi16,
+            _mm512_unpackhi_epi16,
+            _mm512_unpacklo_epi32,
+            _mm512_unpackhi_epi32
+        );
+        // c[i], lane l: byte columns 16l + 2i, 16l + 2i + 1 (out bytes
+        // 128l + 16i ..); line 2l + h of the output: lanes l of c[4h..4h+4]
+        for h in 0..2 {
+            let o = lanes4x4(c[4 * h], c[4 * h + 1], c[4 * h + 2], c[4 * h + 3]);
+            for (l, v) in o.into_iter().enumerate() {
+                let at = 8 * x + 128 * l + 64 * h;
+                put512(nt, &mut out[at..], v);
+            }
+        }
+    }
+    wide
+}
+
+/// The inverse of [`zip8_avx512`]: whole-line loads, the lane transposes,
+/// four rounds of byte unpacks, then the nibbles split with bitwise
+/// selects (as [`unzip8_avx2`] does). Returns the byte columns done (a
+/// multiple of 64).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn unzip8_avx512(
+    in_: &[u8],
+    rows: &mut [u8],
+    rs: usize,
+    cols: usize,
+    nt: bool,
+) -> usize {
+    let wide = cols / 64 * 64;
+    let lo4 = _mm512_set1_epi8(0x0F);
+    for x in (0..wide).step_by(64) {
+        let z: [__m512i; 8] = core::array::from_fn(|m| load512(&in_[8 * x + 64 * m..]));
+        // w[4h + i], lane l: line 2l + h's lane i = columns 16l + 2(4h+i)..
+        let (a, b) = (
+            lanes4x4(z[0], z[2], z[4], z[6]),
+            lanes4x4(z[1], z[3], z[5], z[7]),
+        );
+        let w = [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
+        let p = unpack_rounds!(w, _mm512_unpacklo_epi8, _mm512_unpackhi_epi8);
+        for q in 0..4 {
+            let (e, f) = (p[q], p[4 + q]);
+            let even = select(lo4, e, _mm512_slli_epi16::<4>(f));
+            let odd = select(lo4, _mm512_srli_epi16::<4>(e), f);
+            put512(nt, &mut rows[2 * q * rs + x..], even);
+            put512(nt, &mut rows[(2 * q + 1) * rs + x..], odd);
         }
     }
     wide
