@@ -261,6 +261,23 @@ proptest! {
     }
 }
 
+/// Allocation sizes whose sum passes `u64::MAX` (a proptest case of
+/// `garbage_lines_never_panic`) saturate instead of overflowing.
+#[test]
+fn allocation_sizes_past_u64_saturate() {
+    let mut reader = Reader::new(Some("m".into()), Options { top: 5 });
+    let mut out = Vec::new();
+    for l in [
+        "BufferAssignment:",
+        "allocation 0: size 9000000000000000000, color 1:",
+        "allocation 0: size 9500000000000000000, color 1:",
+    ] {
+        reader.line(l, &mut |i| out.push(i));
+    }
+    reader.finish(&mut |i| out.push(i));
+    assert!(!out.is_empty());
+}
+
 /// Files concatenated into one stream give the same records and summaries
 /// as the files read one by one (each header starts a module).
 #[test]

@@ -326,9 +326,9 @@ impl Reader {
             s.values += 1;
             let add = |t: &mut Totals| {
                 t.values += 1;
-                t.bytes += r.bytes.unwrap_or(0);
-                t.unpadded_bytes += r.unpadded_bytes.unwrap_or(0);
-                t.padding_bytes += r.padding_bytes.unwrap_or(0);
+                t.bytes = t.bytes.saturating_add(r.bytes.unwrap_or(0));
+                t.unpadded_bytes = t.unpadded_bytes.saturating_add(r.unpadded_bytes.unwrap_or(0));
+                t.padding_bytes = t.padding_bytes.saturating_add(r.padding_bytes.unwrap_or(0));
             };
             add(spaces.entry(r.memory_space).or_default());
             if let Some(k) = r.allocation_kind {
@@ -350,10 +350,10 @@ impl Reader {
                 total = total.saturating_add(ours);
                 let k = kinds.entry(a.kind).or_default();
                 k.allocations += 1;
-                k.allocation_bytes += a.size;
+                k.allocation_bytes = k.allocation_bytes.saturating_add(a.size);
                 let m = spaces.entry(a.color).or_default();
                 m.allocations += 1;
-                m.allocation_bytes += a.size;
+                m.allocation_bytes = m.allocation_bytes.saturating_add(a.size);
             }
             s.total_bytes = Some(total);
         }
