@@ -27,7 +27,7 @@ fn both_ways(ty: &str, bits: u32, dims: &[u64], attrs: &str) -> (Kernel, Kernel)
 }
 
 #[test]
-#[cfg_attr(miri, ignore = "safe code only (no unsafe to check); slow interpreted")]
+#[cfg_attr(miri, ignore = "slow interpreted; the kernels run under Miri in bit_zips_on_one_simd_step_match_the_definition")]
 fn two_bit_rows_and_sixteen_row_tiles_agree_with_offsets() {
     let cases: &[(&[u64], &str)] = &[
         (&[32, 256], "T(16,128)(16,1)E(2)"),
@@ -45,7 +45,7 @@ fn two_bit_rows_and_sixteen_row_tiles_agree_with_offsets() {
 }
 
 #[test]
-#[cfg_attr(miri, ignore = "safe code only (no unsafe to check); slow interpreted")]
+#[cfg_attr(miri, ignore = "slow interpreted; the kernels run under Miri in bit_zips_on_one_simd_step_match_the_definition")]
 fn one_bit_rows_and_thirty_two_row_tiles_agree_with_offsets() {
     let cases: &[(&[u64], &str)] = &[
         (&[64, 256], "T(32,128)(32,1)E(1)"),
@@ -61,7 +61,7 @@ fn one_bit_rows_and_thirty_two_row_tiles_agree_with_offsets() {
 }
 
 #[test]
-#[cfg_attr(miri, ignore = "safe code only (no unsafe to check); slow interpreted")]
+#[cfg_attr(miri, ignore = "slow interpreted; the kernels run under Miri in bit_zips_on_one_simd_step_match_the_definition")]
 fn sub_byte_packings_take_the_zip_kernels() {
     assert_eq!(
         both_ways("u2", 2, &[32, 256], "T(16,128)(16,1)E(2)"),
@@ -86,4 +86,21 @@ fn streaming_nibble_zips_match_the_definition() {
     let rows = ArrayLayout::from(strided(&[8, 160], 4)[0]);
     assert_eq!(check(rows, t, 4, Some(true)), Kernel::Interleave(8));
     assert_eq!(check(t, rows, 4, Some(true)), Kernel::Deinterleave(8));
+}
+
+/// The 2- and 1-bit zips' SIMD kernels on one whole step each (AVX2: 32
+/// byte columns), small enough for Miri (under `-C target-feature=+avx2`
+/// every level up to AVX2 runs their unsafe loads and stores).
+#[test]
+fn bit_zips_on_one_simd_step_match_the_definition() {
+    for (ty, bits, dims, attrs) in [
+        ("u2", 2, [16u64, 128], "T(16,128)(16,1)E(2)"),
+        ("pred", 1, [32, 256], "T(32,128)(32,1)E(1)"),
+    ] {
+        let t = ArrayLayout::from(shape(ty, &dims, &[1, 0], attrs));
+        let rows = ArrayLayout::from(strided(&dims, bits)[0]);
+        let k = (32 / bits) as u8;
+        assert_eq!(check(rows, t, bits, None), Kernel::Interleave(k));
+        assert_eq!(check(t, rows, bits, None), Kernel::Deinterleave(k));
+    }
 }
