@@ -27,7 +27,10 @@ fn both_ways(ty: &str, bits: u32, dims: &[u64], attrs: &str) -> (Kernel, Kernel)
 }
 
 #[test]
-#[cfg_attr(miri, ignore = "slow interpreted; the kernels run under Miri in bit_zips_on_one_simd_step_match_the_definition")]
+#[cfg_attr(
+    miri,
+    ignore = "slow interpreted (the kernels: bit_zips_on_one_simd_step_…)"
+)]
 fn two_bit_rows_and_sixteen_row_tiles_agree_with_offsets() {
     let cases: &[(&[u64], &str)] = &[
         (&[32, 256], "T(16,128)(16,1)E(2)"),
@@ -45,7 +48,10 @@ fn two_bit_rows_and_sixteen_row_tiles_agree_with_offsets() {
 }
 
 #[test]
-#[cfg_attr(miri, ignore = "slow interpreted; the kernels run under Miri in bit_zips_on_one_simd_step_match_the_definition")]
+#[cfg_attr(
+    miri,
+    ignore = "slow interpreted (the kernels: bit_zips_on_one_simd_step_…)"
+)]
 fn one_bit_rows_and_thirty_two_row_tiles_agree_with_offsets() {
     let cases: &[(&[u64], &str)] = &[
         (&[64, 256], "T(32,128)(32,1)E(1)"),
@@ -61,7 +67,10 @@ fn one_bit_rows_and_thirty_two_row_tiles_agree_with_offsets() {
 }
 
 #[test]
-#[cfg_attr(miri, ignore = "slow interpreted; the kernels run under Miri in bit_zips_on_one_simd_step_match_the_definition")]
+#[cfg_attr(
+    miri,
+    ignore = "slow interpreted (the kernels: bit_zips_on_one_simd_step_…)"
+)]
 fn sub_byte_packings_take_the_zip_kernels() {
     assert_eq!(
         both_ways("u2", 2, &[32, 256], "T(16,128)(16,1)E(2)"),

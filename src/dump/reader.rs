@@ -327,7 +327,9 @@ impl Reader {
             let add = |t: &mut Totals| {
                 t.values += 1;
                 t.bytes = t.bytes.saturating_add(r.bytes.unwrap_or(0));
-                t.unpadded_bytes = t.unpadded_bytes.saturating_add(r.unpadded_bytes.unwrap_or(0));
+                t.unpadded_bytes = t
+                    .unpadded_bytes
+                    .saturating_add(r.unpadded_bytes.unwrap_or(0));
                 t.padding_bytes = t.padding_bytes.saturating_add(r.padding_bytes.unwrap_or(0));
             };
             add(spaces.entry(r.memory_space).or_default());
