@@ -143,6 +143,7 @@ mod copy_plan;
 mod ldmatrix;
 mod ldmatrix_sim;
 mod matrix;
+mod product;
 mod reg_tile;
 mod result;
 mod sgemm;

@@ -10,8 +10,8 @@
 
 use core::marker::PhantomData;
 
-use super::block::padded_product;
 use super::matrix::{Layout2, Shape2};
+use super::product::padded_product;
 use super::sealed::Sealed;
 use super::tile::{Storage, StorageMut};
 use crate::algebra::{composition, right_inverse, AnyLayout, CuteLayout, Int};

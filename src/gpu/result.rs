@@ -162,7 +162,7 @@ pub(crate) const fn blocked_result(
             ")",
         ]));
     }
-    let l = super::block::blocked(&o, &i);
+    let l = super::product::blocked(&o, &i);
     let r = if l.swizzle.bits() == 0 {
         Ok(AnyLayout::Plain(l.layout))
     } else {
