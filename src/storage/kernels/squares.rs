@@ -17,6 +17,15 @@ pub(super) fn square(k: u8, a: &Loop, b: &Loop) -> bool {
 /// whole: `k²` slots read, transposed, written (one call for what took a
 /// kernel call per block: measured on bf16[2048,4096], 0.08x → 0.43–0.54x
 /// of memcpy).
+///
+/// Tried and not kept (bf16[2048,4096], plain `Vec`s, AMD EPYC Zen 4,
+/// load average 13–16; 0.47× of memcpy as is in the same runs): the
+/// call's 512 destination bytes staged on the stack and streamed out
+/// (0.39×); prefetching the lines the calls reach one or two groups of
+/// 16 tiles later (0.29–0.33×); the outer loops in source order, so that
+/// each call reads whole source lines (0.39–0.43×; s8 0.54–0.56×, as is).
+/// The calls are read-latency-bound (the profile's hot instruction is the
+/// shuffle waiting on each 8-byte load).
 pub(super) fn squares<T: Copy>(
     k: u8,
     src: &[T],
