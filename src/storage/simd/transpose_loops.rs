@@ -10,12 +10,13 @@
 //! time over the block's merged source-contiguous and destination-
 //! contiguous loops (128 × 128 slots), full 64-byte lines streamed and the
 //! next block prefetched to L2. Window by window (two source tiles read
-//! whole, each window's stores over all 128 destination rows) 0.40–0.55×;
+//! whole, each window's stores over all 128 destination rows) 0.29–0.51×
+//! by the prefetch hint and distance (0.23–0.31× without);
 //! 16 columns at a time through every window (16 destination rows written
 //! front to back, 128 source rows read 64 bytes each) 0.44–0.53× and
 //! 0.42–0.46×, against 0.64–0.72× and 0.74–0.81× for this stage in the same
 //! runs; in cache (f32[1024,1024]) 0.63–0.82× against 0.92–1.00×. Split up,
-//! the direct path's reads alone took 1.25–1.35 memcpy times and its
+//! the direct path's reads alone took 1.25–1.5 memcpy times and its
 //! streaming stores alone (16 rows at a time, every store a whole aligned
 //! line, nothing read) 1.4, where the same stores front to back through
 //! the destination take 0.4: the stage's order (source tiles read whole,
