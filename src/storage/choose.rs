@@ -11,6 +11,7 @@
 //!    destination strides chain from 1) and all its loops are free.
 
 use super::caches::Caches;
+use super::kernels::square_unit;
 use super::nest::{classify, sort_loops, Kernel, Loop, Loops, Nest, Order, Sizes, FREE};
 
 /// The block and stage sizes of a nest, in slots: derived from a host's
@@ -33,6 +34,8 @@ pub(crate) struct Budget {
     /// Most slots in a gather stage (chunks × chunk length): a sixteenth
     /// of L2, 16 to 256 KiB (64 KiB of 1 MiB).
     pub(crate) stage: u64,
+    /// The slot width, in bits.
+    pub(crate) bits: u32,
 }
 
 impl Budget {
@@ -61,6 +64,7 @@ impl Budget {
             gather_min: slots(4 * 64, bits),
             gather_max: slots(l1 / 8, bits),
             stage: slots(stage, bits),
+            bits,
         }
     }
 }
@@ -111,6 +115,19 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
         None => Loop::ONE,
     };
     let kernel = classify(&a, &b);
+    // a transpose between packed tilings (its `k × k` squares innermost)
+    // is a tile transpose of `k²`-slot units: gathered like one, each
+    // square moved whole (`kernels::squares::gather_squares`; measured on
+    // bf16[2048,4096] {1,0:T(8,128)(2,1)} -> {0,1:T(8,128)(2,1)}: see
+    // there)
+    if cfg!(feature = "alloc") && matches!(kernel, Kernel::Interleave(_)) {
+        if let Some(nest) = gather(all.as_slice(), &sizes, budget) {
+            let bytes = (budget.bits / 8) as usize;
+            if budget.bits.is_multiple_of(8) && square_unit(nest.gather.as_slice(), bytes).is_some() {
+                return nest;
+            }
+        }
+    }
     if !matches!(kernel, Kernel::Block) {
         // Runs and deinterleaves go in source order: reads stream
         // sequentially while each kernel call writes whole runs of cache
