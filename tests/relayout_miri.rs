@@ -7,7 +7,8 @@
 //! - `kernels::stream::fence` (`_mm_sfence`);
 //! - `simd::zip8_nibbles` and `simd::unzip8_nibbles` (the AVX2 and SSE2
 //!   calls);
-//! - `simd::{zip2_u16, zip4_u8, unzip2_u16, unzip4_u8, transpose8_u32}`:
+//! - `simd::{zip2_u16, zip4_u8, unzip2_u16, unzip4_u8, transpose8_u32}`
+//!   and the unit transposes of `simd::squares`:
 //!   every [`Simd`](tilelayout::storage::Simd) level up to the CPU's (the
 //!   shared `check` runs each plan at each level): with `RUSTFLAGS="-C
 //!   target-feature=+avx2"` the portable, SSE2 and AVX2 paths, including
@@ -108,9 +109,16 @@ fn streaming_at_every_destination_alignment() {
 /// SIMD level.
 #[test]
 fn packed_tile_transposes_match_the_definition() {
-    for (ty, attrs, bits) in [("bf16", "T(4,8)(2,1)", 16), ("s8", "T(4,8)(4,1)", 8)] {
-        let a = ArrayLayout::from(shape(ty, &[16, 32], &[1, 0], attrs));
-        let b = ArrayLayout::from(shape(ty, &[16, 32], &[0, 1], attrs));
+    // the first two slot by slot (their unit loops do not make 4 × 4 or
+    // 2 × 2 unit blocks), the last two by the AVX2 unit transposes
+    for (ty, dims, attrs, bits) in [
+        ("bf16", [16, 32], "T(4,8)(2,1)", 16),
+        ("s8", [16, 32], "T(4,8)(4,1)", 8),
+        ("bf16", [8, 32], "T(8,8)(2,1)", 16),
+        ("s8", [8, 64], "T(8,8)(4,1)", 8),
+    ] {
+        let a = ArrayLayout::from(shape(ty, &dims, &[1, 0], attrs));
+        let b = ArrayLayout::from(shape(ty, &dims, &[0, 1], attrs));
         assert_eq!(check(a, b, bits, Some(true)), Kernel::Gather, "{ty}");
         assert_eq!(check(b, a, bits, Some(false)), Kernel::Gather, "{ty}");
     }

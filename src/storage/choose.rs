@@ -123,7 +123,8 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
     if cfg!(feature = "alloc") && matches!(kernel, Kernel::Interleave(_)) {
         if let Some(nest) = gather(all.as_slice(), &sizes, budget) {
             let bytes = (budget.bits / 8) as usize;
-            if budget.bits.is_multiple_of(8) && square_unit(nest.gather.as_slice(), bytes).is_some() {
+            if budget.bits.is_multiple_of(8) && square_unit(nest.gather.as_slice(), bytes).is_some()
+            {
                 return nest;
             }
         }

@@ -222,3 +222,119 @@ fn swap4x8(x: u128) -> u128 {
     let x = delta(x, mask([1, 3, 9, 11]), 24);
     delta(x, mask([2, 3, 6, 7]), 48)
 }
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+    use crate::storage::nest::FREE;
+    use crate::storage::simd::Simd;
+    use alloc::vec::Vec;
+
+    fn l(n: u64, src: u64, dst: u64) -> Loop {
+        Loop {
+            n,
+            src,
+            dst,
+            dim: FREE,
+            w: 1,
+        }
+    }
+
+    /// `out[Σ iᵢ·dstᵢ] = src[s + Σ iᵢ·srcᵢ]` over every index of `loops`:
+    /// the definition of a gather block, slot by slot.
+    fn by_definition<T: Copy>(src: &[T], s: usize, loops: &[Loop], out: &mut [T]) {
+        let total: u64 = loops.iter().map(|l| l.n).product();
+        for mut i in 0..total {
+            let (mut so, mut d) = (s, 0);
+            for l in loops.iter().rev() {
+                let x = (i % l.n) as usize;
+                i /= l.n;
+                so += x * l.src as usize;
+                d += x * l.dst as usize;
+            }
+            out[d] = src[so];
+        }
+    }
+
+    #[test]
+    fn unit_swaps_transpose_the_squares() {
+        let x = u64::from_ne_bytes(bytemuck::cast([1u16, 2, 3, 4]));
+        let y: [u16; 4] = bytemuck::cast(swap2x16(x).to_ne_bytes());
+        assert_eq!(y, [1, 3, 2, 4]);
+        let b: [u8; 16] = core::array::from_fn(|i| i as u8 + 10);
+        let y = swap4x8(u128::from_ne_bytes(b)).to_ne_bytes();
+        for r in 0..4 {
+            for c in 0..4 {
+                assert_eq!(y[4 * r + c], b[r + 4 * c]);
+            }
+        }
+    }
+
+    /// Gather blocks between packed tilings at every level, against the
+    /// definition: loops that make unit transposes the registers take
+    /// (the AVX2 level's, which must run where the CPU has AVX2), loops
+    /// whose counts they do not take, and strides that are not whole units
+    /// (both slot by slot).
+    #[test]
+    fn gather_squares_match_the_definition_at_every_level() {
+        fn run<T: bytemuck::Pod + PartialEq + core::fmt::Debug>(
+            k: u8,
+            loops: &[Loop],
+            units: Option<(usize, bool)>,
+            val: impl Fn(usize) -> T,
+        ) {
+            let (slots, stage) = (4096, 2048);
+            let src: Vec<T> = (0..slots).map(&val).collect();
+            let mut want = alloc::vec![val(0); stage];
+            by_definition(&src, 3 * k as usize * k as usize, loops, &mut want);
+            assert_eq!(square_unit(loops, size_of::<T>()), Some(k));
+            for level in Simd::ALL {
+                let isa = Isa::new(Some(level));
+                let mut out = alloc::vec![val(0); stage];
+                let s = 3 * k as usize * k as usize;
+                gather_squares(isa, k, &src, s, loops, &mut out, Some(64));
+                assert_eq!(out, want, "{level:?} {loops:?}");
+                if let Some((u, fits)) = units {
+                    // the unit loops reach the register transposes exactly
+                    // at AVX2 and above, where the loops fit
+                    let kk = k as u64 * k as u64;
+                    let (ul, n) = unit_loops(&loops[..loops.len() - 2], kk).unwrap();
+                    let mut o = alloc::vec![val(0); stage];
+                    let ran = gather_units(
+                        isa,
+                        u,
+                        bytemuck::cast_slice(&src),
+                        s * size_of::<T>(),
+                        &ul[..n],
+                        bytemuck::cast_slice_mut(&mut o),
+                        None,
+                    );
+                    let avx2 = Simd::detected() >= Simd::Avx2;
+                    assert_eq!(ran, fits && avx2 && level >= Simd::Avx2, "{level:?}");
+                    if ran {
+                        assert_eq!(o, want, "{level:?} units");
+                    }
+                }
+            }
+        }
+        let v16 = |i: usize| (i as u16).wrapping_mul(40503).wrapping_add(7);
+        let v8 = |i: usize| (i as u8).wrapping_mul(167) ^ (i >> 8) as u8;
+        let sq2 = [l(2, 2, 1), l(2, 1, 2)];
+        let sq4 = [l(4, 4, 1), l(4, 1, 4)];
+        // bf16: 2 × 8 rows of 12 units (source rows 24 units apart, in
+        // two pieces that merge), stage rows of 8 units
+        let bf = [l(2, 800, 512), l(8, 96, 4), l(3, 16, 128), l(4, 4, 32)];
+        run::<u16>(2, &[&bf[..], &sq2].concat(), Some((8, true)), v16);
+        // counts the 4 × 4 registers do not take (6 rows)
+        let odd = [l(6, 96, 4), l(12, 4, 24)];
+        run::<u16>(2, &[&odd[..], &sq2].concat(), Some((8, false)), v16);
+        // strides in half units: slot by slot
+        let half = [l(4, 98, 4), l(8, 2, 16)];
+        run::<u16>(2, &[&half[..], &sq2].concat(), None, v16);
+        // s8: 2 × 2 of 16-byte units, in 3 × 2 rows of 6 units
+        let s8 = [l(3, 16 * 16, 16 * 12), l(2, 16 * 8, 16), l(6, 16, 32)];
+        run::<u8>(4, &[&s8[..], &sq4].concat(), Some((16, true)), v8);
+        let odd8 = [l(3, 16 * 8, 16), l(4, 16, 48)];
+        run::<u8>(4, &[&odd8[..], &sq4].concat(), Some((16, false)), v8);
+    }
+}
