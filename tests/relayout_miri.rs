@@ -109,14 +109,17 @@ fn streaming_at_every_destination_alignment() {
 /// SIMD level.
 #[test]
 fn packed_tile_transposes_match_the_definition() {
-    // the first two slot by slot (their unit loops do not make 4 × 4 or
-    // 2 × 2 unit blocks), the last two by the AVX2 unit transposes
-    for (ty, dims, attrs, bits) in [
+    // the first two by the AVX2 unit transposes (where the CPU has AVX2),
+    // the last two slot by slot (their unit loops do not make 4 × 4 or
+    // 2 × 2 unit blocks; no `unsafe` there, so not under Miri, where each
+    // case takes a minute)
+    let cases = [
+        ("bf16", [8, 32], "T(8,8)(2,1)", 16),
+        ("s8", [8, 32], "T(8,8)(4,1)", 8),
         ("bf16", [16, 32], "T(4,8)(2,1)", 16),
         ("s8", [16, 32], "T(4,8)(4,1)", 8),
-        ("bf16", [8, 32], "T(8,8)(2,1)", 16),
-        ("s8", [8, 64], "T(8,8)(4,1)", 8),
-    ] {
+    ];
+    for (ty, dims, attrs, bits) in cases.into_iter().take(if cfg!(miri) { 2 } else { 4 }) {
         let a = ArrayLayout::from(shape(ty, &dims, &[1, 0], attrs));
         let b = ArrayLayout::from(shape(ty, &dims, &[0, 1], attrs));
         assert_eq!(check(a, b, bits, Some(true)), Kernel::Gather, "{ty}");
