@@ -426,7 +426,7 @@ pub(crate) fn gather_rows(
 /// inside, stage-contiguous next, both counts multiples of 8), the block
 /// goes to [`simd::transpose::gather_u32`], 8 × 8 at a time; when they
 /// are the `k × k` square of a transpose between packed tilings, to
-/// [`squares::gather_squares`], a square at a time.
+/// [`simd::squares::gather_squares`], a square at a time.
 #[cfg(feature = "alloc")]
 #[inline]
 fn gather_block<T: bytemuck::Pod>(
@@ -438,7 +438,7 @@ fn gather_block<T: bytemuck::Pod>(
     ahead: Option<isize>,
 ) {
     if let Some(k) = square_unit(loops, size_of::<T>()) {
-        squares::gather_squares(isa, k, src, s, loops, out, ahead);
+        simd::squares::gather_squares(isa, k, src, s, loops, out, ahead);
         return;
     }
     if size_of::<T>() == 4 && simd::transpose::transposes(loops) {

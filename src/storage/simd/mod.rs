@@ -510,7 +510,7 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod nibbles;
 
-/// The unit transposes of gather blocks between packed tilings.
+/// The gather blocks of transposes between packed tilings (unit transposes).
 #[cfg(feature = "alloc")]
 pub(crate) mod squares;
 /// The 8 × 8 tile transposes of gather blocks (32-bit slots).
