@@ -117,13 +117,18 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
     let kernel = classify(&a, &b);
     // a transpose between packed tilings (its `k × k` squares innermost)
     // is a tile transpose of `k²`-slot units: gathered like one, each
-    // square moved whole (`kernels::squares::gather_squares`; measured on
+    // square moved whole (`simd::squares::gather_squares`; measured on
     // bf16[2048,4096] {1,0:T(8,128)(2,1)} -> {0,1:T(8,128)(2,1)}: see
-    // there)
+    // there). Only the 2 × 2 squares of 16-bit slots: the 4 × 4 squares of
+    // bytes gathered so (s8[2048,4096], `(4,1)`, 2 × 2 blocks of 16-byte
+    // units) measured 0.50-0.51x of memcpy on plain `Vec`s against
+    // 0.57-0.58x as `Interleave(4)` (64-byte aligned buffers 0.60x against
+    // 0.38-0.44x; load average 4), so they stay `Interleave(4)`
     if cfg!(feature = "alloc") && matches!(kernel, Kernel::Interleave(_)) {
         if let Some(nest) = gather(all.as_slice(), &sizes, budget) {
             let bytes = (budget.bits / 8) as usize;
-            if budget.bits.is_multiple_of(8) && square_unit(nest.gather.as_slice(), bytes).is_some()
+            if budget.bits.is_multiple_of(8)
+                && matches!(square_unit(nest.gather.as_slice(), bytes), Some(2))
             {
                 return nest;
             }

@@ -152,7 +152,9 @@ fn blocks(
 /// 64-byte aligned): `bf16[2048,4096]` `{1,0:T(8,128)(2,1)}` →
 /// `{0,1:T(8,128)(2,1)}` 0.49–0.50× / 0.45–0.50× as `kernels::squares` → 0.76–0.77×
 /// / 0.71–0.78×; s8 `(4,1)` 0.53–0.55× / 0.50–0.55× → 0.52–0.56× /
-/// 0.64–0.66×. Slot by slot (no register transposes) the same nests took
+/// 0.64–0.66× (at load average 4, plain `Vec`s, 0.50–0.51× against
+/// 0.57–0.58×: plans keep s8 on `Interleave(4)`, see `choose`, and reach
+/// the 16-byte units only here and in the tests). Slot by slot (no register transposes) the same nests took
 /// 0.23–0.28×; without the unit transposes' source prefetch s8 took
 /// 0.42–0.47×.
 ///
