@@ -11,6 +11,7 @@
 //!    destination strides chain from 1) and all its loops are free.
 
 use super::caches::Caches;
+use super::kernels::square_unit;
 use super::nest::{classify_packed, sort_loops, Kernel, Loop, Loops, Nest, Order, Sizes, FREE};
 
 /// The block and stage sizes of a nest, in slots: derived from a host's
@@ -37,6 +38,8 @@ pub(crate) struct Budget {
     /// 8, 16 or 32), whose zips the packed mover has kernels for; 0 for
     /// wider slots.
     pub(crate) packed_rows: u64,
+    /// The slot width, in bits.
+    pub(crate) bits: u32,
 }
 
 impl Budget {
@@ -66,6 +69,7 @@ impl Budget {
             gather_max: slots(l1 / 8, bits),
             stage: slots(stage, bits),
             packed_rows: if bits < 8 { 32 / bits as u64 } else { 0 },
+            bits,
         }
     }
 }
@@ -116,6 +120,25 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
         None => Loop::ONE,
     };
     let kernel = classify_packed(&a, &b, budget.packed_rows);
+    // a transpose between packed tilings (its `k × k` squares innermost)
+    // is a tile transpose of `k²`-slot units: gathered like one, each
+    // square moved whole (`simd::squares::gather_squares`; measured on
+    // bf16[2048,4096] {1,0:T(8,128)(2,1)} -> {0,1:T(8,128)(2,1)}: see
+    // there). Only the 2 × 2 squares of 16-bit slots: the 4 × 4 squares of
+    // bytes gathered so (s8[2048,4096], `(4,1)`, 2 × 2 blocks of 16-byte
+    // units) measured 0.50-0.51x of memcpy on plain `Vec`s against
+    // 0.57-0.58x as `Interleave(4)` (64-byte aligned buffers 0.60x against
+    // 0.38-0.44x; load average 4), so they stay `Interleave(4)`
+    if cfg!(feature = "alloc") && matches!(kernel, Kernel::Interleave(_)) {
+        if let Some(nest) = gather(all.as_slice(), &sizes, budget) {
+            let bytes = (budget.bits / 8) as usize;
+            if budget.bits.is_multiple_of(8)
+                && matches!(square_unit(nest.gather.as_slice(), bytes), Some(2))
+            {
+                return nest;
+            }
+        }
+    }
     if !matches!(kernel, Kernel::Block) {
         // Runs and deinterleaves go in source order: reads stream
         // sequentially while each kernel call writes whole runs of cache

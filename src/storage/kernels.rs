@@ -14,6 +14,7 @@ use super::simd::{self, Blocks, Isa};
 mod bits;
 pub(crate) use bits::BitMover;
 mod squares;
+pub(crate) use squares::square_unit;
 use squares::{square, squares};
 
 /// Moves elements for the loop walker.
@@ -423,7 +424,9 @@ pub(crate) fn gather_rows(
 ///
 /// When the two innermost loops transpose 4-byte slots (source-contiguous
 /// inside, stage-contiguous next, both counts multiples of 8), the block
-/// goes to [`simd::transpose::gather_u32`], 8 × 8 at a time.
+/// goes to [`simd::transpose::gather_u32`], 8 × 8 at a time; when they
+/// are the `k × k` square of a transpose between packed tilings, to
+/// [`simd::squares::gather_squares`], a square at a time.
 #[cfg(feature = "alloc")]
 #[inline]
 fn gather_block<T: bytemuck::Pod>(
@@ -434,6 +437,10 @@ fn gather_block<T: bytemuck::Pod>(
     out: &mut [T],
     ahead: Option<isize>,
 ) {
+    if let Some(k) = square_unit(loops, size_of::<T>()) {
+        simd::squares::gather_squares(isa, k, src, s, loops, out, ahead);
+        return;
+    }
     if size_of::<T>() == 4 && simd::transpose::transposes(loops) {
         let (s32, o32): (&[u32], &mut [u32]) = (cast(src), bytemuck::cast_slice_mut(out));
         simd::transpose::gather_u32(isa, s32, s, loops, o32, ahead);

@@ -431,6 +431,21 @@ pub(crate) fn prefetch_l2<T>(p: *const T) {
     let _ = p;
 }
 
+/// As [`prefetch`], into every level (`prefetcht0`): for lines read soon,
+/// before L1 turns over (the gather transposes' next source tile, where
+/// the non-temporal hint measured slower).
+#[inline(always)]
+#[cfg(feature = "alloc")]
+pub(crate) fn prefetch_l1<T>(p: *const T) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: as in `prefetch`.
+    unsafe {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast())
+    };
+    let _ = p;
+}
+
 /// The same operations 32 bytes at a time; each hands its remainder to
 /// the SSE2 version.
 #[cfg(target_arch = "x86_64")]
@@ -448,6 +463,9 @@ mod nibbles;
 #[cfg(target_arch = "x86_64")]
 mod bitzip;
 
+/// The gather blocks of transposes between packed tilings (unit transposes).
+#[cfg(feature = "alloc")]
+pub(crate) mod squares;
 /// The 8 × 8 tile transposes of gather blocks (32-bit slots).
 #[cfg(feature = "alloc")]
 pub(crate) mod transpose;

@@ -1,0 +1,460 @@
+//! The gather blocks of a transpose between packed tilings
+//! ([`gather_squares`]): each `k × k` square of slots is
+//! one unit (8 bytes for 2 × 2 of 16 bits, 16 bytes for 4 × 4 of 8 bits),
+//! and the block a tile transpose of units, 4 × 4 (8-byte units) or 2 × 2
+//! (16-byte units) at a time in AVX2 registers, the squares themselves
+//! transposed in each unit by a shuffle.
+//!
+//! ```text
+//!   dst[d + c·ds + r] = T(src[s + r·ss + c])      (in units) r, c < B
+//! ```
+//!
+//! with `T` the in-unit transpose (slots `i + k·j` to `k·i + j`).
+
+use core::mem::size_of;
+
+use super::Isa;
+use crate::storage::caches::Caches;
+use crate::storage::kernels::gather_rows;
+use crate::storage::nest::Loop;
+
+/// Runs a gather block of `u`-byte units (8 or 16) from the bytes `src`
+/// at byte `s` into the stage bytes `out`, if the level has a register
+/// transpose for it and the unit loops `loops` (source order, strides in
+/// units) end in one: the innermost loop contiguous in the source, the
+/// one around it contiguous in the stage, both counts multiples of the
+/// block side. Returns whether it ran. `ahead`: the source byte offset
+/// of the next block less this one's, prefetched as this one is read.
+pub(crate) fn gather_units(
+    isa: Isa,
+    u: usize,
+    src: &[u8],
+    s: usize,
+    loops: &[Loop],
+    out: &mut [u8],
+    ahead: Option<isize>,
+) -> bool {
+    let side = match u {
+        8 => 4,
+        16 => 2,
+        _ => return false,
+    };
+    let fits = matches!(loops, [.., y, x]
+        if x.src == 1 && y.dst == 1 && x.n % side == 0 && y.n % side == 0);
+    #[cfg(target_arch = "x86_64")]
+    if fits && isa.avx2() {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+        unsafe { avx2_units(u, src, s, loops, out, ahead) };
+        return true;
+    }
+    let _ = (isa, src, s, out, ahead, fits);
+    false
+}
+
+/// [`gather_units`] at the AVX2 level (so that the block transposes
+/// inline into the loops).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn avx2_units(
+    u: usize,
+    src: &[u8],
+    s: usize,
+    loops: &[Loop],
+    out: &mut [u8],
+    ahead: Option<isize>,
+) {
+    if u == 8 {
+        blocks(4, 8, src, s, loops, out, ahead, |a, so, ss, b, d, ds| {
+            avx2::t4_u64(a, so, ss, b, d, ds)
+        });
+    } else {
+        blocks(2, 16, src, s, loops, out, ahead, |a, so, ss, b, d, ds| {
+            avx2::t2_u128(a, so, ss, b, d, ds)
+        });
+    }
+}
+
+/// The loops of a unit gather block around `t`, a `side × side` block
+/// transpose of `u`-byte units (arguments in bytes: source, its offset,
+/// its row step; stage, its offset, its column step), the same order and
+/// prefetching as the 32-bit tile transposes (`transpose_loops`).
+#[allow(clippy::too_many_arguments)] // reason: the block's shape, both sides and the transpose
+#[inline(always)]
+fn blocks(
+    side: usize,
+    u: usize,
+    src: &[u8],
+    s: usize,
+    loops: &[Loop],
+    out: &mut [u8],
+    ahead: Option<isize>,
+    mut t: impl FnMut(&[u8], usize, usize, &mut [u8], usize, usize),
+) {
+    let [.., y, x] = loops else {
+        return;
+    };
+    let (ss, ds) = (y.src as usize * u, x.dst as usize * u);
+    let (nr, nc) = (y.n as usize / side, x.n as usize / side);
+    let pf = |at: usize| {
+        if let Some(x) = ahead {
+            super::prefetch_l2(src.as_ptr().wrapping_add(at).wrapping_offset(x));
+        }
+    };
+    // the rows the outermost loop's next value reads, one sweep ahead,
+    // into L1 (as `transpose_loops` does, in bytes)
+    let sweep = loops
+        .iter()
+        .skip(1)
+        .fold(u as u64, |b, l| b.saturating_mul(l.n));
+    let next = match loops {
+        [o, _, _, ..]
+            if o.src.saturating_mul(u as u64) >= 64
+                && sweep <= Caches::host().prefetch_ahead() as u64 =>
+        {
+            Some(o.src as usize * u)
+        }
+        _ => None,
+    };
+    // (`gather_rows` steps in units; the block's offsets are in bytes)
+    for tr in 0..nr {
+        gather_rows(&loops[..loops.len() - 1], 0, |sb, db, _, _, _| {
+            let (sb, db) = (s + sb * u, db * u);
+            for tc in 0..nc {
+                let so = sb + side * tr * ss + side * u * tc;
+                let dof = db + side * tc * ds + side * tr * u;
+                // one block reads `side · u` = 32 bytes of each row: the
+                // row's line every second block
+                if tc % 2 == 0 {
+                    for r in 0..side {
+                        pf(so + r * ss);
+                        if let Some(o) = next {
+                            super::prefetch_l1(src.as_ptr().wrapping_add(so + r * ss + o));
+                        }
+                    }
+                }
+                t(src, so, ss, out, dof, ds);
+            }
+        });
+    }
+}
+
+/// A gather block whose loops end in a `kernels::square_unit` of `k`, from `src`
+/// at `s` into the stage `out`: the loops around the square run as in any
+/// gather block (source order), each of their slots a `k²`-slot unit read
+/// whole, transposed in a register and written whole — the stage then
+/// holds the destination chunks as for a plain tile transpose of units.
+/// `ahead`: the source offset of the next block less this one's,
+/// prefetched as this one is read.
+///
+/// Measured (AMD EPYC Zen 4, 32 KiB L1d, 1 MiB L2, 32 MiB L3; the bench
+/// with `RELAYOUT_CLOCK=cpu`, old and new builds alternated three times,
+/// seven runs each, load average 9.5–11; ratio to memcpy, plain `Vec`s /
+/// 64-byte aligned): `bf16[2048,4096]` `{1,0:T(8,128)(2,1)}` →
+/// `{0,1:T(8,128)(2,1)}` 0.49–0.50× / 0.45–0.50× as `kernels::squares` → 0.76–0.77×
+/// / 0.71–0.78×; s8 `(4,1)` 0.53–0.55× / 0.50–0.55× → 0.52–0.56× /
+/// 0.64–0.66× (at load average 4, plain `Vec`s, 0.50–0.51× against
+/// 0.57–0.58×: plans keep s8 on `Interleave(4)`, see `choose`, and reach
+/// the 16-byte units only here and in the tests). Slot by slot (no register transposes) the same nests took
+/// 0.23–0.28×; without the unit transposes' source prefetch s8 took
+/// 0.42–0.47×.
+///
+/// When the loops' strides are whole units, they go to [`gather_units`]
+/// as a tile transpose of units (adjacent loops merged), where the level
+/// has one.
+pub(crate) fn gather_squares<T: bytemuck::Pod>(
+    isa: Isa,
+    k: u8,
+    src: &[T],
+    s: usize,
+    loops: &[Loop],
+    out: &mut [T],
+    ahead: Option<isize>,
+) {
+    let z = size_of::<T>();
+    let kk = k as usize * k as usize;
+    let (i8s, o8s): (&[u8], &mut [u8]) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(out));
+    if let Some((ul, n)) = unit_loops(&loops[..loops.len().saturating_sub(2)], kk as u64) {
+        let u = kk * z;
+        let ahead = ahead.map(|x| x * z as isize);
+        if gather_units(isa, u, i8s, s * z, &ul[..n], o8s, ahead) {
+            return;
+        }
+    }
+    let mut unit = |so: usize, o: usize| {
+        let (i, o) = (&i8s[so * z..(so + kk) * z], &mut o8s[o * z..(o + kk) * z]);
+        match (k, z) {
+            (2, 2) => o.copy_from_slice(&swap2x16(bytemuck::pod_read_unaligned(i)).to_ne_bytes()),
+            (4, 1) => o.copy_from_slice(&swap4x8(bytemuck::pod_read_unaligned(i)).to_ne_bytes()),
+            // (`square_unit` admits no other pair)
+            _ => unreachable!("square units are 2 × 2 of 2 bytes or 4 × 4 of 1 byte"),
+        }
+    };
+    let rest = &loops[..loops.len().saturating_sub(2)];
+    if rest.is_empty() {
+        unit(s, 0);
+        return;
+    }
+    gather_rows(rest, s, |sb, db, n, si, di| {
+        if let (Some(x), true) = (ahead, si == kk) {
+            // the next block's source: the same contiguous row `x` away
+            for j in (0..n * kk).step_by((64 / z).max(1)) {
+                super::prefetch(src.as_ptr().wrapping_add(sb + j).wrapping_offset(x));
+            }
+        }
+        for j in 0..n {
+            unit(sb + j * si, db + j * di);
+        }
+    });
+}
+
+/// The loops `rest` (source order) with their strides in `kk`-slot
+/// units, adjacent loops that chain on both sides merged, and how many
+/// there are; `None` if a stride is not whole units or there are more
+/// than 16.
+fn unit_loops(rest: &[Loop], kk: u64) -> Option<([Loop; 16], usize)> {
+    let mut ul = [Loop::ONE; 16];
+    let mut n = 0usize;
+    for l in rest {
+        if l.src % kk != 0 || l.dst % kk != 0 {
+            return None;
+        }
+        let l = Loop {
+            src: l.src / kk,
+            dst: l.dst / kk,
+            ..*l
+        };
+        match n.checked_sub(1).map(|i| ul[i]) {
+            // `l` inside the previous loop, which continues it on both
+            // sides: one loop
+            Some(o) if o.src == l.src * l.n && o.dst == l.dst * l.n => {
+                ul[n - 1] = Loop { n: o.n * l.n, ..l };
+            }
+            _ => {
+                *ul.get_mut(n)? = l;
+                n += 1;
+            }
+        }
+    }
+    Some((ul, n))
+}
+
+/// The 2 × 2 transpose of the 16-bit slots of a unit read from memory
+/// (slot `i` at bytes `2i..2i+2`): slots 1 and 2 exchange. Independent of
+/// byte order, since the slots keep their bytes and the unit is written
+/// back the way it was read.
+#[inline(always)]
+fn swap2x16(x: u64) -> u64 {
+    // slots 1 and 2 are bits 16..48 in either byte order (1 the lower
+    // half on little-endian hosts, 2 on big-endian ones): the exchange of
+    // the two halves is the same
+    let t = ((x >> 16) ^ x) & 0xFFFF_0000;
+    x ^ t ^ (t << 16)
+}
+
+/// The 4 × 4 transpose of the bytes of a unit (byte `r + 4c` to `4r + c`):
+/// two delta swaps, exchanging the low bits of `r` and `c` (bytes 3
+/// apart), then the high bits (bytes 6 apart).
+#[inline(always)]
+fn swap4x8(x: u128) -> u128 {
+    // byte masks built from the byte positions, so that they follow the
+    // host's byte order (`from_ne_bytes`)
+    const fn mask(bytes: [usize; 4]) -> u128 {
+        let mut m = [0u8; 16];
+        let mut i = 0;
+        while i < 4 {
+            m[bytes[i]] = 0xFF;
+            i += 1;
+        }
+        u128::from_ne_bytes(m)
+    }
+    fn delta(x: u128, m: u128, d: u32) -> u128 {
+        if cfg!(target_endian = "little") {
+            let t = ((x >> d) ^ x) & m;
+            x ^ t ^ (t << d)
+        } else {
+            let t = ((x << d) ^ x) & m;
+            x ^ t ^ (t >> d)
+        }
+    }
+    let x = delta(x, mask([1, 3, 9, 11]), 24);
+    delta(x, mask([2, 3, 6, 7]), 48)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use core::arch::x86_64::*;
+
+    /// A 32-byte load from `b[o..o + 32]`.
+    #[inline(always)]
+    fn load(b: &[u8], o: usize) -> __m256i {
+        bytemuck::pod_read_unaligned(&b[o..o + 32])
+    }
+
+    /// A 32-byte store to `b[o..o + 32]`.
+    #[inline(always)]
+    fn store(b: &mut [u8], o: usize, v: __m256i) {
+        b[o..o + 32].copy_from_slice(bytemuck::bytes_of(&v));
+    }
+
+    /// A 4 × 4 transpose of 8-byte units, each a 2 × 2 square of 16-bit
+    /// slots transposed too (slots 1 and 2 exchanged): row `r` of the
+    /// source at `s + r·ss`, column `c` of the result at `d + c·ds`
+    /// (bytes).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn t4_u64(src: &[u8], s: usize, ss: usize, dst: &mut [u8], d: usize, ds: usize) {
+        let a: [__m256i; 4] = core::array::from_fn(|r| load(src, s + r * ss));
+        // pairs within 128-bit lanes, then lanes
+        let t0 = _mm256_unpacklo_epi64(a[0], a[1]);
+        let t1 = _mm256_unpackhi_epi64(a[0], a[1]);
+        let t2 = _mm256_unpacklo_epi64(a[2], a[3]);
+        let t3 = _mm256_unpackhi_epi64(a[2], a[3]);
+        let o = [
+            _mm256_permute2x128_si256::<0x20>(t0, t2),
+            _mm256_permute2x128_si256::<0x20>(t1, t3),
+            _mm256_permute2x128_si256::<0x31>(t0, t2),
+            _mm256_permute2x128_si256::<0x31>(t1, t3),
+        ];
+        for (c, v) in o.into_iter().enumerate() {
+            // 16-bit slots 0, 2, 1, 3 of each unit
+            let v = _mm256_shufflehi_epi16::<0xD8>(_mm256_shufflelo_epi16::<0xD8>(v));
+            store(dst, d + c * ds, v);
+        }
+    }
+
+    /// A 2 × 2 transpose of 16-byte units, each a 4 × 4 square of bytes
+    /// transposed too (byte `r + 4c` to `4r + c`): as [`t4_u64`].
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn t2_u128(src: &[u8], s: usize, ss: usize, dst: &mut [u8], d: usize, ds: usize) {
+        let (a0, a1) = (load(src, s), load(src, s + ss));
+        let m = _mm256_setr_epi8(
+            0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 0, 4, 8, 12, 1, 5, 9, 13, 2, 6,
+            10, 14, 3, 7, 11, 15,
+        );
+        let o = [
+            _mm256_permute2x128_si256::<0x20>(a0, a1),
+            _mm256_permute2x128_si256::<0x31>(a0, a1),
+        ];
+        for (c, v) in o.into_iter().enumerate() {
+            store(dst, d + c * ds, _mm256_shuffle_epi8(v, m));
+        }
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+    use crate::storage::kernels::square_unit;
+    use crate::storage::nest::FREE;
+    use crate::storage::simd::Simd;
+    use alloc::vec::Vec;
+
+    fn l(n: u64, src: u64, dst: u64) -> Loop {
+        Loop {
+            n,
+            src,
+            dst,
+            dim: FREE,
+            w: 1,
+        }
+    }
+
+    /// `out[Σ iᵢ·dstᵢ] = src[s + Σ iᵢ·srcᵢ]` over every index of `loops`:
+    /// the definition of a gather block, slot by slot.
+    fn by_definition<T: Copy>(src: &[T], s: usize, loops: &[Loop], out: &mut [T]) {
+        let total: u64 = loops.iter().map(|l| l.n).product();
+        for mut i in 0..total {
+            let (mut so, mut d) = (s, 0);
+            for l in loops.iter().rev() {
+                let x = (i % l.n) as usize;
+                i /= l.n;
+                so += x * l.src as usize;
+                d += x * l.dst as usize;
+            }
+            out[d] = src[so];
+        }
+    }
+
+    #[test]
+    fn unit_swaps_transpose_the_squares() {
+        let x = u64::from_ne_bytes(bytemuck::cast([1u16, 2, 3, 4]));
+        let y: [u16; 4] = bytemuck::cast(swap2x16(x).to_ne_bytes());
+        assert_eq!(y, [1, 3, 2, 4]);
+        let b: [u8; 16] = core::array::from_fn(|i| i as u8 + 10);
+        let y = swap4x8(u128::from_ne_bytes(b)).to_ne_bytes();
+        for r in 0..4 {
+            for c in 0..4 {
+                assert_eq!(y[4 * r + c], b[r + 4 * c]);
+            }
+        }
+    }
+
+    /// Gather blocks between packed tilings at every level, against the
+    /// definition: loops that make unit transposes the registers take
+    /// (the AVX2 level's, which must run where the CPU has AVX2), loops
+    /// whose counts they do not take, and strides that are not whole units
+    /// (both slot by slot).
+    #[test]
+    fn gather_squares_match_the_definition_at_every_level() {
+        fn run<T: bytemuck::Pod + PartialEq + core::fmt::Debug>(
+            k: u8,
+            loops: &[Loop],
+            units: Option<(usize, bool)>,
+            val: impl Fn(usize) -> T,
+        ) {
+            let (slots, stage) = (4096, 2048);
+            let src: Vec<T> = (0..slots).map(&val).collect();
+            let mut want = alloc::vec![val(0); stage];
+            by_definition(&src, 3 * k as usize * k as usize, loops, &mut want);
+            assert_eq!(square_unit(loops, size_of::<T>()), Some(k));
+            for level in Simd::ALL {
+                let isa = Isa::new(Some(level));
+                let mut out = alloc::vec![val(0); stage];
+                let s = 3 * k as usize * k as usize;
+                gather_squares(isa, k, &src, s, loops, &mut out, Some(64));
+                assert_eq!(out, want, "{level:?} {loops:?}");
+                if let Some((u, fits)) = units {
+                    // the unit loops reach the register transposes exactly
+                    // at AVX2 and above, where the loops fit
+                    let kk = k as u64 * k as u64;
+                    let (ul, n) = unit_loops(&loops[..loops.len() - 2], kk).unwrap();
+                    let mut o = alloc::vec![val(0); stage];
+                    let ran = gather_units(
+                        isa,
+                        u,
+                        bytemuck::cast_slice(&src),
+                        s * size_of::<T>(),
+                        &ul[..n],
+                        bytemuck::cast_slice_mut(&mut o),
+                        None,
+                    );
+                    let avx2 = Simd::detected() >= Simd::Avx2;
+                    assert_eq!(ran, fits && avx2 && level >= Simd::Avx2, "{level:?}");
+                    if ran {
+                        assert_eq!(o, want, "{level:?} units");
+                    }
+                }
+            }
+        }
+        let v16 = |i: usize| (i as u16).wrapping_mul(40503).wrapping_add(7);
+        let v8 = |i: usize| (i as u8).wrapping_mul(167) ^ (i >> 8) as u8;
+        let sq2 = [l(2, 2, 1), l(2, 1, 2)];
+        let sq4 = [l(4, 4, 1), l(4, 1, 4)];
+        // bf16: 2 × 8 rows of 12 units (source rows 24 units apart, in
+        // two pieces that merge), stage rows of 8 units
+        let bf = [l(2, 800, 512), l(8, 96, 4), l(3, 16, 128), l(4, 4, 32)];
+        run::<u16>(2, &[&bf[..], &sq2].concat(), Some((8, true)), v16);
+        // counts the 4 × 4 registers do not take (6 rows)
+        let odd = [l(6, 96, 4), l(12, 4, 24)];
+        run::<u16>(2, &[&odd[..], &sq2].concat(), Some((8, false)), v16);
+        // strides in half units: slot by slot
+        let half = [l(4, 98, 4), l(8, 2, 16)];
+        run::<u16>(2, &[&half[..], &sq2].concat(), None, v16);
+        // s8: 2 × 2 of 16-byte units, in 3 × 2 rows of 6 units
+        let s8 = [l(3, 16 * 16, 16 * 12), l(2, 16 * 8, 16), l(6, 16, 32)];
+        run::<u8>(4, &[&s8[..], &sq4].concat(), Some((16, true)), v8);
+        let odd8 = [l(3, 16 * 8, 16), l(4, 16, 48)];
+        run::<u8>(4, &[&odd8[..], &sq4].concat(), Some((16, false)), v8);
+    }
+}
