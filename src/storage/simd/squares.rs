@@ -14,7 +14,6 @@
 use core::mem::size_of;
 
 use super::Isa;
-use crate::storage::caches::Caches;
 use crate::storage::kernels::gather_rows;
 use crate::storage::nest::Loop;
 
@@ -102,19 +101,7 @@ fn blocks(
     };
     // the rows the outermost loop's next value reads, one sweep ahead,
     // into L1 (as `transpose_loops` does, in bytes)
-    let sweep = loops
-        .iter()
-        .skip(1)
-        .fold(u as u64, |b, l| b.saturating_mul(l.n));
-    let next = match loops {
-        [o, _, _, ..]
-            if o.src.saturating_mul(u as u64) >= 64
-                && sweep <= Caches::host().prefetch_ahead() as u64 =>
-        {
-            Some(o.src as usize * u)
-        }
-        _ => None,
-    };
+    let next = super::transpose_loops::next_sweep(loops, u as u64).map(|o| o * u);
     // (`gather_rows` steps in units; the block's offsets are in bytes)
     for tr in 0..nr {
         gather_rows(&loops[..loops.len() - 1], 0, |sb, db, _, _, _| {

@@ -59,18 +59,7 @@ pub(super) fn blocks(
     // plain `Vec`s: 0.42–0.54x → 0.58–0.66x of memcpy, 64-byte aligned
     // buffers 0.46–0.59x → 0.49–0.62x; a non-temporal hint and two sweeps
     // ahead measured no better)
-    let sweep = loops
-        .iter()
-        .skip(1)
-        .fold(4u64, |b, l| b.saturating_mul(l.n));
-    let next = match loops {
-        [o, _, _, ..]
-            if o.src.saturating_mul(4) >= 64 && sweep <= Caches::host().prefetch_ahead() as u64 =>
-        {
-            Some(o.src as usize)
-        }
-        _ => None,
-    };
+    let next = next_sweep(loops, 4);
     // the 8-row groups of `y` outermost: each group's source rows are read
     // through every other loop before the next group's, so a few rows
     // stream at a time (reading 8 slots of every row per pass was 0.48x of
@@ -90,5 +79,27 @@ pub(super) fn blocks(
                 t8(src, so, ss, out, dof, ds);
             }
         });
+    }
+}
+
+/// The source step, in slots of `unit` bytes, of the outermost of `loops`
+/// (at least three, the block's two innermost), when its rows are worth
+/// prefetching into L1 one sweep ahead: it steps to other lines (≥ 64
+/// bytes) and one sweep of the loops inside it reads at most
+/// [`Caches::prefetch_ahead`] bytes. Shared by the 32-bit tile transposes
+/// and the unit transposes of packed tilings (`simd::squares`).
+pub(super) fn next_sweep(loops: &[Loop], unit: u64) -> Option<usize> {
+    let sweep = loops
+        .iter()
+        .skip(1)
+        .fold(unit, |b, l| b.saturating_mul(l.n));
+    match loops {
+        [o, _, _, ..]
+            if o.src.saturating_mul(unit) >= 64
+                && sweep <= Caches::host().prefetch_ahead() as u64 =>
+        {
+            Some(o.src as usize)
+        }
+        _ => None,
     }
 }
