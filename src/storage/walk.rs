@@ -7,9 +7,16 @@
 //! sums the digits of that dim fixed so far (the unfixed ones can be 0).
 //! So `valid` is exact at the innermost level and prunes only subtrees with
 //! no element; in inline-fill mode those subtrees are padding.
+//!
+//! A kernel block bounded by dims that no outer loop moves is split once
+//! per run and replayed at every visit ([`split`]); the outer loops then
+//! run free of its bounds.
 
 use super::kernels::Mover;
 use super::nest::{classify, Kept, Loop, FREE, KEPT_DIMS};
+
+mod split;
+use split::Split;
 
 /// How many values of `l` have an in-bounds completion.
 pub(crate) fn valid(l: &Loop, e: &[u64], sizes: &[u64]) -> u64 {
@@ -33,16 +40,34 @@ pub(crate) struct Walk<'p> {
     b: Loop,
     /// Write padding slots (the loops cover the destination densely).
     pub(crate) fill: bool,
+    /// The block's split, when its bounds are the same at every visit and
+    /// it is not one whole block: replayed in place of [`Walk::block`].
+    split: Option<Split>,
 }
 
 impl<'p> Walk<'p> {
     pub(crate) fn new(nest: &'p Kept, fill: bool) -> Self {
-        Walk {
+        let mut w = Walk {
             nest,
             a: nest.a(),
             b: nest.b(),
             fill,
+            split: None,
+        };
+        // the block's dims, if bounded, and no outer loop moving them:
+        // then their offsets at the block are always 0
+        let (da, db) = (w.a.dim, w.b.dim);
+        let fixed = (da != FREE || db != FREE)
+            && w.nest
+                .outer_packed()
+                .iter()
+                .all(|l| l.dim == FREE || (l.dim != da && l.dim != db));
+        if fixed {
+            let mut e = [0u64; KEPT_DIMS];
+            let n = w.sizes().len();
+            w.split = Split::record(nest.kernel, &w.a, &w.b, |m| w.block(m, 0, 0, &mut e[..n]));
         }
+        w
     }
 
     /// The size of each constrained dim.
@@ -62,9 +87,13 @@ impl<'p> Walk<'p> {
                 reach[x.dim as usize] += ((x.n - 1) * x.w) as u64;
             }
         }
-        for x in [&self.a, &self.b] {
-            if x.dim != FREE {
-                reach[x.dim as usize] += (x.n - 1) * x.w;
+        // (a split block keeps to its bounds itself, in dims no outer loop
+        // moves)
+        if self.split.is_none() {
+            for x in [&self.a, &self.b] {
+                if x.dim != FREE {
+                    reach[x.dim as usize] += (x.n - 1) * x.w;
+                }
             }
         }
         let mut count = l.n;
@@ -81,19 +110,20 @@ impl<'p> Walk<'p> {
     }
 
     /// Whether no loop of the nest is bounded by a dim (every value of
-    /// every loop holds elements): then [`Walk::free`] runs it all.
+    /// every loop holds elements; a split block's bounds are its own):
+    /// then [`Walk::free`] runs it all.
     pub(crate) fn all_free(&self) -> bool {
         self.nest.outer_packed().iter().all(|l| l.dim == FREE)
-            && self.a.dim == FREE
-            && self.b.dim == FREE
+            && (self.split.is_some() || (self.a.dim == FREE && self.b.dim == FREE))
     }
 
     /// Loops `level..` with no bounds to check: plain nested loops, the
     /// innermost repeated inside the mover.
     pub(crate) fn free<M: Mover>(&self, m: &mut M, level: usize, s: usize, d: usize) {
-        match self.nest.outer(level) {
-            None => m.block(self.nest.kernel, &self.a, &self.b, s, d),
-            Some(l) => self.free_loop(m, level, &l, s, d),
+        match (self.nest.outer(level), &self.split) {
+            (None, None) => m.block(self.nest.kernel, &self.a, &self.b, s, d),
+            (None, Some(split)) => split.replay(m, s, d),
+            (Some(l), _) => self.free_loop(m, level, &l, s, d),
         }
     }
 
@@ -101,7 +131,22 @@ impl<'p> Walk<'p> {
     /// for the loop at `level`.
     fn free_loop<M: Mover>(&self, m: &mut M, level: usize, l: &Loop, s: usize, d: usize) {
         let (n, len) = (self.nest, self.nest.outer_len());
-        if level + 1 == len {
+        if let (true, Some(split)) = (level + 1 == len, &self.split) {
+            // (a split block's calls repeat one by one: their blocks
+            // differ)
+            for v in 0..l.n {
+                split.replay(m, s + (v * l.src) as usize, d + (v * l.dst) as usize);
+            }
+        } else if self.split.is_some() {
+            for v in 0..l.n {
+                self.free(
+                    m,
+                    level + 1,
+                    s + (v * l.src) as usize,
+                    d + (v * l.dst) as usize,
+                );
+            }
+        } else if level + 1 == len {
             m.block_rep(n.kernel, l, &self.a, &self.b, s, d)
         } else if let (true, Some(c)) = (level + 2 == len, n.outer(level + 1)) {
             m.block_rep2(n.kernel, l, &c, &self.a, &self.b, s, d)
@@ -129,9 +174,10 @@ impl<'p> Walk<'p> {
         d: usize,
         e: &mut [u64],
     ) {
-        match self.nest.outer(level) {
-            None => self.block(m, s, d, e),
-            Some(l) => self.values(m, level, 0..l.n, s, d, e),
+        match (self.nest.outer(level), &self.split) {
+            (None, None) => self.block(m, s, d, e),
+            (None, Some(split)) => split.replay(m, s, d),
+            (Some(l), _) => self.values(m, level, 0..l.n, s, d, e),
         }
     }
 
@@ -264,5 +310,50 @@ impl<'p> Walk<'p> {
                 self.pad_row(m, d + (r * a.dst) as usize, 0);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::{RelayoutPlan, Strided};
+    use crate::value::parse_shape;
+
+    /// Whether the walk of `text` from rows (`to`) or to rows splits its
+    /// block once per run.
+    fn splits(text: &str, dims: &[u64], bits: u32, to: bool) -> bool {
+        let t = parse_shape(text).unwrap();
+        let r = Strided::row_major(dims, bits).unwrap();
+        let plan = if to {
+            RelayoutPlan::new(r, t)
+        } else {
+            RelayoutPlan::new(t, r)
+        };
+        let exec = plan.unwrap().exec().unwrap();
+        let nest = exec.nest.as_ref().unwrap();
+        Walk::new(nest, true).split.is_some()
+    }
+
+    #[test]
+    fn a_cut_block_no_outer_loop_moves_is_split_once() {
+        // rows -> tiles: the block is a row's tile columns, the last one
+        // cut at 104; no outer loop is a digit of the column dim
+        assert!(splits(
+            "f32[1000,1000]{1,0:T(8,128)}",
+            &[1000, 1000],
+            32,
+            true
+        ));
+        assert!(splits("f32[16,200]{1,0:T(8,128)}", &[16, 200], 32, true));
+        // unpadded: one whole block, nothing to split
+        assert!(!splits("f32[16,256]{1,0:T(8,128)}", &[16, 256], 32, true));
+        // tiles -> rows: an outer loop walks the tile columns, so the
+        // block's bounds move with it
+        assert!(!splits(
+            "f32[1000,1000]{1,0:T(8,128)}",
+            &[1000, 1000],
+            32,
+            false
+        ));
     }
 }
