@@ -308,6 +308,12 @@ impl Kept {
         self.b.unpack()
     }
 
+    /// The dims of the kernel block's loops (`a`'s, `b`'s).
+    #[inline]
+    pub(crate) fn block_dims(&self) -> (u32, u32) {
+        (self.a.dim, self.b.dim)
+    }
+
     /// The gather loops, unpacked.
     pub(crate) fn gather(&self) -> Fixed<Loop, KEPT_GATHER> {
         let mut g = Fixed::empty(Loop::ONE);

@@ -16,7 +16,7 @@ use super::kernels::Mover;
 use super::nest::{classify, Kept, Loop, FREE, KEPT_DIMS};
 
 mod split;
-use split::Split;
+pub(crate) use split::Split;
 
 /// How many values of `l` have an in-bounds completion.
 pub(crate) fn valid(l: &Loop, e: &[u64], sizes: &[u64]) -> u64 {
@@ -42,32 +42,51 @@ pub(crate) struct Walk<'p> {
     pub(crate) fill: bool,
     /// The block's split, when its bounds are the same at every visit and
     /// it is not one whole block: replayed in place of [`Walk::block`].
-    split: Option<Split>,
+    split: Option<&'p Split>,
 }
 
 impl<'p> Walk<'p> {
-    pub(crate) fn new(nest: &'p Kept, fill: bool) -> Self {
-        let mut w = Walk {
+    /// A walk of `nest`, its block replayed from `split` if given (what
+    /// [`Walk::split`] recorded for the same nest and `fill`).
+    pub(crate) fn new(nest: &'p Kept, fill: bool, split: Option<&'p Split>) -> Self {
+        Walk {
             nest,
             a: nest.a(),
             b: nest.b(),
             fill,
-            split: None,
-        };
-        // the block's dims, if bounded, and no outer loop moving them:
-        // then their offsets at the block are always 0
-        let (da, db) = (w.a.dim, w.b.dim);
-        let fixed = (da != FREE || db != FREE)
-            && w.nest
-                .outer_packed()
-                .iter()
-                .all(|l| l.dim == FREE || (l.dim != da && l.dim != db));
-        if fixed {
-            let mut e = [0u64; KEPT_DIMS];
-            let n = w.sizes().len();
-            w.split = Split::record(nest.kernel, &w.a, &w.b, |m| w.block(m, 0, 0, &mut e[..n]));
+            split,
         }
-        w
+    }
+
+    /// The split of `nest`'s block, if its bounds are the same at every
+    /// visit (its dims bounded, and no outer loop a digit of them: their
+    /// offsets at the block are then always 0) and it is not one whole
+    /// block. (Kept out of [`Walk`], which holds a reference: a walk is
+    /// made on every run, and most have no split.)
+    #[inline]
+    pub(crate) fn split(nest: &Kept, fill: bool) -> Option<Split> {
+        // (inline up to here: the common unbounded block pays one test)
+        if nest.block_dims() == (FREE, FREE) {
+            return None;
+        }
+        Self::bounded_split(nest, fill)
+    }
+
+    /// [`Walk::split`] of a bounded block.
+    fn bounded_split(nest: &Kept, fill: bool) -> Option<Split> {
+        let (da, db) = nest.block_dims();
+        let fixed = nest
+            .outer_packed()
+            .iter()
+            .all(|l| l.dim == FREE || (l.dim != da && l.dim != db));
+        if !fixed {
+            return None;
+        }
+        let w = Walk::new(nest, fill, None);
+        let (a, b) = (w.a, w.b);
+        let mut e = [0u64; KEPT_DIMS];
+        let n = w.sizes().len();
+        Split::record(nest.kernel, &a, &b, |m| w.block(m, 0, 0, &mut e[..n]))
     }
 
     /// The size of each constrained dim.
@@ -112,6 +131,7 @@ impl<'p> Walk<'p> {
     /// Whether no loop of the nest is bounded by a dim (every value of
     /// every loop holds elements; a split block's bounds are its own):
     /// then [`Walk::free`] runs it all.
+    #[inline]
     pub(crate) fn all_free(&self) -> bool {
         self.nest.outer_packed().iter().all(|l| l.dim == FREE)
             && (self.split.is_some() || (self.a.dim == FREE && self.b.dim == FREE))
@@ -120,7 +140,7 @@ impl<'p> Walk<'p> {
     /// Loops `level..` with no bounds to check: plain nested loops, the
     /// innermost repeated inside the mover.
     pub(crate) fn free<M: Mover>(&self, m: &mut M, level: usize, s: usize, d: usize) {
-        match (self.nest.outer(level), &self.split) {
+        match (self.nest.outer(level), self.split) {
             (None, None) => m.block(self.nest.kernel, &self.a, &self.b, s, d),
             (None, Some(split)) => split.replay(m, s, d),
             (Some(l), _) => self.free_loop(m, level, &l, s, d),
@@ -131,7 +151,7 @@ impl<'p> Walk<'p> {
     /// for the loop at `level`.
     fn free_loop<M: Mover>(&self, m: &mut M, level: usize, l: &Loop, s: usize, d: usize) {
         let (n, len) = (self.nest, self.nest.outer_len());
-        if let (true, Some(split)) = (level + 1 == len, &self.split) {
+        if let (true, Some(split)) = (level + 1 == len, self.split) {
             // (a split block's calls repeat one by one: their blocks
             // differ)
             for v in 0..l.n {
@@ -174,7 +194,7 @@ impl<'p> Walk<'p> {
         d: usize,
         e: &mut [u64],
     ) {
-        match (self.nest.outer(level), &self.split) {
+        match (self.nest.outer(level), self.split) {
             (None, None) => self.block(m, s, d, e),
             (None, Some(split)) => split.replay(m, s, d),
             (Some(l), _) => self.values(m, level, 0..l.n, s, d, e),
@@ -330,8 +350,7 @@ mod tests {
             RelayoutPlan::new(t, r)
         };
         let exec = plan.unwrap().exec().unwrap();
-        let nest = exec.nest.as_ref().unwrap();
-        Walk::new(nest, true).split.is_some()
+        Walk::split(exec.nest.as_ref().unwrap(), true).is_some()
     }
 
     #[test]

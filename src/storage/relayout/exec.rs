@@ -76,11 +76,13 @@ impl Exec {
     }
 
     /// Storage units the source needs (slots, or bytes when packed).
+    #[inline]
     pub(crate) fn src_units(&self, unit_bytes: usize) -> u64 {
         units(self.src_slots, self.bits, unit_bytes)
     }
 
     /// Storage units the destination needs.
+    #[inline]
     pub(crate) fn dst_units(&self, unit_bytes: usize) -> u64 {
         units(self.dst_slots, self.bits, unit_bytes)
     }
@@ -269,7 +271,9 @@ impl Exec {
             }
             Some(nest) => {
                 let nest = part.map_or(nest, |p| p.nest);
-                let walk = Walk::new(nest, self.fill == Fill::Inline);
+                let fill = self.fill == Fill::Inline;
+                let split = Walk::split(nest, fill);
+                let walk = Walk::new(nest, fill, split.as_ref());
                 // the dims' offsets fixed by the loops walked so far (only
                 // for bounded walks: zeroing it was a fixed cost of every
                 // call)
@@ -303,6 +307,9 @@ impl Exec {
     }
 }
 
+/// (inline: with `unit_bytes` a `size_of` the division folds to a shift;
+/// a run-time division was a fixed cost of every call's length check)
+#[inline]
 fn units(slots: u64, bits: u32, unit_bytes: usize) -> u64 {
     bits_to_bytes(slots, bits as u64).unwrap_or(u64::MAX) / unit_bytes.max(1) as u64
 }
