@@ -33,6 +33,14 @@ macro_rules! check {
         let mut back = vec![<$unit>::default(); r * c];
         a.view().copy_to_row_major(&mut back).unwrap();
         assert_eq!(back, src, "{}", stringify!($($text)+));
+        // into rows at every unit offset in 32 bytes (the kernels pick
+        // their stores by the rows' alignment)
+        let mut buf = vec![<$unit>::default(); r * c + 32];
+        for off in 0..32 / core::mem::size_of::<$unit>() {
+            let rows = &mut buf[off..off + r * c];
+            a.view().copy_to_row_major(rows).unwrap();
+            assert!(rows == &src[..], "{} at offset {off}", stringify!($($text)+));
+        }
         // wrong lengths still give the general path's errors
         assert!(a.view_mut().copy_from_row_major(&src[1..]).is_err());
         assert!(a.view().copy_to_row_major(&mut back[1..]).is_err());
