@@ -294,8 +294,8 @@ impl Kept {
 
     /// The outer loops as kept.
     #[inline]
-    pub(crate) fn outer_packed(&self) -> &[Packed] {
-        &self.outer
+    pub(crate) const fn outer_packed(&self) -> &[Packed] {
+        self.outer.as_slice()
     }
 
     /// The kernel block's outer loop.
@@ -310,7 +310,7 @@ impl Kept {
 
     /// The dims of the kernel block's loops (`a`'s, `b`'s).
     #[inline]
-    pub(crate) fn block_dims(&self) -> (u32, u32) {
+    pub(crate) const fn block_dims(&self) -> (u32, u32) {
         (self.a.dim, self.b.dim)
     }
 

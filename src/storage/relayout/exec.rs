@@ -214,9 +214,19 @@ impl Exec {
             );
             return;
         }
+        // a flat plan that does not stream: its kernels called directly
+        let flat = match part {
+            None if !nt => self.flat(),
+            _ => None,
+        };
         macro_rules! go {
             ($src:expr, $dst:expr, $pad:expr) => {{
                 let d = $dst;
+                if let Some(f) = &flat {
+                    if f.run_plain(Isa::new(self.simd), $src, d) {
+                        return;
+                    }
+                }
                 let slots = d.len() as u64;
                 self.run(
                     &mut kernels::UnitMover {

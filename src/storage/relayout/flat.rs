@@ -26,7 +26,7 @@ use crate::storage::caches::Caches;
 use crate::storage::element::Unit;
 use crate::storage::nest::{Loop, FREE};
 use crate::storage::simd::known::{self, KnownBlocks};
-use crate::storage::simd::{Blocks, Isa};
+use crate::storage::simd::{self, Blocks, Isa};
 
 /// A plan that is one kernel call over at most two loops, every value of
 /// every loop in bounds, no destination padding: `c2` (outer) and `c`
@@ -54,6 +54,17 @@ impl Exec {
         let Some(nest) = &self.nest else {
             return None;
         };
+        // (the cheap refusals first: the general executor asks on every
+        // call)
+        let (da, db) = nest.block_dims();
+        if self.empty
+            || !matches!(self.fill, Fill::None)
+            || nest.outer_packed().len() > 2
+            || da != FREE
+            || db != FREE
+        {
+            return None;
+        }
         let (outer, a, b, kernel) = nest.parts();
         let unit = (self.bits / 8) as usize;
         let kernel_ok = match kernel {
@@ -125,6 +136,50 @@ impl Flat {
             pstep2: outer.2 as usize,
             next: 0,
         }
+    }
+}
+
+impl Flat {
+    /// Runs the plan from `src` into `dst` (lengths checked by the caller)
+    /// with plain stores: the general executor's path for a [`Flat`]
+    /// plan that does not stream. These are the kernels its walk reaches
+    /// (`walk.free` → `block_rep2` → the zip, unzip or runs), on the same
+    /// blocks, called directly: the walk's layers (the bounds test, the
+    /// free loops, the block repeats, the streaming and extent checks)
+    /// were most of a small plan's fixed cost. `false` (nothing written)
+    /// if `T` is not the slot width.
+    #[inline]
+    pub(crate) fn run_plain<T: Unit>(&self, isa: Isa, src: &[T], dst: &mut [T]) -> bool {
+        if size_of::<T>() != self.unit {
+            return false;
+        }
+        let bl = self.blocks();
+        match self.kernel {
+            Kernel::Runs => runs(self, src, dst),
+            Kernel::Interleave(2) => {
+                let (r, p) = (bl.rows_extent(2), bl.packed_extent(2));
+                let d: &mut [u16] = bytemuck::cast_slice_mut(dst);
+                simd::zip2_u16(isa, &bytemuck::cast_slice(src)[..r], &mut d[..p], bl, false);
+            }
+            Kernel::Deinterleave(2) => {
+                let (r, p) = (bl.rows_extent(2), bl.packed_extent(2));
+                let d: &mut [u16] = bytemuck::cast_slice_mut(dst);
+                simd::unzip2_u16(isa, &bytemuck::cast_slice(src)[..p], &mut d[..r], bl, false);
+            }
+            Kernel::Interleave(_) => {
+                let (r, p) = (bl.rows_extent(4), bl.packed_extent(4));
+                let d: &mut [u8] = bytemuck::cast_slice_mut(dst);
+                simd::zip4_u8(isa, &bytemuck::cast_slice(src)[..r], &mut d[..p], bl, false);
+            }
+            Kernel::Deinterleave(_) => {
+                let (r, p) = (bl.rows_extent(4), bl.packed_extent(4));
+                let d: &mut [u8] = bytemuck::cast_slice_mut(dst);
+                simd::unzip4_u8(isa, &bytemuck::cast_slice(src)[..p], &mut d[..r], bl, false);
+            }
+            // ([`Exec::flat`] admits no other kernel)
+            _ => return false,
+        }
+        true
     }
 }
 
