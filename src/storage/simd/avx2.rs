@@ -134,17 +134,31 @@ pub(super) fn unzip2_u16(inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
 
 #[target_feature(enable = "avx2")]
 pub(super) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
+    unzip4_u8_by(inp, rows, bl, nt, |i, seg, r, cols| {
+        unzip4_u8_one(i, seg, r, cols, nt)
+    });
+}
+
+/// The blocks of an 8-bit ×4 unzip, each (or each window of joined
+/// blocks, [`Seg::long_rows`]) by `one(packed, segments, rows, columns)`:
+/// the loop the AVX2 and AVX-512 kernels share (inlined into each).
+#[inline(always)]
+pub(super) fn unzip4_u8_by(
+    inp: &[u8],
+    rows: &mut [u8],
+    bl: Blocks,
+    nt: bool,
+    mut one: impl FnMut(&[u8], Seg, [&mut [u8]; 4], core::ops::Range<usize>),
+) {
     if let Some(seg) = Seg::long_rows(&bl, nt, rows.as_ptr()) {
         let n = bl.count2 * bl.len;
         for (j, cols) in seg.windows(&bl) {
             let r = rows_mut::<u8, 4>(rows, j * bl.rstep, bl.rs, n);
-            unzip4_u8_one(&inp[j * bl.pstep..], seg, r, cols, nt);
+            one(&inp[j * bl.pstep..], seg, r, cols);
         }
         return;
     }
-    each_unzip::<u8, 4>(inp, rows, bl, |i, r| {
-        unzip4_u8_one(i, Seg::ONE, r, 0..bl.len, nt)
-    });
+    each_unzip::<u8, 4>(inp, rows, bl, |i, r| one(i, Seg::ONE, r, 0..bl.len));
 }
 
 /// Where the packed input of an unzip sits, column by column: column `c`
@@ -152,16 +166,16 @@ pub(super) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
 /// block is one segment ([`Seg::ONE`]); [`Seg::long_rows`] joins the
 /// blocks that continue the same rows.
 #[derive(Clone, Copy)]
-struct Seg {
+pub(super) struct Seg {
     shift: u32,
     step: usize,
     /// Columns from a row's start to its first 64-byte line (a multiple
     /// of 8 below `2^shift`).
-    head: usize,
+    pub(super) head: usize,
     /// How far ahead (in columns) to prefetch the input: 2 KiB of input
     /// in one block (as measured before joining), the same columns of the
     /// next block when joined.
-    ahead: usize,
+    pub(super) ahead: usize,
 }
 
 impl Seg {
@@ -228,14 +242,14 @@ impl Seg {
 
     /// The slot of column `c`'s first element, for `k` slots per column.
     #[inline(always)]
-    fn at(self, c: usize, k: usize) -> usize {
+    pub(super) fn at(self, c: usize, k: usize) -> usize {
         (c >> self.shift) * self.step + k * (c & ((1usize << self.shift) - 1))
     }
 }
 
 /// Columns `cols` of a segmented unzip, one at a time (heads and tails).
 #[inline(always)]
-fn unzip_cols<T: Copy, const K: usize>(
+pub(super) fn unzip_cols<T: Copy, const K: usize>(
     inp: &[T],
     seg: Seg,
     rows: &mut [&mut [T]; K],
@@ -251,7 +265,7 @@ fn unzip_cols<T: Copy, const K: usize>(
 
 /// Splits columns `cols` of an unzip into a head (to the rows' first
 /// line, column by column), a body of whole `step`s and a tail.
-fn split_cols(cols: &core::ops::Range<usize>, head: usize, step: usize) -> [usize; 2] {
+pub(super) fn split_cols(cols: &core::ops::Range<usize>, head: usize, step: usize) -> [usize; 2] {
     let start = if cols.start == 0 {
         head.min(cols.end)
     } else {
@@ -303,7 +317,7 @@ fn unzip2_u16_one(
 
 #[target_feature(enable = "avx2")]
 #[inline]
-fn unzip4_u8_one(
+pub(super) fn unzip4_u8_one(
     inp: &[u8],
     seg: Seg,
     mut rows: [&mut [u8]; 4],

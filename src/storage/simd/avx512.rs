@@ -3,10 +3,17 @@
 //! lane permute per 32 (the in-cache and small-tile cost of bf16 rows →
 //! `(8,128)(2,1)`). Stores go through the AVX2 `put` (streaming into 16-
 //! and 32-byte aligned destinations alike); remainders to SSE2.
+//!
+//! And the unzip of 8-bit quads into four rows (s8 `(8,128)(4,1)` →
+//! rows), 64 columns at a time so that each row gets whole 64-byte
+//! stores: streaming into rows aligned by the AVX2 kernel's windows
+//! (`avx2::Seg`), each store fills a line at once, where AVX2 fills each
+//! line with two stores three others apart.
 
 use core::arch::x86_64::*;
 
-use super::avx2::{long_rows, prefetch_targets, put};
+use super::avx2::{self, long_rows, prefetch_targets, put, split_cols, unzip_cols, Seg};
+use super::nibbles::put512;
 use super::{each_zip, Blocks};
 
 #[target_feature(enable = "avx512f,avx512bw")]
@@ -113,4 +120,85 @@ pub(super) fn unzip2_u16_block(inp: &[u16], [a, b]: [&mut [u16]; 2], len: usize)
             &mut b[body..len],
         );
     }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+pub(super) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
+    avx2::unzip4_u8_by(inp, rows, bl, nt, |i, seg, r, cols| {
+        unzip4_u8_one(i, seg, r, cols, nt)
+    });
+}
+
+/// 16 packed columns (4 rows each) at column `c`: two 8-column loads,
+/// which never straddle segments (`c`, the head and the segment length
+/// are multiples of 8).
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+#[inline]
+fn load16_cols(inp: &[u8], seg: Seg, c: usize) -> __m512i {
+    let (i0, i1) = (seg.at(c, 4), seg.at(c + 8, 4));
+    let lo: __m256i = bytemuck::pod_read_unaligned(&inp[i0..i0 + 32]);
+    let hi: __m256i = bytemuck::pod_read_unaligned(&inp[i1..i1 + 32]);
+    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+}
+
+/// Columns `cols` of four rows from packed quads, 64 columns at a time
+/// (the head before the rows' first line column by column, the rest of
+/// the columns by the AVX2 kernel):
+/// ```text
+///   u_k  (k < 4):  columns 16k..16k+16; per 128-bit lane L a byte
+///                  shuffle makes dword 4L + r = row r, columns
+///                  16k + 4L .. +4
+///   t_rs (r pair, s pair of u's): vpermt2d gathers rows {0,1} or {2,3}
+///                  of u_{2s}, u_{2s+1}: dword 8r' + 4k' + L
+///   row r:         the 256-bit halves r' of t_r0 and t_r1
+/// ```
+/// 4 shuffles, 4 two-source permutes and 4 half selects per 256 bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+#[inline]
+fn unzip4_u8_one(
+    inp: &[u8],
+    seg: Seg,
+    mut rows: [&mut [u8]; 4],
+    cols: core::ops::Range<usize>,
+    nt: bool,
+) {
+    let [start, body] = split_cols(&cols, seg.head, 64);
+    unzip_cols(inp, seg, &mut rows, cols.start..start);
+    // per lane: byte k of each 4-byte group to dword k
+    let m = _mm512_broadcast_i32x4(_mm_setr_epi8(
+        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+    ));
+    // t dword 8r' + 4s + L <- u_s dword 4L + r (r' = r mod 2; + 16
+    // selects the second source)
+    let p01 = _mm512_setr_epi32(
+        0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29, //
+    );
+    let p23 = _mm512_add_epi32(p01, _mm512_set1_epi32(2));
+    for c in (start..body).step_by(64) {
+        for h in [0, 32] {
+            let pf = seg.at(c + h + seg.ahead, 4);
+            super::prefetch(inp.as_ptr().wrapping_add(pf));
+            super::prefetch(inp.as_ptr().wrapping_add(pf + 64));
+        }
+        let u: [__m512i; 4] =
+            core::array::from_fn(|k| _mm512_shuffle_epi8(load16_cols(inp, seg, c + 16 * k), m));
+        let (t00, t01) = (
+            _mm512_permutex2var_epi32(u[0], p01, u[1]),
+            _mm512_permutex2var_epi32(u[2], p01, u[3]),
+        );
+        let (t10, t11) = (
+            _mm512_permutex2var_epi32(u[0], p23, u[1]),
+            _mm512_permutex2var_epi32(u[2], p23, u[3]),
+        );
+        let out = [
+            _mm512_shuffle_i64x2::<0x44>(t00, t01),
+            _mm512_shuffle_i64x2::<0xEE>(t00, t01),
+            _mm512_shuffle_i64x2::<0x44>(t10, t11),
+            _mm512_shuffle_i64x2::<0xEE>(t10, t11),
+        ];
+        for (r, v) in rows.iter_mut().zip(out) {
+            put512(nt, &mut r[c..c + 64], v);
+        }
+    }
+    avx2::unzip4_u8_one(inp, seg, rows, body..cols.end, nt);
 }

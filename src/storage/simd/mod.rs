@@ -374,6 +374,12 @@ pub(crate) fn unzip2_u16(isa: Isa, inp: &[u16], rows: &mut [u16], bl: Blocks, nt
 /// Blocks of 8-bit quads split into four rows.
 pub(crate) fn unzip4_u8(isa: Isa, inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
     #[cfg(target_arch = "x86_64")]
+    if isa.avx512() {
+        // SAFETY: the CPU has AVX-512 F and BW, and so AVX2 (`isa` is at
+        // most the detected level).
+        return unsafe { avx512::unzip4_u8(inp, rows, bl, nt) };
+    }
+    #[cfg(target_arch = "x86_64")]
     if isa.avx2() {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
         return unsafe { avx2::unzip4_u8(inp, rows, bl, nt) };
@@ -541,6 +547,58 @@ mod tests {
         for level in Simd::ALL {
             zips_at(Isa::new(Some(level)));
         }
+    }
+
+    /// The 8-bit ×4 unzip over bands of blocks that continue the same
+    /// rows, streaming: rows starting on a line and 8 to 56 bytes into
+    /// one (the joined windows with a head, `avx2::Seg`), several 64-byte
+    /// steps per window and a tail, at every level, against the portable
+    /// unzip block by block.
+    #[test]
+    fn streaming_unzips_of_joined_blocks_match_block_by_block() {
+        let (len, count2, count) = (128usize, 5usize, 3usize);
+        let rs = count2 * len + 64;
+        let bl = Blocks {
+            len,
+            rs,
+            count,
+            rstep: 4 * rs,
+            pstep: 4 * len,
+            count2,
+            rstep2: len,
+            pstep2: count * 4 * len,
+            next: 0,
+        };
+        let packed: alloc::vec::Vec<u8> = (0..bl.packed_extent(4))
+            .map(|i| (i * 131 + i / 7) as u8)
+            .collect();
+        let extent = bl.rows_extent(4);
+        let mut want = alloc::vec![0u8; extent];
+        for (ro, po) in bl.each() {
+            let r = rows_mut::<u8, 4>(&mut want, ro, rs, len);
+            unzip::<u8, 4>(&packed[po..po + 4 * len], r);
+        }
+        let mut buf = alloc::vec![0u8; extent + 128];
+        for level in Simd::ALL {
+            for shift in (0..64).step_by(8) {
+                let at = buf.as_ptr().align_offset(64) + shift;
+                let rows = &mut buf[at..at + extent];
+                rows.fill(0);
+                unzip4_u8(Isa::new(Some(level)), &packed, rows, bl, true);
+                stream_fence();
+                assert!(rows == &want[..], "{level:?} shift {shift}");
+            }
+        }
+    }
+
+    /// Orders the test's streaming stores before its reads.
+    fn stream_fence() {
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        // SAFETY: `sfence` has no operands; SSE is part of the x86-64
+        // baseline.
+        unsafe {
+            core::arch::x86_64::_mm_sfence()
+        };
     }
 
     fn zips_at(isa: Isa) {
