@@ -119,46 +119,38 @@ pub(super) fn zip4_u8(rows: &[u8], out: &mut [u8], bl: Blocks, nt: bool) {
 
 #[target_feature(enable = "avx2")]
 pub(super) fn unzip2_u16(inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
-    if let Some(seg) = Seg::long_rows(&bl, nt, rows.as_ptr()) {
-        let n = bl.count2 * bl.len;
-        for (j, cols) in seg.windows(&bl) {
-            let [a, b] = rows_mut::<u16, 2>(rows, j * bl.rstep, bl.rs, n);
-            unzip2_u16_one(&inp[j * bl.pstep..], seg, [a, b], cols, nt);
-        }
-        return;
-    }
-    each_unzip::<u16, 2>(inp, rows, bl, |i, r| {
-        unzip2_u16_one(i, Seg::ONE, r, 0..bl.len, nt)
+    unzip_by::<u16, 2>(inp, rows, bl, nt, |i, seg, r, cols| {
+        unzip2_u16_one(i, seg, r, cols, nt)
     });
 }
 
 #[target_feature(enable = "avx2")]
 pub(super) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
-    unzip4_u8_by(inp, rows, bl, nt, |i, seg, r, cols| {
+    unzip_by::<u8, 4>(inp, rows, bl, nt, |i, seg, r, cols| {
         unzip4_u8_one(i, seg, r, cols, nt)
     });
 }
 
-/// The blocks of an 8-bit ×4 unzip, each (or each window of joined
+/// The blocks of an unzip into `K` rows, each (or each window of joined
 /// blocks, [`Seg::long_rows`]) by `one(packed, segments, rows, columns)`:
 /// the loop the AVX2 and AVX-512 kernels share (inlined into each).
 #[inline(always)]
-pub(super) fn unzip4_u8_by(
-    inp: &[u8],
-    rows: &mut [u8],
+pub(super) fn unzip_by<T, const K: usize>(
+    inp: &[T],
+    rows: &mut [T],
     bl: Blocks,
     nt: bool,
-    mut one: impl FnMut(&[u8], Seg, [&mut [u8]; 4], core::ops::Range<usize>),
+    mut one: impl FnMut(&[T], Seg, [&mut [T]; K], core::ops::Range<usize>),
 ) {
     if let Some(seg) = Seg::long_rows(&bl, nt, rows.as_ptr()) {
         let n = bl.count2 * bl.len;
         for (j, cols) in seg.windows(&bl) {
-            let r = rows_mut::<u8, 4>(rows, j * bl.rstep, bl.rs, n);
+            let r = rows_mut::<T, K>(rows, j * bl.rstep, bl.rs, n);
             one(&inp[j * bl.pstep..], seg, r, cols);
         }
         return;
     }
-    each_unzip::<u8, 4>(inp, rows, bl, |i, r| one(i, Seg::ONE, r, 0..bl.len));
+    each_unzip::<T, K>(inp, rows, bl, |i, r| one(i, Seg::ONE, r, 0..bl.len));
 }
 
 /// Where the packed input of an unzip sits, column by column: column `c`
@@ -280,7 +272,7 @@ pub(super) fn split_cols(cols: &core::ops::Range<usize>, head: usize, step: usiz
 
 #[target_feature(enable = "avx2")]
 #[inline]
-fn unzip2_u16_one(
+pub(super) fn unzip2_u16_one(
     inp: &[u16],
     seg: Seg,
     mut rows: [&mut [u16]; 2],

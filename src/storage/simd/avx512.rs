@@ -4,13 +4,13 @@
 //! `(8,128)(2,1)`). Stores go through the AVX2 `put` (streaming into 16-
 //! and 32-byte aligned destinations alike); remainders to SSE2.
 //!
-//! And the unzip of 8-bit quads into four rows (s8 `(8,128)(4,1)` →
-//! rows), 64 columns at a time so that each row gets whole 64-byte
-//! stores: streaming into rows aligned by the AVX2 kernel's windows
-//! (`avx2::Seg`), each store fills a line at once, where AVX2 fills each
-//! line with two stores three others apart.
+//! And the unzips into two 16-bit or four 8-bit rows (bf16 and s8 tiles →
+//! rows), one 64-byte line of each row at a time, so that streaming into
+//! rows aligned by the AVX2 kernel's windows (`avx2::Seg`) each store
+//! fills a line at once, where AVX2 fills each line with two stores one
+//! or three others apart.
 //!
-//! (The zip the other way stays AVX2. Tried: its inverse, 64-byte row
+//! (The s8 zip stays AVX2. Tried: its inverse, 64-byte row
 //! loads, half selects, dword permutes and a byte shuffle, 64-byte
 //! stores; s8 [4096, 4096] rows → `(8,128)(4,1)`, plain `Vec`, CPU-time
 //! clock, load 5.5, four pairs of 15 runs: AVX2 1.13–1.24x memcpy,
@@ -36,9 +36,7 @@ pub(super) fn zip2_u16(rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
 fn load(s: &[u16]) -> __m512i {
-    let lo: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&s[..16]));
-    let hi: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&s[16..32]));
-    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+    load_halves(s, &s[16..])
 }
 
 /// 32 slots to `d`, as two 32-byte halves.
@@ -131,7 +129,7 @@ pub(super) fn unzip2_u16_block(inp: &[u16], [a, b]: [&mut [u16]; 2], len: usize)
 
 #[target_feature(enable = "avx512f,avx512bw,avx2")]
 pub(super) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
-    avx2::unzip4_u8_by(inp, rows, bl, nt, |i, seg, r, cols| {
+    avx2::unzip_by::<u8, 4>(inp, rows, bl, nt, |i, seg, r, cols| {
         unzip4_u8_one(i, seg, r, cols, nt)
     });
 }
@@ -208,4 +206,67 @@ fn unzip4_u8_one(
         }
     }
     avx2::unzip4_u8_one(inp, seg, rows, body..cols.end, nt);
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+pub(super) fn unzip2_u16(inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
+    avx2::unzip_by::<u16, 2>(inp, rows, bl, nt, |i, seg, r, cols| {
+        unzip2_u16_one(i, seg, r, cols, nt)
+    });
+}
+
+/// 16 packed columns (2 slots each) at column `c`, as
+/// [`load16_cols`] (8-column loads never straddle segments).
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+#[inline]
+fn load16_pairs(inp: &[u16], seg: Seg, c: usize) -> __m512i {
+    let (i0, i1) = (seg.at(c, 2), seg.at(c + 8, 2));
+    load_halves(&inp[i0..i0 + 16], &inp[i1..i1 + 16])
+}
+
+/// 32 slots from two runs of 16.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn load_halves(lo: &[u16], hi: &[u16]) -> __m512i {
+    let lo: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&lo[..16]));
+    let hi: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&hi[..16]));
+    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+}
+
+/// Columns `cols` of two 16-bit rows from packed pairs, 32 columns (one
+/// 64-byte line of each row) at a time: two two-source permutes
+/// (`vpermt2w`) per 32 columns, as [`unzip2_u16_block`]; the head before
+/// the rows' first line column by column, the rest by the AVX2 kernel.
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+#[inline]
+fn unzip2_u16_one(
+    inp: &[u16],
+    seg: Seg,
+    mut rows: [&mut [u16]; 2],
+    cols: core::ops::Range<usize>,
+    nt: bool,
+) {
+    let [start, body] = split_cols(&cols, seg.head, 32);
+    unzip_cols(inp, seg, &mut rows, cols.start..start);
+    let even: [u16; 32] = core::array::from_fn(|i| 2 * i as u16);
+    let odd: [u16; 32] = core::array::from_fn(|i| 2 * i as u16 + 1);
+    let (ie, io) = (load(&even), load(&odd));
+    for c in (start..body).step_by(32) {
+        let pf = seg.at(c + seg.ahead, 2);
+        super::prefetch(inp.as_ptr().wrapping_add(pf));
+        super::prefetch(inp.as_ptr().wrapping_add(pf + 32));
+        let (x, y) = (load16_pairs(inp, seg, c), load16_pairs(inp, seg, c + 16));
+        let [a, b] = &mut rows;
+        put512(
+            nt,
+            bytemuck::cast_slice_mut(&mut a[c..c + 32]),
+            _mm512_permutex2var_epi16(x, ie, y),
+        );
+        put512(
+            nt,
+            bytemuck::cast_slice_mut(&mut b[c..c + 32]),
+            _mm512_permutex2var_epi16(x, io, y),
+        );
+    }
+    avx2::unzip2_u16_one(inp, seg, rows, body..cols.end, nt);
 }
