@@ -165,12 +165,16 @@ pub(super) struct Seg {
     /// of 8 below `2^shift`).
     pub(super) head: usize,
     /// How far ahead (in columns) to prefetch the input: 2 KiB of input
-    /// in one block (as measured before joining), the same columns of the
-    /// next block when joined. (Tried: joined, the block
-    /// `Caches::prefetch_ahead` bytes of input on, 32 tiles on a 32 KiB
-    /// L1d; s8 [4096, 4096] tiles → rows, CPU-time clock, load 3–5: one
-    /// series 0.82–0.86x → 0.94–1.03x memcpy, the next 0.91x → 0.93x
-    /// (medians of four pairs), and bf16 1.11x → 0.98x: not kept.)
+    /// in one block (as measured before joining); joined, the block at
+    /// least 2 KiB of input on (s8 `(8,128)(4,1)`: two 1 KiB tiles; bf16
+    /// `(8,128)(2,1)`: the next 2 KiB tile). A distance in time (lines in
+    /// flight while the row stores drain), not a capacity: it does not
+    /// scale with the caches. Measured on s8 [4096, 4096] tiles → rows,
+    /// wall clock, load 3.3, plan GB/s over pairs of 11 runs: the next
+    /// tile 6.3–7.2, 2 KiB 8.6–9.3, 8 KiB 6.3–8.8, 32 KiB 7.8–8.9. (Also
+    /// tried: `Caches::prefetch_ahead` bytes on, 32 tiles on a 32 KiB L1d;
+    /// CPU-time clock, load 3–5: s8 0.91x → 0.93x memcpy, bf16 1.11x →
+    /// 0.98x.)
     pub(super) ahead: usize,
 }
 
@@ -216,7 +220,9 @@ impl Seg {
             shift: bl.len.trailing_zeros(),
             step: bl.pstep2,
             head: h,
-            ahead: bl.len,
+            // (whole segments: the same columns of a later block, at least
+            // the 2 KiB of input ahead that `Seg::ONE` prefetches)
+            ahead: bl.len * (2048 / (bl.pstep2 * b).max(1)).max(1),
         })
     }
 
