@@ -311,8 +311,8 @@ impl RelayoutPlan {
     }
 
     /// Forces non-temporal stores on (`Some(true)`) or off, or leaves the
-    /// choice to the destination size (`None`, the default: on from
-    /// [`Caches::streaming_threshold`](super::Caches::streaming_threshold) of [`Caches::host`](super::Caches::host) bytes, on
+    /// choice to the sizes of both sides (`None`, the default: on where
+    /// [`Caches::streams`](super::Caches::streams) of [`Caches::host`](super::Caches::host) says so, on
     /// x86-64).
     pub fn with_streaming(mut self, on: Option<bool>) -> Self {
         self.exec.streaming = on;

@@ -100,11 +100,17 @@ impl Exec {
             None => false,
         };
         // (the size only when asked: the division and the caches' atomics
-        // were a fixed cost of every small plan's call)
+        // were a fixed cost of every small plan's call; the footprint is
+        // both sides: these kernels read each source line once and write
+        // each destination line whole, see `Caches::streams`)
         kernel_ok
             && cfg!(target_arch = "x86_64")
             && self.streaming.unwrap_or_else(|| {
-                units(self.dst_slots, self.bits, 1) >= Caches::host().streaming_threshold() as u64
+                let (src, dst) = (
+                    units(self.src_slots, self.bits, 1),
+                    units(self.dst_slots, self.bits, 1),
+                );
+                Caches::host().streams(src, dst)
             })
     }
 

@@ -211,9 +211,9 @@ impl<P: KnownPlan> KnownBlocks for Known<P> {
 
 /// Runs plan `P` from `src` into `dst` if it is a [`Flat`], both lengths
 /// are the plan's, `U` is its slot width and the general executor would
-/// not stream (the destination is below
-/// [`Caches::streaming_threshold`]); `false` (nothing written) otherwise,
-/// for the caller to take the general path (which reports the errors).
+/// not stream ([`Caches::streams`] is false for its sizes); `false`
+/// (nothing written) otherwise, for the caller to take the general path
+/// (which reports the errors).
 #[inline(always)]
 pub(crate) fn run<P: KnownPlan, U: Unit>(src: &[U], dst: &mut [U]) -> bool {
     let Some(f) = P::FLAT else {
@@ -222,7 +222,7 @@ pub(crate) fn run<P: KnownPlan, U: Unit>(src: &[U], dst: &mut [U]) -> bool {
     if size_of::<U>() != f.unit
         || src.len() != f.src_slots
         || dst.len() != f.dst_slots
-        || f.dst_slots * f.unit >= Caches::host().streaming_threshold()
+        || Caches::host().streams((f.src_slots * f.unit) as u64, (f.dst_slots * f.unit) as u64)
     {
         return false;
     }

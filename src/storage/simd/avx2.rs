@@ -119,32 +119,38 @@ pub(super) fn zip4_u8(rows: &[u8], out: &mut [u8], bl: Blocks, nt: bool) {
 
 #[target_feature(enable = "avx2")]
 pub(super) fn unzip2_u16(inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
-    if let Some(seg) = Seg::long_rows(&bl, nt, rows.as_ptr()) {
-        let n = bl.count2 * bl.len;
-        for (j, cols) in seg.windows(&bl) {
-            let [a, b] = rows_mut::<u16, 2>(rows, j * bl.rstep, bl.rs, n);
-            unzip2_u16_one(&inp[j * bl.pstep..], seg, [a, b], cols, nt);
-        }
-        return;
-    }
-    each_unzip::<u16, 2>(inp, rows, bl, |i, r| {
-        unzip2_u16_one(i, Seg::ONE, r, 0..bl.len, nt)
+    unzip_by::<u16, 2>(inp, rows, bl, nt, |i, seg, r, cols| {
+        unzip2_u16_one(i, seg, r, cols, nt)
     });
 }
 
 #[target_feature(enable = "avx2")]
 pub(super) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
+    unzip_by::<u8, 4>(inp, rows, bl, nt, |i, seg, r, cols| {
+        unzip4_u8_one(i, seg, r, cols, nt)
+    });
+}
+
+/// The blocks of an unzip into `K` rows, each (or each window of joined
+/// blocks, [`Seg::long_rows`]) by `one(packed, segments, rows, columns)`:
+/// the loop the AVX2 and AVX-512 kernels share (inlined into each).
+#[inline(always)]
+pub(super) fn unzip_by<T, const K: usize>(
+    inp: &[T],
+    rows: &mut [T],
+    bl: Blocks,
+    nt: bool,
+    mut one: impl FnMut(&[T], Seg, [&mut [T]; K], core::ops::Range<usize>),
+) {
     if let Some(seg) = Seg::long_rows(&bl, nt, rows.as_ptr()) {
         let n = bl.count2 * bl.len;
         for (j, cols) in seg.windows(&bl) {
-            let r = rows_mut::<u8, 4>(rows, j * bl.rstep, bl.rs, n);
-            unzip4_u8_one(&inp[j * bl.pstep..], seg, r, cols, nt);
+            let r = rows_mut::<T, K>(rows, j * bl.rstep, bl.rs, n);
+            one(&inp[j * bl.pstep..], seg, r, cols);
         }
         return;
     }
-    each_unzip::<u8, 4>(inp, rows, bl, |i, r| {
-        unzip4_u8_one(i, Seg::ONE, r, 0..bl.len, nt)
-    });
+    each_unzip::<T, K>(inp, rows, bl, |i, r| one(i, Seg::ONE, r, 0..bl.len));
 }
 
 /// Where the packed input of an unzip sits, column by column: column `c`
@@ -152,16 +158,24 @@ pub(super) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
 /// block is one segment ([`Seg::ONE`]); [`Seg::long_rows`] joins the
 /// blocks that continue the same rows.
 #[derive(Clone, Copy)]
-struct Seg {
+pub(super) struct Seg {
     shift: u32,
     step: usize,
     /// Columns from a row's start to its first 64-byte line (a multiple
     /// of 8 below `2^shift`).
-    head: usize,
+    pub(super) head: usize,
     /// How far ahead (in columns) to prefetch the input: 2 KiB of input
-    /// in one block (as measured before joining), the same columns of the
-    /// next block when joined.
-    ahead: usize,
+    /// in one block (as measured before joining); joined, the block at
+    /// least 2 KiB of input on (s8 `(8,128)(4,1)`: two 1 KiB tiles; bf16
+    /// `(8,128)(2,1)`: the next 2 KiB tile). A distance in time (lines in
+    /// flight while the row stores drain), not a capacity: it does not
+    /// scale with the caches. Measured on s8 [4096, 4096] tiles → rows,
+    /// wall clock, load 3.3, plan GB/s over pairs of 11 runs: the next
+    /// tile 6.3–7.2, 2 KiB 8.6–9.3, 8 KiB 6.3–8.8, 32 KiB 7.8–8.9. (Also
+    /// tried: `Caches::prefetch_ahead` bytes on, 32 tiles on a 32 KiB L1d;
+    /// CPU-time clock, load 3–5: s8 0.91x → 0.93x memcpy, bf16 1.11x →
+    /// 0.98x.)
+    pub(super) ahead: usize,
 }
 
 impl Seg {
@@ -206,7 +220,9 @@ impl Seg {
             shift: bl.len.trailing_zeros(),
             step: bl.pstep2,
             head: h,
-            ahead: bl.len,
+            // (whole segments: the same columns of a later block, at least
+            // the 2 KiB of input ahead that `Seg::ONE` prefetches)
+            ahead: bl.len * (2048 / (bl.pstep2 * b).max(1)).max(1),
         })
     }
 
@@ -228,14 +244,14 @@ impl Seg {
 
     /// The slot of column `c`'s first element, for `k` slots per column.
     #[inline(always)]
-    fn at(self, c: usize, k: usize) -> usize {
+    pub(super) fn at(self, c: usize, k: usize) -> usize {
         (c >> self.shift) * self.step + k * (c & ((1usize << self.shift) - 1))
     }
 }
 
 /// Columns `cols` of a segmented unzip, one at a time (heads and tails).
 #[inline(always)]
-fn unzip_cols<T: Copy, const K: usize>(
+pub(super) fn unzip_cols<T: Copy, const K: usize>(
     inp: &[T],
     seg: Seg,
     rows: &mut [&mut [T]; K],
@@ -251,7 +267,7 @@ fn unzip_cols<T: Copy, const K: usize>(
 
 /// Splits columns `cols` of an unzip into a head (to the rows' first
 /// line, column by column), a body of whole `step`s and a tail.
-fn split_cols(cols: &core::ops::Range<usize>, head: usize, step: usize) -> [usize; 2] {
+pub(super) fn split_cols(cols: &core::ops::Range<usize>, head: usize, step: usize) -> [usize; 2] {
     let start = if cols.start == 0 {
         head.min(cols.end)
     } else {
@@ -262,7 +278,7 @@ fn split_cols(cols: &core::ops::Range<usize>, head: usize, step: usize) -> [usiz
 
 #[target_feature(enable = "avx2")]
 #[inline]
-fn unzip2_u16_one(
+pub(super) fn unzip2_u16_one(
     inp: &[u16],
     seg: Seg,
     mut rows: [&mut [u16]; 2],
@@ -303,7 +319,7 @@ fn unzip2_u16_one(
 
 #[target_feature(enable = "avx2")]
 #[inline]
-fn unzip4_u8_one(
+pub(super) fn unzip4_u8_one(
     inp: &[u8],
     seg: Seg,
     mut rows: [&mut [u8]; 4],

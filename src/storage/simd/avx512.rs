@@ -3,10 +3,24 @@
 //! lane permute per 32 (the in-cache and small-tile cost of bf16 rows →
 //! `(8,128)(2,1)`). Stores go through the AVX2 `put` (streaming into 16-
 //! and 32-byte aligned destinations alike); remainders to SSE2.
+//!
+//! And the unzips into two 16-bit or four 8-bit rows (bf16 and s8 tiles →
+//! rows), one 64-byte line of each row at a time, so that streaming into
+//! rows aligned by the AVX2 kernel's windows (`avx2::Seg`) each store
+//! fills a line at once, where AVX2 fills each line with two stores one
+//! or three others apart.
+//!
+//! (The s8 zip stays AVX2. Tried: its inverse, 64-byte row
+//! loads, half selects, dword permutes and a byte shuffle, 64-byte
+//! stores; s8 [4096, 4096] rows → `(8,128)(4,1)`, plain `Vec`, CPU-time
+//! clock, load 5.5, four pairs of 15 runs: AVX2 1.13–1.24x memcpy,
+//! AVX-512 0.80–1.00x, its row loads crossing lines from a `Vec`'s 16
+//! bytes into one.)
 
 use core::arch::x86_64::*;
 
-use super::avx2::{long_rows, prefetch_targets, put};
+use super::avx2::{self, long_rows, prefetch_targets, put, split_cols, unzip_cols, Seg};
+use super::nibbles::put512;
 use super::{each_zip, Blocks};
 
 #[target_feature(enable = "avx512f,avx512bw")]
@@ -22,9 +36,7 @@ pub(super) fn zip2_u16(rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
 fn load(s: &[u16]) -> __m512i {
-    let lo: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&s[..16]));
-    let hi: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&s[16..32]));
-    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+    load_halves(s, &s[16..])
 }
 
 /// 32 slots to `d`, as two 32-byte halves.
@@ -113,4 +125,148 @@ pub(super) fn unzip2_u16_block(inp: &[u16], [a, b]: [&mut [u16]; 2], len: usize)
             &mut b[body..len],
         );
     }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+pub(super) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
+    avx2::unzip_by::<u8, 4>(inp, rows, bl, nt, |i, seg, r, cols| {
+        unzip4_u8_one(i, seg, r, cols, nt)
+    });
+}
+
+/// 16 packed columns (4 rows each) at column `c`: two 8-column loads,
+/// which never straddle segments (`c`, the head and the segment length
+/// are multiples of 8).
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+#[inline]
+fn load16_cols(inp: &[u8], seg: Seg, c: usize) -> __m512i {
+    let (i0, i1) = (seg.at(c, 4), seg.at(c + 8, 4));
+    let lo: __m256i = bytemuck::pod_read_unaligned(&inp[i0..i0 + 32]);
+    let hi: __m256i = bytemuck::pod_read_unaligned(&inp[i1..i1 + 32]);
+    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+}
+
+/// Columns `cols` of four rows from packed quads, 64 columns at a time
+/// (the head before the rows' first line column by column, the rest of
+/// the columns by the AVX2 kernel):
+/// ```text
+///   u_k  (k < 4):  columns 16k..16k+16; per 128-bit lane L a byte
+///                  shuffle makes dword 4L + r = row r, columns
+///                  16k + 4L .. +4
+///   t_rs (r pair, s pair of u's): vpermt2d gathers rows {0,1} or {2,3}
+///                  of u_{2s}, u_{2s+1}: dword 8r' + 4k' + L
+///   row r:         the 256-bit halves r' of t_r0 and t_r1
+/// ```
+/// 4 shuffles, 4 two-source permutes and 4 half selects per 256 bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+#[inline]
+fn unzip4_u8_one(
+    inp: &[u8],
+    seg: Seg,
+    mut rows: [&mut [u8]; 4],
+    cols: core::ops::Range<usize>,
+    nt: bool,
+) {
+    let [start, body] = split_cols(&cols, seg.head, 64);
+    unzip_cols(inp, seg, &mut rows, cols.start..start);
+    // per lane: byte k of each 4-byte group to dword k
+    let m = _mm512_broadcast_i32x4(_mm_setr_epi8(
+        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+    ));
+    // t dword 8r' + 4s + L <- u_s dword 4L + r (r' = r mod 2; + 16
+    // selects the second source)
+    let p01 = _mm512_setr_epi32(
+        0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29, //
+    );
+    let p23 = _mm512_add_epi32(p01, _mm512_set1_epi32(2));
+    for c in (start..body).step_by(64) {
+        for h in [0, 32] {
+            let pf = seg.at(c + h + seg.ahead, 4);
+            super::prefetch(inp.as_ptr().wrapping_add(pf));
+            super::prefetch(inp.as_ptr().wrapping_add(pf + 64));
+        }
+        let u: [__m512i; 4] =
+            core::array::from_fn(|k| _mm512_shuffle_epi8(load16_cols(inp, seg, c + 16 * k), m));
+        let (t00, t01) = (
+            _mm512_permutex2var_epi32(u[0], p01, u[1]),
+            _mm512_permutex2var_epi32(u[2], p01, u[3]),
+        );
+        let (t10, t11) = (
+            _mm512_permutex2var_epi32(u[0], p23, u[1]),
+            _mm512_permutex2var_epi32(u[2], p23, u[3]),
+        );
+        let out = [
+            _mm512_shuffle_i64x2::<0x44>(t00, t01),
+            _mm512_shuffle_i64x2::<0xEE>(t00, t01),
+            _mm512_shuffle_i64x2::<0x44>(t10, t11),
+            _mm512_shuffle_i64x2::<0xEE>(t10, t11),
+        ];
+        for (r, v) in rows.iter_mut().zip(out) {
+            put512(nt, &mut r[c..c + 64], v);
+        }
+    }
+    avx2::unzip4_u8_one(inp, seg, rows, body..cols.end, nt);
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+pub(super) fn unzip2_u16(inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
+    avx2::unzip_by::<u16, 2>(inp, rows, bl, nt, |i, seg, r, cols| {
+        unzip2_u16_one(i, seg, r, cols, nt)
+    });
+}
+
+/// 16 packed columns (2 slots each) at column `c`, as
+/// [`load16_cols`] (8-column loads never straddle segments).
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+#[inline]
+fn load16_pairs(inp: &[u16], seg: Seg, c: usize) -> __m512i {
+    let (i0, i1) = (seg.at(c, 2), seg.at(c + 8, 2));
+    load_halves(&inp[i0..i0 + 16], &inp[i1..i1 + 16])
+}
+
+/// 32 slots from two runs of 16.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn load_halves(lo: &[u16], hi: &[u16]) -> __m512i {
+    let lo: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&lo[..16]));
+    let hi: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&hi[..16]));
+    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+}
+
+/// Columns `cols` of two 16-bit rows from packed pairs, 32 columns (one
+/// 64-byte line of each row) at a time: two two-source permutes
+/// (`vpermt2w`) per 32 columns, as [`unzip2_u16_block`]; the head before
+/// the rows' first line column by column, the rest by the AVX2 kernel.
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+#[inline]
+fn unzip2_u16_one(
+    inp: &[u16],
+    seg: Seg,
+    mut rows: [&mut [u16]; 2],
+    cols: core::ops::Range<usize>,
+    nt: bool,
+) {
+    let [start, body] = split_cols(&cols, seg.head, 32);
+    unzip_cols(inp, seg, &mut rows, cols.start..start);
+    let even: [u16; 32] = core::array::from_fn(|i| 2 * i as u16);
+    let odd: [u16; 32] = core::array::from_fn(|i| 2 * i as u16 + 1);
+    let (ie, io) = (load(&even), load(&odd));
+    for c in (start..body).step_by(32) {
+        let pf = seg.at(c + seg.ahead, 2);
+        super::prefetch(inp.as_ptr().wrapping_add(pf));
+        super::prefetch(inp.as_ptr().wrapping_add(pf + 32));
+        let (x, y) = (load16_pairs(inp, seg, c), load16_pairs(inp, seg, c + 16));
+        let [a, b] = &mut rows;
+        put512(
+            nt,
+            bytemuck::cast_slice_mut(&mut a[c..c + 32]),
+            _mm512_permutex2var_epi16(x, ie, y),
+        );
+        put512(
+            nt,
+            bytemuck::cast_slice_mut(&mut b[c..c + 32]),
+            _mm512_permutex2var_epi16(x, io, y),
+        );
+    }
+    avx2::unzip2_u16_one(inp, seg, rows, body..cols.end, nt);
 }

@@ -356,6 +356,12 @@ pub(crate) fn unzip2_u16(isa: Isa, inp: &[u16], rows: &mut [u16], bl: Blocks, nt
         return;
     }
     #[cfg(target_arch = "x86_64")]
+    if isa.avx512() {
+        // SAFETY: the CPU has AVX-512 F and BW, and so AVX2 (`isa` is at
+        // most the detected level).
+        return unsafe { avx512::unzip2_u16(inp, rows, bl, nt) };
+    }
+    #[cfg(target_arch = "x86_64")]
     if isa.avx2() {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
         return unsafe { avx2::unzip2_u16(inp, rows, bl, nt) };
@@ -373,6 +379,12 @@ pub(crate) fn unzip2_u16(isa: Isa, inp: &[u16], rows: &mut [u16], bl: Blocks, nt
 
 /// Blocks of 8-bit quads split into four rows.
 pub(crate) fn unzip4_u8(isa: Isa, inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx512() {
+        // SAFETY: the CPU has AVX-512 F and BW, and so AVX2 (`isa` is at
+        // most the detected level).
+        return unsafe { avx512::unzip4_u8(inp, rows, bl, nt) };
+    }
     #[cfg(target_arch = "x86_64")]
     if isa.avx2() {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
@@ -541,6 +553,69 @@ mod tests {
         for level in Simd::ALL {
             zips_at(Isa::new(Some(level)));
         }
+    }
+
+    /// The unzips (16-bit ×2, 8-bit ×4) over bands of blocks that
+    /// continue the same rows, streaming: rows starting on a line and 8 to
+    /// 56 bytes into one (the joined windows with a head, `avx2::Seg`),
+    /// several 64-byte steps per window and a tail, at every level,
+    /// against the portable unzip block by block.
+    #[test]
+    fn streaming_unzips_of_joined_blocks_match_block_by_block() {
+        fn band<T: bytemuck::Pod + PartialEq + core::fmt::Debug, const K: usize>(
+            unzip_at: impl Fn(Isa, &[T], &mut [T], Blocks),
+        ) {
+            let (len, count2, count) = (128usize, 5usize, 3usize);
+            let b = core::mem::size_of::<T>();
+            let rs = count2 * len + 64 / b;
+            let bl = Blocks {
+                len,
+                rs,
+                count,
+                rstep: K * rs,
+                pstep: K * len,
+                count2,
+                rstep2: len,
+                pstep2: count * K * len,
+                next: 0,
+            };
+            // (a `Vec<T>`: a `Vec<u8>` need not be aligned for `T`)
+            let mut packed = alloc::vec![T::zeroed(); bl.packed_extent(K)];
+            let bytes = bytemuck::cast_slice_mut::<T, u8>(&mut packed);
+            for (i, x) in bytes.iter_mut().enumerate() {
+                *x = (i * 131 + i / 7) as u8;
+            }
+            let packed = &packed[..];
+            let extent = bl.rows_extent(K);
+            let mut want = alloc::vec![T::zeroed(); extent];
+            for (ro, po) in bl.each() {
+                let r = rows_mut::<T, K>(&mut want, ro, rs, len);
+                unzip::<T, K>(&packed[po..po + K * len], r);
+            }
+            let mut buf = alloc::vec![T::zeroed(); extent + 128 / b];
+            for level in Simd::ALL {
+                for shift in (0..64 / b).step_by(8 / b) {
+                    let at = buf.as_ptr().align_offset(64) + shift;
+                    let rows = &mut buf[at..at + extent];
+                    rows.fill(T::zeroed());
+                    unzip_at(Isa::new(Some(level)), packed, rows, bl);
+                    stream_fence();
+                    assert!(rows == &want[..], "{level:?} {b}-byte shift {shift}");
+                }
+            }
+        }
+        band::<u16, 2>(|isa, i, r, bl| unzip2_u16(isa, i, r, bl, true));
+        band::<u8, 4>(|isa, i, r, bl| unzip4_u8(isa, i, r, bl, true));
+    }
+
+    /// Orders the test's streaming stores before its reads.
+    fn stream_fence() {
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        // SAFETY: `sfence` has no operands; SSE is part of the x86-64
+        // baseline.
+        unsafe {
+            core::arch::x86_64::_mm_sfence()
+        };
     }
 
     fn zips_at(isa: Isa) {
