@@ -259,6 +259,36 @@ fn larger_arrays_with_split_blocks_agree_with_offsets() {
     }
 }
 
+/// Tile transposes whose source tiles are whole 4 KiB runs go chunk by
+/// chunk (each destination chunk transposed into scratch and written at
+/// once): both directions, column-major sources and destinations, dims
+/// that are not multiples of the tiles (padding), streaming on and off.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "arrays of 2^13 elements and more; relayout_miri has one"
+)]
+fn chunked_tile_transposes_agree_with_offsets() {
+    let cases: &[(&[u64], &str)] = &[
+        (&[64, 128], "T(16,64)"),
+        (&[64, 96], "T(16,64)"),
+        (&[50, 140], "T(16,64)"),
+        (&[256, 256], "T(8,128)"),
+        (&[136, 264], "T(8,128)"),
+        (&[96, 96], "T(32,32)"),
+    ];
+    for &(dims, attrs) in cases {
+        let a = ArrayLayout::from(shape("f32", dims, &[1, 0], attrs));
+        let b = ArrayLayout::from(shape("f32", dims, &[0, 1], attrs));
+        let cols = ArrayLayout::from(strided(dims, 32)[1]);
+        for nt in [None, Some(true)] {
+            for (s, d) in [(a, b), (b, a), (cols, a), (a, cols), (cols, b), (b, cols)] {
+                check(s, d, 32, nt);
+            }
+        }
+    }
+}
+
 /// 128-bit slots (`c128`) move as `[u8; 16]` units.
 #[test]
 fn sixteen_byte_units_move_whole() {

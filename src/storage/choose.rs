@@ -13,6 +13,7 @@
 use super::caches::Caches;
 use super::kernels::square_unit;
 use super::nest::{classify_packed, sort_loops, Kernel, Loop, Loops, Nest, Order, Sizes, FREE};
+use super::simd::transpose::transposes;
 
 /// The block and stage sizes of a nest, in slots: derived from a host's
 /// caches ([`Budget::new`]) for the slot width, so that they follow the
@@ -273,7 +274,6 @@ const fn gather(all: &[Loop], sizes: &Sizes, budget: &Budget) -> Option<Nest> {
             }
         }
     }
-    sort_loops(outer.as_mut_slice(), Order::Block);
     let b = Loop {
         n: foot,
         src: 0,
@@ -306,6 +306,19 @@ const fn gather(all: &[Loop], sizes: &Sizes, budget: &Budget) -> Option<Nest> {
             }
         }
     }
+    // blocks in cache-blocking order; a tile transpose of 4-byte slots
+    // (`simd::transpose::gather_chunks_u32`) in source order, so that the
+    // next block continues the runs this one read (its source tiles or
+    // columns), which the prefetcher then finds in the DRAM pages already
+    // open (measured on f32[4096,4096] {1,0:T(8,128)} -> {0,1:T(8,128)},
+    // reads alone, AMD EPYC Zen 4: 0.81 memcpy times in cache-blocking
+    // order, 0.51 in source order)
+    let order = if budget.bits == 32 && transposes(g.as_slice()) {
+        Order::Src
+    } else {
+        Order::Block
+    };
+    sort_loops(outer.as_mut_slice(), order);
     Some(Nest {
         outer,
         a,
