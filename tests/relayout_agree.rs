@@ -289,6 +289,44 @@ fn chunked_tile_transposes_agree_with_offsets() {
     }
 }
 
+/// Tiles into column-major storage: a column runs through more tiles
+/// than a gather chunk holds, so the loop over them is split for the
+/// chunk (before, such plans ran as 2-D blocks: f32[4096,4096]
+/// `{1,0:T(8,128)}` → column-major at 0.11x of memcpy); counts with odd
+/// divisors, padding, both tile orders.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "arrays of 2^13 elements and more; relayout_miri has one"
+)]
+fn column_major_destinations_gather() {
+    let gather = if cfg!(feature = "alloc") {
+        Kernel::Gather
+    } else {
+        Kernel::Block
+    };
+    let cases: &[(&[u64], &str, bool)] = &[
+        (&[2048, 256], "T(8,128)", true),
+        (&[1040, 256], "T(8,128)", true),
+        (&[1040, 200], "T(8,128)", false),
+        (&[2056, 40], "T(8,8)", false),
+        (&[1040, 32], "T(8,16)", true),
+    ];
+    for &(dims, attrs, whole) in cases {
+        let cols = ArrayLayout::from(strided(dims, 32)[1]);
+        for m in [[1, 0], [0, 1]] {
+            let t = ArrayLayout::from(shape("f32", dims, &m, attrs));
+            for nt in [None, Some(true)] {
+                let k = check(t, cols, 32, nt);
+                if whole && m == [1, 0] {
+                    assert_eq!(k, gather, "{dims:?} {attrs}");
+                }
+                check(cols, t, 32, nt);
+            }
+        }
+    }
+}
+
 /// 128-bit slots (`c128`) move as `[u8; 16]` units.
 #[test]
 fn sixteen_byte_units_move_whole() {

@@ -199,21 +199,49 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
 const fn gather(all: &[Loop], sizes: &Sizes, budget: &Budget) -> Option<Nest> {
     let mut foot = 1u64;
     let mut k = all.len();
+    // a loop too long for the chunk, split so that its inner part
+    // completes one (its inner and outer parts)
+    let mut cut: Option<(Loop, Loop)> = None;
     while k > 0 {
         let l = all[k - 1];
-        if l.dst != foot || l.dim != FREE || foot * l.n > budget.gather_max {
+        if l.dst != foot || l.dim != FREE {
+            break;
+        }
+        if foot * l.n > budget.gather_max {
+            // a tile transpose into column-major storage (a column
+            // runs through many tiles, one row of 8 of each) reaches the
+            // chunk's bound inside one loop: its inner part, the largest
+            // even split that fits, completes the chunk (kept only if the
+            // block is a 4-byte transpose, below; measured on
+            // f32[4096,4096] `{1,0:T(8,128)}` → column-major: see the
+            // test `column_major_destinations_gather`)
+            if foot < budget.gather_min && budget.bits == 32 {
+                cut = split_to(&l, foot, budget);
+            }
             break;
         }
         foot *= l.n;
         k -= 1;
     }
-    if foot < budget.gather_min || all.len() - k < 2 {
+    if let Some((inner, _)) = cut {
+        foot *= inner.n;
+    }
+    let chunk_loops = all.len() - k + if cut.is_some() { 1 } else { 0 };
+    if foot < budget.gather_min || chunk_loops < 2 {
         return None;
     }
     let (head, tail) = all.split_at(k);
     let (mut g, mut outer) = (Loops::empty(Loop::ONE), Loops::empty(Loop::ONE));
     if !g.extend_from_slice(tail) || !outer.extend_from_slice(head) {
         return None;
+    }
+    if let Some((inner, rest)) = cut {
+        // (`head` ends in the loop cut)
+        let last = outer.as_slice().len() - 1;
+        outer.as_mut_slice()[last] = rest;
+        if !g.push(inner) {
+            return None;
+        }
     }
     // the chunk's contiguous source run
     let mut run = 1u64;
@@ -313,7 +341,11 @@ const fn gather(all: &[Loop], sizes: &Sizes, budget: &Budget) -> Option<Nest> {
     // open (measured on f32[4096,4096] {1,0:T(8,128)} -> {0,1:T(8,128)},
     // reads alone, AMD EPYC Zen 4: 0.81 memcpy times in cache-blocking
     // order, 0.51 in source order)
-    let order = if budget.bits == 32 && transposes(g.as_slice()) {
+    let transpose32 = budget.bits == 32 && transposes(g.as_slice());
+    if cut.is_some() && !transpose32 {
+        return None;
+    }
+    let order = if transpose32 {
         Order::Src
     } else {
         Order::Block
@@ -327,6 +359,36 @@ const fn gather(all: &[Loop], sizes: &Sizes, budget: &Budget) -> Option<Nest> {
         gather: g,
         sizes: *sizes,
     })
+}
+
+/// `l` (destination stride `foot`, the chunk so far) split into an inner
+/// part of the largest divisor `d` of its count with `foot · d` within
+/// `budget.gather_min..=budget.gather_max`, and the outer rest; `None`
+/// if there is none or the outer strides overflow.
+const fn split_to(l: &Loop, foot: u64, budget: &Budget) -> Option<(Loop, Loop)> {
+    let mut d = budget.gather_max / foot;
+    while d >= 2 && !l.n.is_multiple_of(d) {
+        d -= 1;
+    }
+    if d < 2 || foot * d < budget.gather_min {
+        return None;
+    }
+    let (Some(src), Some(dst), Some(w)) = (
+        l.src.checked_mul(d),
+        l.dst.checked_mul(d),
+        l.w.checked_mul(d),
+    ) else {
+        return None;
+    };
+    let inner = Loop { n: d, ..*l };
+    let rest = Loop {
+        n: l.n / d,
+        src,
+        dst,
+        dim: l.dim,
+        w,
+    };
+    Some((inner, rest))
 }
 
 /// Splits a block loop longer than `block` into an inner loop of the

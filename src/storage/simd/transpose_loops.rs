@@ -59,12 +59,36 @@ pub(super) fn chunks(
     mut t8: impl FnMut(&[u32], usize, usize, &mut [u32], usize, usize),
     mut emit: impl FnMut(usize, &[u32]),
 ) {
-    // prefetch the next block's source into L2 as this one is read, line
-    // by line in address order through each of its contiguous runs, spread
-    // evenly over this block's 8 × 8 calls (see [`Runs`])
+    let Some(i) = chunk.filter(|&i| i < loops.len()) else {
+        // whole: prefetch the next block's source into L2 as this one's is
+        // read, the same rows `ahead` slots away
+        let mut pf = |so: usize, ss: usize, even: bool| {
+            if let (Some(x), true) = (ahead, even) {
+                for r in 0..8 {
+                    let p = src.as_ptr().wrapping_add(so + r * ss).wrapping_offset(x);
+                    super::prefetch_l2(p);
+                }
+            }
+        };
+        // and the rows the next value of the outermost loop reads, one
+        // sweep of the loops inside it later, into L1 (`prefetcht0`: they
+        // are read before L1 turns over), when that loop steps to other
+        // lines and its sweep fits [`Caches::prefetch_ahead`] (measured on
+        // f32[4096,4096] `{1,0:T(8,128)}` → `{0,1:T(8,128)}`, where that is
+        // the next source tile, when it ran whole: 0.42–0.54x → 0.58–0.66x
+        // of memcpy; a non-temporal hint and two sweeps ahead measured no
+        // better)
+        let next = next_sweep(loops, 4);
+        pass(src, s, loops, out, next, &mut pf, &mut t8);
+        emit(0, out);
+        return;
+    };
+    // by chunks: prefetch the next block's source into L2 as this one is
+    // read, line by line in address order through each of its contiguous
+    // runs, spread evenly over this block's 8 × 8 calls (see [`Runs`])
     let mut runs = ahead.map(|x| Runs::new(loops, 4, x));
     let per = runs.as_ref().map_or(0, |r| r.per_call(loops));
-    let mut pf = || {
+    let mut pf = |_: usize, _: usize, _: bool| {
         if let Some(r) = runs.as_mut() {
             for _ in 0..per {
                 match r.next() {
@@ -73,20 +97,6 @@ pub(super) fn chunks(
                 }
             }
         }
-    };
-    let Some(i) = chunk.filter(|&i| i < loops.len()) else {
-        // and, whole, the rows the next value of the outermost loop reads,
-        // one sweep of the loops inside it later, into L1 (`prefetcht0`:
-        // they are read before L1 turns over), when that loop steps to
-        // other lines and its sweep fits [`Caches::prefetch_ahead`]
-        // (measured on f32[4096,4096] `{1,0:T(8,128)}` →
-        // `{0,1:T(8,128)}`, where that is the next source tile, when it ran
-        // whole: 0.42–0.54x → 0.58–0.66x of memcpy; a non-temporal hint and
-        // two sweeps ahead measured no better)
-        let next = next_sweep(loops, 4);
-        pass(src, s, loops, out, next, &mut pf, &mut t8);
-        emit(0, out);
-        return;
     };
     let mut rest = [Loop::ONE; 16];
     let n = loops.len().min(16);
@@ -113,8 +123,10 @@ pub(super) fn chunks(
 }
 
 /// One sweep of `loops` (their two innermost an 8 × 8 transpose) from
-/// `src` at `s` into `out`, `pf` before each 8 × 8 call; `next`: the
-/// source step whose rows to prefetch into L1 ([`next_sweep`]).
+/// `src` at `s` into `out`, `pf(source offset, row stride, even)` before
+/// each 8 × 8 call (`even`: the first of two calls on the same lines);
+/// `next`: the source step whose rows to prefetch into L1
+/// ([`next_sweep`]).
 #[inline(always)]
 fn pass(
     src: &[u32],
@@ -122,7 +134,7 @@ fn pass(
     loops: &[Loop],
     out: &mut [u32],
     next: Option<usize>,
-    pf: &mut impl FnMut(),
+    pf: &mut impl FnMut(usize, usize, bool),
     t8: &mut impl FnMut(&[u32], usize, usize, &mut [u32], usize, usize),
 ) {
     let [.., y, x] = loops else {
@@ -138,7 +150,7 @@ fn pass(
         gather_rows(&loops[..loops.len() - 1], s, |sb, db, _, _, _| {
             for tc in 0..nc {
                 let (so, dof) = (sb + 8 * tr * ss + 8 * tc, db + 8 * tc * ds + 8 * tr);
-                pf();
+                pf(so, ss, tc % 2 == 0);
                 if let (Some(o), true) = (next, tc % 2 == 0) {
                     for r in 0..8 {
                         super::prefetch_l1(src.as_ptr().wrapping_add(so + r * ss + o));
