@@ -13,7 +13,14 @@
 use super::caches::Caches;
 use super::kernels::square_unit;
 use super::nest::{classify_packed, sort_loops, Kernel, Loop, Loops, Nest, Order, Sizes, FREE};
+#[cfg(feature = "alloc")]
 use super::simd::transpose::transposes;
+
+/// (Gather nests are planned with `alloc` only.)
+#[cfg(not(feature = "alloc"))]
+const fn transposes(_: &[Loop]) -> bool {
+    false
+}
 
 /// The block and stage sizes of a nest, in slots: derived from a host's
 /// caches ([`Budget::new`]) for the slot width, so that they follow the

@@ -21,6 +21,24 @@
 //! line, nothing read) 1.4, where the same stores front to back through
 //! the destination take 0.4: the stage's order (source tiles read whole,
 //! destination chunks streamed whole) is what this machine rewards.
+//!
+//! Measured next (same case and machine, load average 1–3, wall clock):
+//! of the whole-block pass, the reads and transposes alone (nothing
+//! written out) took 1.25–1.5 memcpy times, the copy-out alone 0.3–0.4,
+//! and copying instead of transposing (same addresses) changed nothing:
+//! the reads, not the shuffles, are what to speed up. A read-only model of
+//! the access patterns (64 MiB, 4 KiB pages, ratio to a memcpy of it):
+//! sequential 0.48–0.52 memcpy times; the 16 tiles of a block read one
+//! after another 0.88–1.05; read as the 8 × 8 transposes do (8 rows × 32
+//! bytes at a time) 1.20–1.35; the same with the next block prefetched
+//! into L2 line by line, blocks in source order 0.29–0.51, in
+//! cache-blocking order 0.76–0.81; whole-block stage and copy-out in the
+//! model 0.97–1.41, chunk by chunk (each destination tile transposed into
+//! 4 KiB of scratch and streamed at once) 0.86–0.98. Hence [`chunks`], the
+//! line-by-line prefetch ([`Runs`]) and source-order blocks
+//! (`choose::gather`). The win in the kernel itself was smaller than the
+//! model's and hard to tell from the machine's load (see
+//! `simd::transpose::by_chunks`).
 
 use crate::storage::caches::Caches;
 use crate::storage::kernels::gather_rows;
