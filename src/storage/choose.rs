@@ -219,9 +219,10 @@ const fn gather(all: &[Loop], sizes: &Sizes, budget: &Budget) -> Option<Nest> {
             // runs through many tiles, one row of 8 of each) reaches the
             // chunk's bound inside one loop: its inner part, the largest
             // even split that fits, completes the chunk (kept only if the
-            // block is a 4-byte transpose, below; measured on
-            // f32[4096,4096] `{1,0:T(8,128)}` → column-major: see the
-            // test `column_major_destinations_gather`)
+            // block is a 4-byte transpose, below). Without it such plans
+            // ran as 2-D blocks: f32[4096,4096] `{1,0:T(8,128)}` →
+            // column-major 0.11x of memcpy, gathered 0.48x (plain `Vec`s,
+            // AMD EPYC Zen 4, one run each, load average 6.5)
             if foot < budget.gather_min && budget.bits == 32 {
                 cut = split_to(&l, foot, budget);
             }
@@ -342,12 +343,13 @@ const fn gather(all: &[Loop], sizes: &Sizes, budget: &Budget) -> Option<Nest> {
         }
     }
     // blocks in cache-blocking order; a tile transpose of 4-byte slots
-    // (`simd::transpose::gather_chunks_u32`) in source order, so that the
-    // next block continues the runs this one read (its source tiles or
-    // columns), which the prefetcher then finds in the DRAM pages already
-    // open (measured on f32[4096,4096] {1,0:T(8,128)} -> {0,1:T(8,128)},
-    // reads alone, AMD EPYC Zen 4: 0.81 memcpy times in cache-blocking
-    // order, 0.51 in source order)
+    // (`simd::transpose`) in source order, so that the next block
+    // continues the runs this one read (its source tiles or columns) in
+    // the pages and DRAM rows already open (a read-only model of the
+    // blocks of f32[4096,4096] {1,0:T(8,128)} -> {0,1:T(8,128)}, the next
+    // block prefetched, AMD EPYC Zen 4: 0.76-0.81 memcpy times in
+    // cache-blocking order, 0.29-0.51 in source order; see
+    // `simd::transpose_loops`)
     let transpose32 = budget.bits == 32 && transposes(g.as_slice());
     if cut.is_some() && !transpose32 {
         return None;

@@ -256,7 +256,9 @@ impl Runs {
         }
         // (the last slot of the run too: a run not starting on a line
         // ends in one more)
-        let o = self.base.wrapping_add(self.at.min(self.run - 1) as isize);
+        let o = self
+            .base
+            .wrapping_add(self.at.min(self.run.saturating_sub(1)) as isize);
         if self.at < self.run {
             self.at += self.line;
             return Some(o);
