@@ -18,7 +18,7 @@
 //! The same cases run natively in `cargo test`.
 
 mod relayout_common;
-use relayout_common::{check, levels_agree, shape, strided};
+use relayout_common::{check, shape, strided};
 use tilelayout::storage::{ArrayLayout, Kernel, RelayoutPlan};
 
 fn both_ways(ty: &str, dims: &[u64], attrs: &str, bits: u32, kernels: [Kernel; 2]) {
@@ -140,19 +140,6 @@ fn tile_transpose_matches_the_definition() {
     let b = ArrayLayout::from(shape("f32", &[16, 32], &[0, 1], "T(8,16)"));
     assert_eq!(check(a, b, 32, Some(true)), Kernel::Gather);
     assert_eq!(check(b, a, 32, Some(false)), Kernel::Gather);
-}
-
-/// Tile transposes whose source tiles are whole 4 KiB runs go chunk by
-/// chunk (`simd::transpose::gather_chunks_u32`: each destination chunk
-/// transposed into scratch, then written): every level writes the
-/// portable kernels' bytes (`levels_agree`; natively `relayout_agree`
-/// checks the same plan against the definition, and the column-major
-/// cases, whose blocks run whole through the kernels above).
-#[test]
-fn chunked_tile_transposes_agree_at_every_level() {
-    let a = ArrayLayout::from(shape("f32", &[64, 128], &[1, 0], "T(16,64)"));
-    let b = ArrayLayout::from(shape("f32", &[64, 128], &[0, 1], "T(16,64)"));
-    assert_eq!(levels_agree(b, a, 32), Kernel::Gather);
 }
 
 /// The zip kernels stream directly (AVX2) into 16-byte aligned blocks;

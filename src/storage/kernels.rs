@@ -122,26 +122,6 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
             #[cfg(feature = "alloc")]
             Kernel::Gather => {
                 let (foot, g) = (b.n as usize, self.gather);
-                if let Some(c) = transpose_chunks(size_of::<T>(), g, a, foot) {
-                    // 32-bit tile transposes: each chunk transposed into
-                    // scratch that stays in L1 and written out at once
-                    let (nt, ad) = (self.nt, a.dst as usize);
-                    let d32: &mut [u32] = bytemuck::cast_slice_mut(dst);
-                    simd::transpose::gather_chunks_u32(
-                        self.isa,
-                        cast(src),
-                        s,
-                        g,
-                        c,
-                        bytemuck::cast_slice_mut(&mut self.stage[..foot]),
-                        self.ahead.take(),
-                        |k, chunk| {
-                            let o = d + k * ad;
-                            copy_run(chunk, &mut d32[o..o + foot], nt);
-                        },
-                    );
-                    return;
-                }
                 let stage = &mut self.stage[..a.n as usize * foot];
                 gather_block(self.isa, src, s, g, stage, self.ahead.take());
                 for (k, chunk) in stage.chunks_exact(foot).enumerate() {
@@ -435,26 +415,6 @@ pub(crate) fn gather_rows(
             digit[k] = 0;
         }
     }
-}
-
-/// The index, in the gather loops `g`, of the loop stepping through a
-/// stage's chunks (`a`: its repeat, `foot`: the chunk's slots), when the
-/// block is a tile transpose of 4-byte slots (`bytes`) that
-/// [`simd::transpose::gather_chunks_u32`] runs chunk by chunk
-/// ([`simd::transpose::by_chunks`]): the chunk
-/// loop is not one of the two innermost (the 8 × 8 transposes); a block
-/// of one chunk has none and runs whole.
-#[cfg(feature = "alloc")]
-fn transpose_chunks(bytes: usize, g: &[Loop], a: &Loop, foot: usize) -> Option<usize> {
-    if bytes != 4 || !simd::transpose::transposes(g) || !simd::transpose::by_chunks(g) {
-        return None;
-    }
-    let i = if a.n > 1 {
-        g.iter().position(|l| l.n == a.n && l.dst == foot as u64)?
-    } else {
-        usize::MAX
-    };
-    (i == usize::MAX || i + 2 < g.len()).then_some(i)
 }
 
 /// A gather block whose source starts at `s`, into the stage `out`: the

@@ -70,77 +70,6 @@ pub(crate) fn gather_u32(
     super::transpose_loops::blocks(src, s, loops, out, ahead, portable8);
 }
 
-/// Whether a gather block whose loops [`transposes`] accepts runs chunk
-/// by chunk ([`gather_chunks_u32`]) rather than whole into its stage: when
-/// its source is read in contiguous runs of at least a 4 KiB page (the
-/// tiles of a tile transpose). A chunk reads a few slots of every source
-/// row of the block; rows in runs that short (a column-major source's
-/// columns, 512 bytes each in a 128-column block, each in its own page)
-/// are read faster a few rows at a time through the whole block, as the
-/// whole-block pass does (measured on f32[4096,4096], plain `Vec`s, AMD
-/// EPYC Zen 4, CPU-time clock, load 4–5, median of 15 per run:
-/// `{1,0:T(8,128)}` → `{0,1:T(8,128)}` 0.55–0.57x of memcpy whole,
-/// 0.59–0.66x by chunks; column-major → `T(8,128)` 0.55–0.62x whole,
-/// 0.39–0.57x by chunks).
-pub(crate) fn by_chunks(loops: &[Loop]) -> bool {
-    super::transpose_loops::run_of(loops).0.saturating_mul(4) >= 4096
-}
-
-/// A gather block whose loops [`transposes`] accepts, chunk by chunk:
-/// `loops[chunk]` steps through the stage's chunks (stage stride
-/// `out.len()`, the chunk's length; not one of the two innermost loops;
-/// an index past `loops`: the block is one chunk); each chunk is
-/// transposed into `out` and handed to `emit(k, out)` (`k`: the chunk's
-/// step) before the next chunk's source is read, so the destination is
-/// written while the source is read, from scratch that stays in L1; the
-/// next block's source (`ahead` slots on) is prefetched into L2 line by
-/// line as this one is read.
-#[allow(clippy::too_many_arguments)] // reason: the block, its source, scratch, prefetch and the sink
-pub(crate) fn gather_chunks_u32(
-    isa: Isa,
-    src: &[u32],
-    s: usize,
-    loops: &[Loop],
-    chunk: usize,
-    out: &mut [u32],
-    ahead: Option<isize>,
-    emit: impl FnMut(usize, &[u32]),
-) {
-    #[cfg(target_arch = "x86_64")]
-    if isa.avx2() {
-        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-        return unsafe { chunks_avx2(src, s, loops, chunk, out, ahead, emit) };
-    }
-    let _ = isa;
-    super::transpose_loops::chunks(src, s, loops, Some(chunk), out, ahead, portable8, emit);
-}
-
-/// [`gather_chunks_u32`] at the AVX2 level: its 8 × 8 register transpose
-/// inlined into the loops.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[allow(clippy::too_many_arguments)] // reason: as `gather_chunks_u32`
-fn chunks_avx2(
-    src: &[u32],
-    s: usize,
-    loops: &[Loop],
-    chunk: usize,
-    out: &mut [u32],
-    ahead: Option<isize>,
-    emit: impl FnMut(usize, &[u32]),
-) {
-    super::transpose_loops::chunks(
-        src,
-        s,
-        loops,
-        Some(chunk),
-        out,
-        ahead,
-        |a, s, ss, b, d, ds| super::avx2::transpose8_u32(a, s, ss, b, d, ds),
-        emit,
-    );
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,56 +87,6 @@ mod tests {
                 for c in 0..8 {
                     assert_eq!(dst[3 + c * 11 + r], src[2 + r * 13 + c], "{level:?}");
                 }
-            }
-        }
-    }
-
-    /// A block handed out chunk by chunk: 3 chunks of 2 × (16 × 24)
-    /// slots, two 8-row groups and three 8-column groups per transpose
-    /// pass, the chunk loop outermost or between two others, every level,
-    /// against the slots the loops name (`ahead` past the source: only
-    /// prefetched).
-    #[test]
-    fn chunks_match_the_loops_at_every_level() {
-        let l = |n, src, dst| Loop {
-            n,
-            src,
-            dst,
-            dim: FREE,
-            w: 1,
-        };
-        let (foot, s) = (768usize, 5usize);
-        let (k, o) = (l(3, 24, 768), l(2, 1287, 384));
-        let (y, x) = (l(16, 80, 1), l(24, 1, 16));
-        let src: alloc::vec::Vec<u32> = (0..2600).map(|i| i * 7 + 1).collect();
-        let mut want = alloc::vec![0u32; 3 * foot];
-        for (a, b, c, d) in (0..3).flat_map(|a| {
-            (0..2).flat_map(move |b| (0..16).flat_map(move |c| (0..24).map(move |d| (a, b, c, d))))
-        }) {
-            want[768 * a + 384 * b + c + 16 * d] = src[s + 24 * a + 1287 * b + 80 * c + d];
-        }
-        for (loops, at) in [([o, k, y, x], 1), ([k, o, y, x], 0)] {
-            assert!(transposes(&loops));
-            for level in Simd::ALL {
-                let mut got = alloc::vec![0u32; 3 * foot];
-                let mut out = alloc::vec![0u32; foot];
-                let mut seen = alloc::vec::Vec::new();
-                let ahead = Some(1 << 20);
-                gather_chunks_u32(
-                    Isa::new(Some(level)),
-                    &src,
-                    s,
-                    &loops,
-                    at,
-                    &mut out,
-                    ahead,
-                    |c, ch| {
-                        seen.push(c);
-                        got[c * foot..(c + 1) * foot].copy_from_slice(ch);
-                    },
-                );
-                assert_eq!(seen, [0, 1, 2], "{level:?}");
-                assert_eq!(got, want, "{level:?} chunk loop at {at}");
             }
         }
     }

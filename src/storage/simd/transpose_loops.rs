@@ -23,30 +23,39 @@
 //! destination chunks streamed whole) is what this machine rewards.
 //!
 //! Measured next (same case and machine, load average 1–3, wall clock):
-//! of the whole-block pass, the reads and transposes alone (nothing
-//! written out) took 1.25–1.5 memcpy times, the copy-out alone 0.3–0.4,
-//! and copying instead of transposing (same addresses) changed nothing:
-//! the reads, not the shuffles, are what to speed up. A read-only model of
-//! the access patterns (64 MiB, 4 KiB pages, ratio to a memcpy of it):
-//! sequential 0.48–0.52 memcpy times; the 16 tiles of a block read one
-//! after another 0.88–1.05; read as the 8 × 8 transposes do (8 rows × 32
-//! bytes at a time) 1.20–1.35; the same with the next block prefetched
-//! into L2 line by line, blocks in source order 0.29–0.51, in
-//! cache-blocking order 0.76–0.81; whole-block stage and copy-out in the
-//! model 0.97–1.41, chunk by chunk (each destination tile transposed into
-//! 4 KiB of scratch and streamed at once) 0.86–0.98. Hence [`chunks`], the
-//! line-by-line prefetch ([`Runs`]) and source-order blocks
-//! (`choose::gather`). The win in the kernel itself was smaller than the
-//! model's and hard to tell from the machine's load (see
-//! `simd::transpose::by_chunks`).
+//! of this pass, the reads and transposes alone (nothing written out) took
+//! 1.25–1.5 memcpy times, the copy-out alone 0.3–0.4, and copying instead
+//! of transposing (same addresses) changed nothing: the reads, not the
+//! shuffles, are what to speed up. A read-only model of the access
+//! patterns (64 MiB, 4 KiB pages, ratio to a memcpy of it): sequential
+//! 0.48–0.52 memcpy times; the 16 tiles of a block read one after another
+//! 0.88–1.05; read as the 8 × 8 transposes do (8 rows × 32 bytes at a
+//! time) 1.20–1.35; the same with the next block prefetched into L2 line
+//! by line, blocks in source order 0.29–0.51, in cache-blocking order
+//! 0.76–0.81 (hence the source-order blocks of `choose::gather`); the
+//! model's stage and copy-out 0.97–1.41, chunk by chunk (each destination
+//! tile transposed into 4 KiB of scratch and streamed at once, the next
+//! block prefetched line by line) 0.86–0.98.
+//!
+//! Tried and not kept: that chunk-by-chunk order in the kernel (a chunk
+//! loop around this pass, scratch of one chunk in L1, each chunk streamed
+//! as soon as it was full, the next block prefetched line by line in
+//! address order spread over the 8 × 8 calls): on `{1,0:T(8,128)}` →
+//! `{0,1:T(8,128)}`, plain `Vec`s, back to back with this pass (both in
+//! source order), load average 3.5–4: wall clock 0.45–0.58x of memcpy
+//! against 0.55–0.58x, CPU time 0.48–0.60x against 0.51–0.65x, 64-byte
+//! aligned 0.45–0.52x against 0.56–0.59x (an earlier run at load 4–5 had
+//! it ahead by CPU time, 0.59–0.66x against 0.55–0.57x); for a
+//! column-major source (512-byte columns, each chunk reading 32 bytes of
+//! 128 of them) 0.39–0.57x against 0.55–0.62x.
 
 use crate::storage::caches::Caches;
 use crate::storage::kernels::gather_rows;
 use crate::storage::nest::Loop;
 
 /// The loops of a gather block (`simd::transpose::gather_u32`) around
-/// `t8`, an 8 × 8 transpose (`dst[d + c·ds + r] = src[s + r·ss + c]`),
-/// into the whole stage `out`. Inlined into each SIMD level's caller.
+/// `t8`, an 8 × 8 transpose (`dst[d + c·ds + r] = src[s + r·ss + c]`).
+/// Inlined into each SIMD level's caller.
 #[inline(always)]
 pub(super) fn blocks(
     src: &[u32],
@@ -54,112 +63,30 @@ pub(super) fn blocks(
     loops: &[Loop],
     out: &mut [u32],
     ahead: Option<isize>,
-    t8: impl FnMut(&[u32], usize, usize, &mut [u32], usize, usize),
-) {
-    chunks(src, s, loops, None, out, ahead, t8, |_, _| {});
-}
-
-/// As [`blocks`], chunk by chunk: `chunk` is the index in `loops` of the
-/// loop whose steps are the stage's chunks (its stage stride the chunk's
-/// length, `out.len()`); each chunk is transposed into `out` and handed
-/// to `emit(k, out)` (`k`: the step) before the next one is read, so the
-/// destination is written while the source is read, from a scratch that
-/// stays in L1. `None`: the whole block into `out`, then `emit(0, out)`.
-#[allow(clippy::too_many_arguments)] // reason: the block, its source, scratch, prefetch and both callbacks
-#[inline(always)]
-pub(super) fn chunks(
-    src: &[u32],
-    s: usize,
-    loops: &[Loop],
-    chunk: Option<usize>,
-    out: &mut [u32],
-    ahead: Option<isize>,
     mut t8: impl FnMut(&[u32], usize, usize, &mut [u32], usize, usize),
-    mut emit: impl FnMut(usize, &[u32]),
-) {
-    let Some(i) = chunk.filter(|&i| i < loops.len()) else {
-        // whole: prefetch the next block's source into L2 as this one's is
-        // read, the same rows `ahead` slots away
-        let mut pf = |so: usize, ss: usize, even: bool| {
-            if let (Some(x), true) = (ahead, even) {
-                for r in 0..8 {
-                    let p = src.as_ptr().wrapping_add(so + r * ss).wrapping_offset(x);
-                    super::prefetch_l2(p);
-                }
-            }
-        };
-        // and the rows the next value of the outermost loop reads, one
-        // sweep of the loops inside it later, into L1 (`prefetcht0`: they
-        // are read before L1 turns over), when that loop steps to other
-        // lines and its sweep fits [`Caches::prefetch_ahead`] (measured on
-        // f32[4096,4096] `{1,0:T(8,128)}` → `{0,1:T(8,128)}`, where that is
-        // the next source tile, when it ran whole: 0.42–0.54x → 0.58–0.66x
-        // of memcpy; a non-temporal hint and two sweeps ahead measured no
-        // better)
-        let next = next_sweep(loops, 4);
-        pass(src, s, loops, out, next, &mut pf, &mut t8);
-        emit(0, out);
-        return;
-    };
-    // by chunks: prefetch the next block's source into L2 as this one is
-    // read, line by line in address order through each of its contiguous
-    // runs, spread evenly over this block's 8 × 8 calls (see [`Runs`])
-    let mut runs = ahead.map(|x| Runs::new(loops, 4, x));
-    let per = runs.as_ref().map_or(0, |r| r.per_call(loops));
-    let mut pf = |_: usize, _: usize, _: bool| {
-        if let Some(r) = runs.as_mut() {
-            for _ in 0..per {
-                match r.next() {
-                    Some(o) => super::prefetch_l2(src.as_ptr().wrapping_add(s).wrapping_offset(o)),
-                    None => break,
-                }
-            }
-        }
-    };
-    let mut rest = [Loop::ONE; 16];
-    let n = loops.len().min(16);
-    let mut m = 0;
-    for (j, l) in loops[..n].iter().enumerate() {
-        if j != i {
-            rest[m] = *l;
-            m += 1;
-        }
-    }
-    let c = loops[i];
-    for k in 0..c.n as usize {
-        pass(
-            src,
-            s + k * c.src as usize,
-            &rest[..m],
-            out,
-            None,
-            &mut pf,
-            &mut t8,
-        );
-        emit(k, out);
-    }
-}
-
-/// One sweep of `loops` (their two innermost an 8 × 8 transpose) from
-/// `src` at `s` into `out`, `pf(source offset, row stride, even)` before
-/// each 8 × 8 call (`even`: the first of two calls on the same lines);
-/// `next`: the source step whose rows to prefetch into L1
-/// ([`next_sweep`]).
-#[inline(always)]
-fn pass(
-    src: &[u32],
-    s: usize,
-    loops: &[Loop],
-    out: &mut [u32],
-    next: Option<usize>,
-    pf: &mut impl FnMut(usize, usize, bool),
-    t8: &mut impl FnMut(&[u32], usize, usize, &mut [u32], usize, usize),
 ) {
     let [.., y, x] = loops else {
         return;
     };
     let (ss, ds) = (y.src as usize, x.dst as usize);
     let (nr, nc) = (y.n as usize / 8, x.n as usize / 8);
+    // prefetch the next block's source as this one's is read: the same
+    // rows `ahead` slots away
+    let pf = |at: usize| {
+        if let Some(x) = ahead {
+            super::prefetch_l2(src.as_ptr().wrapping_add(at).wrapping_offset(x));
+        }
+    };
+    // and the rows the next value of the outermost loop reads, one sweep
+    // of the loops inside it later, into L1 (`prefetcht0`: they are read
+    // before L1 turns over), when that loop steps to other lines and its
+    // sweep fits [`Caches::prefetch_ahead`] (measured on f32[4096,4096]
+    // `{1,0:T(8,128)}` → `{0,1:T(8,128)}`, where that is the next source
+    // tile; the bench, old and new builds interleaved, three runs each,
+    // plain `Vec`s: 0.42–0.54x → 0.58–0.66x of memcpy, 64-byte aligned
+    // buffers 0.46–0.59x → 0.49–0.62x; a non-temporal hint and two sweeps
+    // ahead measured no better)
+    let next = next_sweep(loops, 4);
     // the 8-row groups of `y` outermost: each group's source rows are read
     // through every other loop before the next group's, so a few rows
     // stream at a time (reading 8 slots of every row per pass was 0.48x of
@@ -168,10 +95,12 @@ fn pass(
         gather_rows(&loops[..loops.len() - 1], s, |sb, db, _, _, _| {
             for tc in 0..nc {
                 let (so, dof) = (sb + 8 * tr * ss + 8 * tc, db + 8 * tc * ds + 8 * tr);
-                pf(so, ss, tc % 2 == 0);
-                if let (Some(o), true) = (next, tc % 2 == 0) {
+                if tc % 2 == 0 {
                     for r in 0..8 {
-                        super::prefetch_l1(src.as_ptr().wrapping_add(so + r * ss + o));
+                        pf(so + r * ss);
+                        if let Some(o) = next {
+                            super::prefetch_l1(src.as_ptr().wrapping_add(so + r * ss + o));
+                        }
                     }
                 }
                 t8(src, so, ss, out, dof, ds);
@@ -180,131 +109,12 @@ fn pass(
     }
 }
 
-/// The source lines of a gather block, in address order within each of
-/// its contiguous runs: the prefetch targets of the block `ahead` slots
-/// away. Hardware prefetchers follow a few streams of whole lines; a
-/// block's rows read 32 bytes at a time across 8 or more rows each (the
-/// order the 8 × 8 transposes need) train them poorly, so the next
-/// block is requested in the order they follow best (measured on
-/// f32[4096,4096] tiles, reads only, AMD EPYC Zen 4: 16 tiles of 4 KiB
-/// read 8 rows × 32 bytes at a time 1.20–1.26 memcpy times, the same
-/// tiles with the next block prefetched line by line 0.50, a sequential
-/// read of the same bytes 0.48–0.50).
-///
-/// The runs: the loops whose source strides chain from 1 (innermost
-/// first) make one contiguous run; the others step from run to run.
-struct Runs {
-    /// The loops stepping from run to run (`n`, source stride), outermost
-    /// first, and their digits.
-    steps: [(usize, usize); 16],
-    digit: [usize; 16],
-    k: usize,
-    /// Slots per run, and per line (64 bytes).
-    run: usize,
-    line: usize,
-    /// The next line's offset within its run, and its run's start
-    /// (relative to this block's source start).
-    at: usize,
-    base: isize,
-    done: bool,
-}
-
-impl Runs {
-    /// The runs of `loops` (a gather block's, `unit`-byte slots), shifted
-    /// by `ahead` slots.
-    fn new(loops: &[Loop], unit: usize, ahead: isize) -> Runs {
-        let loops = &loops[..loops.len().min(16)];
-        let (run, used) = run_of(loops);
-        let mut steps = [(1, 0); 16];
-        let mut k = 0;
-        for (i, l) in loops.iter().enumerate() {
-            if !used[i] && l.n > 1 {
-                steps[k] = (l.n as usize, l.src as usize);
-                k += 1;
-            }
-        }
-        Runs {
-            steps,
-            digit: [0; 16],
-            k,
-            run,
-            line: (64 / unit).max(1),
-            at: 0,
-            base: ahead,
-            done: false,
-        }
-    }
-
-    /// Lines per 8 × 8 call of `loops` (all of them over the block's
-    /// calls, rounded up).
-    fn per_call(&self, loops: &[Loop]) -> usize {
-        let slots = loops
-            .iter()
-            .fold(1usize, |p, l| p.saturating_mul(l.n as usize));
-        let calls = (slots / 64).max(1);
-        let runs = self.steps[..self.k]
-            .iter()
-            .fold(1usize, |p, s| p.saturating_mul(s.0));
-        let lines = runs.saturating_mul(self.run.div_ceil(self.line) + 1);
-        lines.div_ceil(calls)
-    }
-
-    /// The next line's offset from the block's source start.
-    fn next(&mut self) -> Option<isize> {
-        if self.done {
-            return None;
-        }
-        // (the last slot of the run too: a run not starting on a line
-        // ends in one more)
-        let o = self
-            .base
-            .wrapping_add(self.at.min(self.run.saturating_sub(1)) as isize);
-        if self.at < self.run {
-            self.at += self.line;
-            return Some(o);
-        }
-        self.at = 0;
-        let mut i = self.k;
-        loop {
-            if i == 0 {
-                self.done = true;
-                break;
-            }
-            i -= 1;
-            let (n, st) = self.steps[i];
-            self.digit[i] += 1;
-            self.base = self.base.wrapping_add(st as isize);
-            if self.digit[i] < n {
-                break;
-            }
-            self.base = self.base.wrapping_sub((n * st) as isize);
-            self.digit[i] = 0;
-        }
-        Some(o)
-    }
-}
-
-/// The contiguous source run of a gather block's `loops` (at most 16):
-/// the product of the loops whose source strides chain from 1, in slots,
-/// and which loops those are.
-pub(super) fn run_of(loops: &[Loop]) -> (usize, [bool; 16]) {
-    let loops = &loops[..loops.len().min(16)];
-    let mut used = [false; 16];
-    let mut run = 1usize;
-    while let Some(i) = (0..loops.len()).find(|&i| !used[i] && loops[i].src as usize == run) {
-        used[i] = true;
-        run = run.saturating_mul(loops[i].n as usize);
-    }
-    (run, used)
-}
-
 /// The source step, in slots of `unit` bytes, of the outermost of `loops`
 /// (at least three, the block's two innermost), when its rows are worth
 /// prefetching into L1 one sweep ahead: it steps to other lines (≥ 64
 /// bytes) and one sweep of the loops inside it reads at most
 /// [`Caches::prefetch_ahead`] bytes. Shared by the 32-bit tile transposes
-/// (when a block runs whole) and the unit transposes of packed tilings
-/// (`simd::squares`).
+/// and the unit transposes of packed tilings (`simd::squares`).
 pub(super) fn next_sweep(loops: &[Loop], unit: u64) -> Option<usize> {
     let sweep = loops
         .iter()
