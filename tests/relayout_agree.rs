@@ -259,6 +259,71 @@ fn larger_arrays_with_split_blocks_agree_with_offsets() {
     }
 }
 
+/// Tile transposes of larger arrays, gathered in blocks of several
+/// chunks (in source order): both directions, column-major sources and
+/// destinations, dims that are not multiples of the tiles (padding),
+/// streaming on and off.
+#[test]
+#[cfg_attr(miri, ignore = "arrays of 2^13 elements and more")]
+fn larger_tile_transposes_agree_with_offsets() {
+    let cases: &[(&[u64], &str)] = &[
+        (&[64, 128], "T(16,64)"),
+        (&[64, 96], "T(16,64)"),
+        (&[50, 140], "T(16,64)"),
+        (&[256, 256], "T(8,128)"),
+        (&[136, 264], "T(8,128)"),
+        (&[96, 96], "T(32,32)"),
+    ];
+    for &(dims, attrs) in cases {
+        let a = ArrayLayout::from(shape("f32", dims, &[1, 0], attrs));
+        let b = ArrayLayout::from(shape("f32", dims, &[0, 1], attrs));
+        let cols = ArrayLayout::from(strided(dims, 32)[1]);
+        for nt in [None, Some(true)] {
+            for (s, d) in [(a, b), (b, a), (cols, a), (a, cols), (cols, b), (b, cols)] {
+                check(s, d, 32, nt);
+            }
+        }
+    }
+}
+
+/// Tiles into column-major storage: a column runs through more tiles
+/// than a gather chunk holds, so the loop over them is split for the
+/// chunk (before, such plans ran as 2-D blocks: f32[4096,4096]
+/// `{1,0:T(8,128)}` → column-major at 0.11x of memcpy); counts with odd
+/// divisors, padding, both tile orders.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "arrays of 2^15 elements; their blocks run the kernels relayout_miri covers"
+)]
+fn column_major_destinations_gather() {
+    let gather = if cfg!(feature = "alloc") {
+        Kernel::Gather
+    } else {
+        Kernel::Block
+    };
+    let cases: &[(&[u64], &str, bool)] = &[
+        (&[2048, 256], "T(8,128)", true),
+        (&[1040, 256], "T(8,128)", true),
+        (&[1040, 200], "T(8,128)", false),
+        (&[2056, 40], "T(8,8)", false),
+        (&[1040, 32], "T(8,16)", true),
+    ];
+    for &(dims, attrs, gathers) in cases {
+        let cols = ArrayLayout::from(strided(dims, 32)[1]);
+        for m in [[1, 0], [0, 1]] {
+            let t = ArrayLayout::from(shape("f32", dims, &m, attrs));
+            for nt in [None, Some(true)] {
+                let k = check(t, cols, 32, nt);
+                if gathers && m == [1, 0] {
+                    assert_eq!(k, gather, "{dims:?} {attrs}");
+                }
+                check(cols, t, 32, nt);
+            }
+        }
+    }
+}
+
 /// 128-bit slots (`c128`) move as `[u8; 16]` units.
 #[test]
 fn sixteen_byte_units_move_whole() {

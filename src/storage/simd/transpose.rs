@@ -46,7 +46,7 @@ fn portable8(src: &[u32], s: usize, ss: usize, dst: &mut [u32], d: usize, ds: us
 /// 4-byte slots this module runs: the innermost loop contiguous in the
 /// source, the one around it contiguous in the stage, both counts
 /// multiples of 8.
-pub(crate) fn transposes(loops: &[Loop]) -> bool {
+pub(crate) const fn transposes(loops: &[Loop]) -> bool {
     matches!(loops, [.., y, x] if x.src == 1 && y.dst == 1 && x.n % 8 == 0 && y.n % 8 == 0)
 }
 

@@ -21,6 +21,33 @@
 //! line, nothing read) 1.4, where the same stores front to back through
 //! the destination take 0.4: the stage's order (source tiles read whole,
 //! destination chunks streamed whole) is what this machine rewards.
+//!
+//! Measured next (same case and machine, load average 1–3, wall clock):
+//! of this pass, the reads and transposes alone (nothing written out) took
+//! 1.25–1.5 memcpy times, the copy-out alone 0.3–0.4, and copying instead
+//! of transposing (same addresses) changed nothing: the reads, not the
+//! shuffles, are what to speed up. A read-only model of the access
+//! patterns (64 MiB, 4 KiB pages, ratio to a memcpy of it): sequential
+//! 0.48–0.52 memcpy times; the 16 tiles of a block read one after another
+//! 0.88–1.05; read as the 8 × 8 transposes do (8 rows × 32 bytes at a
+//! time) 1.20–1.35; the same with the next block prefetched into L2 line
+//! by line, blocks in source order 0.29–0.51, in cache-blocking order
+//! 0.76–0.81 (hence the source-order blocks of `choose::gather`); the
+//! model's stage and copy-out 0.97–1.41, chunk by chunk (each destination
+//! tile transposed into 4 KiB of scratch and streamed at once, the next
+//! block prefetched line by line) 0.86–0.98.
+//!
+//! Tried and not kept: that chunk-by-chunk order in the kernel (a chunk
+//! loop around this pass, scratch of one chunk in L1, each chunk streamed
+//! as soon as it was full, the next block prefetched line by line in
+//! address order spread over the 8 × 8 calls): on `{1,0:T(8,128)}` →
+//! `{0,1:T(8,128)}`, plain `Vec`s, back to back with this pass (both in
+//! source order), load average 3.5–4: wall clock 0.45–0.58x of memcpy
+//! against 0.55–0.58x, CPU time 0.48–0.60x against 0.51–0.65x, 64-byte
+//! aligned 0.45–0.52x against 0.56–0.59x (an earlier run at load 4–5 had
+//! it ahead by CPU time, 0.59–0.66x against 0.55–0.57x); for a
+//! column-major source (512-byte columns, each chunk reading 32 bytes of
+//! 128 of them) 0.39–0.57x against 0.55–0.62x.
 
 use crate::storage::caches::Caches;
 use crate::storage::kernels::gather_rows;
@@ -45,9 +72,25 @@ pub(super) fn blocks(
     let (nr, nc) = (y.n as usize / 8, x.n as usize / 8);
     // prefetch the next block's source as this one's is read: the same
     // rows `ahead` slots away
-    let pf = |at: usize| {
+    // (`last`: the last slot a pair of calls reads of the row, whose line
+    // is prefetched too where the pair's 64 bytes cross a line, as a
+    // plain `Vec`'s rows do: no later call starts on that line. Measured
+    // on f32[4096,4096] `{1,0:T(8,128)}` → column-major, where the pairs
+    // read 64 bytes of each of 1024 rows, plain `Vec`s, load average 4–5:
+    // 0.25–0.35x → 0.30–0.46x of memcpy. For a single call's 32 bytes the
+    // next call starts on the line: prefetching it for them too made
+    // `{1,0:T(8,128)}` → `{0,1:T(8,128)}` 0.54–0.68x → 0.45–0.56x and
+    // column-major → `T(8,128)` 0.62–0.80x → 0.54–0.62x)
+    let pf = |at: usize, last: Option<usize>| {
         if let Some(x) = ahead {
-            super::prefetch_l2(src.as_ptr().wrapping_add(at).wrapping_offset(x));
+            let p = src.as_ptr().wrapping_add(at).wrapping_offset(x);
+            super::prefetch_l2(p);
+            if let Some(l) = last {
+                let q = src.as_ptr().wrapping_add(l).wrapping_offset(x);
+                if (p as usize) / 64 != (q as usize) / 64 {
+                    super::prefetch_l2(q);
+                }
+            }
         }
     };
     // and the rows the next value of the outermost loop reads, one sweep
@@ -69,8 +112,9 @@ pub(super) fn blocks(
             for tc in 0..nc {
                 let (so, dof) = (sb + 8 * tr * ss + 8 * tc, db + 8 * tc * ds + 8 * tr);
                 if tc % 2 == 0 {
+                    let pair = tc + 1 < nc;
                     for r in 0..8 {
-                        pf(so + r * ss);
+                        pf(so + r * ss, pair.then_some(so + r * ss + 15));
                         if let Some(o) = next {
                             super::prefetch_l1(src.as_ptr().wrapping_add(so + r * ss + o));
                         }
