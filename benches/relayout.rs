@@ -680,6 +680,15 @@ fn main() {
             Some(&|s, d| naive(s, d, [1, N, N], &|_, r, c| a(c, r), &|_, r, c| b(r, c))),
         );
     }
+    if want("f32 T->cols") {
+        let (a, b) = (t8(N), rm(N));
+        case::<f32>(
+            "f32[4096,4096] {1,0:T(8,128)} -> cols",
+            &RelayoutPlan::new(f32t, Strided::column_major(n, 32).unwrap()).unwrap(),
+            nd(&[N / 8, N / 128, 8, 128], &[1, 3, 0, 2]),
+            Some(&|s, d| naive(s, d, [1, N, N], &|_, r, c| a(r, c), &|_, r, c| b(c, r))),
+        );
+    }
     if want("bf16 T->T") {
         let (r_, c_) = (2048usize, 4096usize);
         let (a, b) = (tk(c_, 2), tk(r_, 2));
