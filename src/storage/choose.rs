@@ -133,7 +133,7 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
         if let Some(nest) = gather(all.as_slice(), &sizes, budget) {
             let bytes = (budget.bits / 8) as usize;
             if budget.bits.is_multiple_of(8)
-                && matches!(square_unit(nest.gather.as_slice(), bytes), Some(2))
+                && matches!(square_unit(nest.gather.as_slice(), bytes), Some(2 | 4))
             {
                 return nest;
             }
