@@ -1,12 +1,14 @@
 //! The gather blocks of a transpose between packed tilings
 //! ([`gather_squares`]): each `k × k` square of slots is
 //! one unit (8 bytes for 2 × 2 of 16 bits, 16 bytes for 4 × 4 of 8 bits),
-//! and the block a tile transpose of units, 4 × 4 (8-byte units) or 2 × 2
-//! (16-byte units) at a time in AVX2 registers, the squares themselves
-//! transposed in each unit by a shuffle.
+//! and the block a tile transpose of units, the squares themselves
+//! transposed in each unit by a byte shuffle. AVX2 transposes 4 × 4
+//! (8-byte units) or 2 × 2 (16-byte units) at a time, 32 bytes of each
+//! source row; AVX-512 4 × 8 or 2 × 4, a whole 64-byte line of each
+//! source row, by two-source permutes (`vpermt2q`).
 //!
 //! ```text
-//!   dst[d + c·ds + r] = T(src[s + r·ss + c])      (in units) r, c < B
+//!   dst[d + c·ds + r] = T(src[s + r·ss + c])      (in units) r < R, c < C
 //! ```
 //!
 //! with `T` the in-unit transpose (slots `i + k·j` to `k·i + j`).
@@ -202,13 +204,17 @@ fn blocks(
 /// with `RELAYOUT_CLOCK=cpu`, old and new builds alternated three times,
 /// seven runs each, load average 9.5–11; ratio to memcpy, plain `Vec`s /
 /// 64-byte aligned): `bf16[2048,4096]` `{1,0:T(8,128)(2,1)}` →
-/// `{0,1:T(8,128)(2,1)}` 0.49–0.50× / 0.45–0.50× as `kernels::squares` → 0.76–0.77×
-/// / 0.71–0.78×; s8 `(4,1)` 0.53–0.55× / 0.50–0.55× → 0.52–0.56× /
-/// 0.64–0.66× (at load average 4, plain `Vec`s, 0.50–0.51× against
-/// 0.57–0.58×: plans keep s8 on `Interleave(4)`, see `choose`, and reach
-/// the 16-byte units only here and in the tests). Slot by slot (no register transposes) the same nests took
-/// 0.23–0.28×; without the unit transposes' source prefetch s8 took
-/// 0.42–0.47×.
+/// `{0,1:T(8,128)(2,1)}` 0.49–0.50× / 0.45–0.50× as `kernels::squares` →
+/// 0.76–0.77× / 0.71–0.78× (AVX2 blocks). Slot by slot (no register
+/// transposes) the same nests took 0.23–0.28×; without the unit
+/// transposes' source prefetch s8 took 0.42–0.47×. The AVX-512 blocks
+/// (whole source lines) against the AVX2 ones, same clock, eight
+/// rounds of seven runs alternated, load average 5–6: bf16 0.76× /
+/// 0.77× → 0.83× / 0.85× (median of the rounds). Tried with them and not
+/// kept (same case and s8, streaming): the next block's source
+/// prefetched two or four blocks ahead instead of one (0.68–0.80×
+/// against 0.74–0.85×), into L1 or non-temporally instead of L2
+/// (0.59–0.68×), without the next sweep's L1 prefetch (0.64×).
 ///
 /// When the loops' strides are whole units, they go to [`gather_units`]
 /// as a tile transpose of units (adjacent loops merged), where the level
