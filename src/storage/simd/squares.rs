@@ -23,8 +23,9 @@ use crate::storage::nest::Loop;
 /// at byte `s` into the stage bytes `out`, if the level has a register
 /// transpose for it and the unit loops `loops` (source order, strides in
 /// units) end in one: the innermost loop contiguous in the source, the
-/// one around it contiguous in the stage, both counts multiples of the
-/// block side. Returns whether it ran. `ahead`: the source byte offset
+/// one around it contiguous in the stage, their counts multiples of the
+/// block's columns and rows (AVX-512's blocks where they fit, else
+/// AVX2's). Returns whether it ran. `ahead`: the source byte offset
 /// of the next block less this one's, prefetched as this one is read.
 pub(crate) fn gather_units(
     isa: Isa,
