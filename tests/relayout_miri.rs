@@ -148,12 +148,14 @@ fn packed_tile_transposes_match_the_definition() {
 #[test]
 fn uneven_packed_tile_transposes_match_the_definition() {
     let cases = [
+        ("bf16", [6, 20], "T(4,8)(2,1)", 16),
         ("bf16", [20, 72], "T(8,16)(2,1)", 16),
         ("bf16", [16, 40], "T(8,8)(2,1)", 16),
         ("s8", [12, 36], "T(8,16)(4,1)", 8),
         ("s8", [16, 48], "T(8,8)(4,1)", 8),
     ];
-    for (ty, dims, attrs, bits) in cases.into_iter().take(if cfg!(miri) { 1 } else { 4 }) {
+    // (under Miri the smallest only: a minute a case interpreted)
+    for (ty, dims, attrs, bits) in cases.into_iter().take(if cfg!(miri) { 1 } else { 5 }) {
         let a = ArrayLayout::from(shape(ty, &dims, &[1, 0], attrs));
         let b = ArrayLayout::from(shape(ty, &dims, &[0, 1], attrs));
         for nt in [Some(true), Some(false)] {
