@@ -266,6 +266,126 @@ pub(crate) fn gather_squares<T: bytemuck::Pod>(
     });
 }
 
+/// The next gather block's source lines, prefetched into L2 a share at a
+/// time while this block's stage is copied out, so that the reads of the
+/// next block overlap the writes of this one (as in memcpy) rather than
+/// queue behind this block's own reads. For a block whose loops end in a
+/// `kernels::square_unit` and whose units run in contiguous source rows
+/// of at least a line (the packed transposes); the rows are those of this
+/// block `ahead` slots away.
+pub(crate) struct NextSource<'a> {
+    src: &'a [u8],
+    /// The loops around the rows (in units, merged), `n` of them.
+    outer: [Loop; 16],
+    n: usize,
+    digit: [usize; 16],
+    /// Byte offset of the next block's first row (only ever hinted).
+    base: isize,
+    /// Byte offset of the current row from `base`, the row's length and
+    /// the unit size.
+    row: usize,
+    span: usize,
+    u: usize,
+    /// Next line of the current row, in bytes from its first line.
+    line: usize,
+    /// Lines per [`NextSource::step`], and whether every row is hinted.
+    per: usize,
+    done: bool,
+}
+
+impl<'a> NextSource<'a> {
+    /// The cursor for the block at `s` with `loops` whose successor is
+    /// `ahead` slots away, its lines spread over `steps` steps; `None`
+    /// where it does not apply (no next block, not a packed square, rows
+    /// shorter than a line).
+    pub(crate) fn new<T: bytemuck::Pod>(
+        src: &'a [T],
+        s: usize,
+        loops: &[Loop],
+        ahead: Option<isize>,
+        steps: usize,
+    ) -> Option<Self> {
+        let z = size_of::<T>();
+        let kk = crate::storage::kernels::square_unit(loops, z)? as usize;
+        let kk = kk * kk;
+        let (ul, n) = unit_loops(&loops[..loops.len() - 2], kk as u64)?;
+        let (x, outer) = ul[..n].split_last()?;
+        let (u, base) = (kk * z, (s * z) as isize + ahead? * z as isize);
+        let span = x.n as usize * u;
+        if x.src != 1 || span < 64 {
+            return None;
+        }
+        let rows = outer.iter().map(|l| l.n as usize).product::<usize>();
+        // a row of `span` bytes touches at most `(span - 1) / 64 + 2`
+        // lines (one more than when it starts a line)
+        let lines = rows.checked_mul((span - 1) / 64 + 2)?;
+        let mut o = [Loop::ONE; 16];
+        o[..n - 1].copy_from_slice(outer);
+        Some(NextSource {
+            src: bytemuck::cast_slice(src),
+            outer: o,
+            n: n - 1,
+            digit: [0; 16],
+            base,
+            row: 0,
+            span,
+            u,
+            line: 0,
+            per: lines.div_ceil(steps.max(1)),
+            done: false,
+        })
+    }
+
+    /// Hints the next share of lines.
+    #[inline]
+    pub(crate) fn step(&mut self) {
+        for _ in 0..self.per {
+            match self.next_line() {
+                Some(p) => super::prefetch_l2(p),
+                None => return,
+            }
+        }
+    }
+
+    /// The address of the next line to hint (never dereferenced), from
+    /// the line holding a row's first byte to the one holding its last,
+    /// row after row; `None` once every row is done.
+    fn next_line(&mut self) -> Option<*const u8> {
+        if self.done {
+            return None;
+        }
+        let p = self
+            .src
+            .as_ptr()
+            .wrapping_offset(self.base)
+            .wrapping_add(self.row);
+        let mis = p.addr() & 63;
+        let at = p.wrapping_sub(mis).wrapping_add(self.line);
+        self.line += 64;
+        if self.line < mis + self.span {
+            return Some(at);
+        }
+        // the next row: the outer loops as an odometer
+        self.line = 0;
+        let mut k = self.n;
+        loop {
+            if k == 0 {
+                self.done = true;
+                return Some(at);
+            }
+            k -= 1;
+            let l = &self.outer[k];
+            self.digit[k] += 1;
+            self.row += l.src as usize * self.u;
+            if self.digit[k] < l.n as usize {
+                return Some(at);
+            }
+            self.row -= l.n as usize * l.src as usize * self.u;
+            self.digit[k] = 0;
+        }
+    }
+}
+
 /// The loops `rest` (source order) with their strides in `kk`-slot
 /// units, adjacent loops that chain on both sides merged, and how many
 /// there are; `None` if a stride is not whole units or there are more
@@ -516,6 +636,65 @@ mod tests {
             }
             out[d] = src[so];
         }
+    }
+
+    /// The lines [`NextSource`] hints are exactly those of the next
+    /// block's source (every slot of the loops, `ahead` slots on), by
+    /// definition, for misaligned starts and rows of several lines; the
+    /// `steps` shares cover them all.
+    #[test]
+    fn next_source_hints_the_next_blocks_lines() {
+        fn check<T: bytemuck::Pod + Default>(k: u64, rest: &[Loop], steps: usize) {
+            let mut loops = rest.to_vec();
+            loops.extend([l(k, k, 1), l(k, 1, k)]);
+            let src = alloc::vec![T::default(); 1 << 14];
+            let z = size_of::<T>();
+            for s in [0, 1, 3, 16, 33, 64, 100] {
+                for ahead in [0isize, 5, 4096, -3] {
+                    let mut c = NextSource::new(&src, s + 8, &loops, Some(ahead), steps)
+                        .expect("a packed square block with rows of a line or more");
+                    let mut got = Vec::new();
+                    while let Some(p) = c.next_line() {
+                        got.push(p.addr());
+                    }
+                    assert!(c.per * steps >= got.len(), "the shares cover every line");
+                    got.sort_unstable();
+                    got.dedup();
+                    let base = src.as_ptr().addr();
+                    let mut want = Vec::new();
+                    let total: u64 = loops.iter().map(|l| l.n).product();
+                    for mut i in 0..total {
+                        let mut so = s + 8;
+                        for l in loops.iter().rev() {
+                            so += (i % l.n) as usize * l.src as usize;
+                            i /= l.n;
+                        }
+                        let at = base.wrapping_add_signed((so as isize + ahead) * z as isize);
+                        want.push(at & !63);
+                    }
+                    want.sort_unstable();
+                    want.dedup();
+                    assert_eq!(got, want, "s {s} ahead {ahead} loops {rest:?}");
+                }
+            }
+        }
+        // s8 (4 × 4 units of 16 bytes), bf16 (2 × 2 units of 8 bytes):
+        // rows of 8 units (2 lines) with gaps, 3 × 2 of them; one row;
+        // rows that merge with the loop around them
+        check::<u8>(4, &[l(2, 16 * 100, 16), l(3, 16 * 9, 32), l(8, 16, 96)], 4);
+        check::<u8>(4, &[l(5, 16, 16)], 1);
+        check::<u8>(4, &[l(3, 16 * 4, 64), l(4, 16, 16)], 16);
+        check::<u16>(2, &[l(3, 4 * 40, 4), l(16, 4, 12)], 3);
+        // no next block, rows shorter than a line, not a packed square
+        let src = [0u8; 256];
+        let (sq, short) = (
+            [l(4, 16, 16), l(4, 4, 1), l(4, 1, 4)],
+            [l(3, 16, 16), l(4, 4, 1), l(4, 1, 4)],
+        );
+        assert!(NextSource::new(&src, 0, &sq, Some(64), 1).is_some());
+        assert!(NextSource::new(&src, 0, &sq, None, 1).is_none());
+        assert!(NextSource::new(&src, 0, &short, Some(64), 1).is_none());
+        assert!(NextSource::new(&src, 0, &[l(64, 1, 1)], Some(64), 1).is_none());
     }
 
     #[test]
