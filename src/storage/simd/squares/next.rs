@@ -22,7 +22,8 @@ use crate::storage::nest::Loop;
 /// under that load): `s8[2048,4096]` `{1,0:T(8,128)(4,1)}` →
 /// `{0,1:T(8,128)(4,1)}` streaming, plain `Vec`s, 0.68–0.78× with the
 /// next block hinted as this one is gathered → 0.80–0.92× (twelve rounds
-/// of thirteen); without streaming 0.52–0.57× both ways; bf16 the same
+/// of thirteen; by the wall clock at load average 2.5, 0.71–0.82× →
+/// 0.77–0.85×, six rounds); without streaming 0.52–0.57× both ways; bf16 the same
 /// either way (0.66–0.91× against 0.62–0.99×, streaming or not). Tried
 /// and not kept: the same on line-aligned rows (64-byte aligned buffers:
 /// s8 0.87–1.23× → 0.71–1.00×, bf16 1.03–1.11× → 0.82–1.01×, five and
