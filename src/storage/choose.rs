@@ -132,16 +132,20 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
     // is a tile transpose of `k²`-slot units: gathered like one, each
     // square moved whole (`simd::squares::gather_squares`; measured on
     // bf16[2048,4096] {1,0:T(8,128)(2,1)} -> {0,1:T(8,128)(2,1)}: see
-    // there). Only the 2 × 2 squares of 16-bit slots: the 4 × 4 squares of
-    // bytes gathered so (s8[2048,4096], `(4,1)`, 2 × 2 blocks of 16-byte
-    // units) measured 0.50-0.51x of memcpy on plain `Vec`s against
-    // 0.57-0.58x as `Interleave(4)` (64-byte aligned buffers 0.60x against
-    // 0.38-0.44x; load average 4), so they stay `Interleave(4)`
+    // there). The 4 × 4 squares of bytes too, since the AVX-512 unit
+    // blocks read whole lines (s8[2048,4096] `(4,1)`, CPU-time clock,
+    // load average 4-6, median of 5 rounds of 7 runs, plain `Vec`s /
+    // 64-byte aligned: as `Interleave(4)` 0.53x / 0.49x of memcpy,
+    // gathered 0.54x / 0.67x; with streaming stores forced, 0.53x / 0.52x
+    // against 0.79x / 0.93x). Tried: the outer loops of these gathers in
+    // source order (the next block's 16 source tiles the 2 KiB after
+    // this one's) rather than `Order::Block`: bf16 0.84x against 0.87x,
+    // s8 0.80x against 0.74x (streaming, same runs): no clear change
     if cfg!(feature = "alloc") && matches!(kernel, Kernel::Interleave(_)) {
         if let Some(nest) = gather(all.as_slice(), &sizes, budget) {
             let bytes = (budget.bits / 8) as usize;
             if budget.bits.is_multiple_of(8)
-                && matches!(square_unit(nest.gather.as_slice(), bytes), Some(2))
+                && matches!(square_unit(nest.gather.as_slice(), bytes), Some(2 | 4))
             {
                 return nest;
             }

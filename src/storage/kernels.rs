@@ -123,8 +123,17 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
             Kernel::Gather => {
                 let (foot, g) = (b.n as usize, self.gather);
                 let stage = &mut self.stage[..a.n as usize * foot];
-                gather_block(self.isa, src, s, g, stage, self.ahead.take());
+                // packed squares (rows not on lines): the next block's
+                // source is hinted while the stage is copied out, not
+                // while it is gathered (s8 streaming 0.68-0.78x -> 0.80-0.92x)
+                let ahead = self.ahead.take();
+                let mut next = simd::squares::NextSource::new(src, s, g, ahead, a.n as usize);
+                let ahead = if next.is_some() { None } else { ahead };
+                gather_block(self.isa, src, s, g, stage, ahead);
                 for (k, chunk) in stage.chunks_exact(foot).enumerate() {
+                    if let Some(n) = next.as_mut() {
+                        n.step();
+                    }
                     let o = d + k * a.dst as usize;
                     copy_run(chunk, &mut dst[o..o + foot], self.nt);
                 }

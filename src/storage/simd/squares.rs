@@ -1,15 +1,19 @@
 //! The gather blocks of a transpose between packed tilings
 //! ([`gather_squares`]): each `k × k` square of slots is
 //! one unit (8 bytes for 2 × 2 of 16 bits, 16 bytes for 4 × 4 of 8 bits),
-//! and the block a tile transpose of units, 4 × 4 (8-byte units) or 2 × 2
-//! (16-byte units) at a time in AVX2 registers, the squares themselves
-//! transposed in each unit by a shuffle.
+//! and the block a tile transpose of units, the squares themselves
+//! transposed in each unit by a byte shuffle. AVX2 transposes 4 × 4
+//! (8-byte units) or 2 × 2 (16-byte units) at a time, 32 bytes of each
+//! source row; AVX-512 4 × 8 or 2 × 4, a whole 64-byte line of each
+//! source row, by two-source permutes (`vpermt2q`).
 //!
 //! ```text
-//!   dst[d + c·ds + r] = T(src[s + r·ss + c])      (in units) r, c < B
+//!   dst[d + c·ds + r] = T(src[s + r·ss + c])      (in units) r < R, c < C
 //! ```
 //!
 //! with `T` the in-unit transpose (slots `i + k·j` to `k·i + j`).
+//! [`NextSource`] hints the next block's source while a block's stage
+//! is copied out.
 
 use core::mem::size_of;
 
@@ -17,12 +21,16 @@ use super::Isa;
 use crate::storage::kernels::gather_rows;
 use crate::storage::nest::Loop;
 
+mod next;
+pub(crate) use next::NextSource;
+
 /// Runs a gather block of `u`-byte units (8 or 16) from the bytes `src`
 /// at byte `s` into the stage bytes `out`, if the level has a register
 /// transpose for it and the unit loops `loops` (source order, strides in
 /// units) end in one: the innermost loop contiguous in the source, the
-/// one around it contiguous in the stage, both counts multiples of the
-/// block side. Returns whether it ran. `ahead`: the source byte offset
+/// one around it contiguous in the stage, their counts multiples of the
+/// block's columns and rows (AVX-512's blocks where they fit, else
+/// AVX2's). Returns whether it ran. `ahead`: the source byte offset
 /// of the next block less this one's, prefetched as this one is read.
 pub(crate) fn gather_units(
     isa: Isa,
@@ -33,20 +41,31 @@ pub(crate) fn gather_units(
     out: &mut [u8],
     ahead: Option<isize>,
 ) -> bool {
-    let side = match u {
-        8 => 4,
-        16 => 2,
+    // (rows, columns) of a block in units: AVX2 a square of two 32-byte
+    // registers' worth, AVX-512 whole 64-byte lines of each source row
+    let (avx2, avx512) = match u {
+        8 => ((4, 4), (4, 8)),
+        16 => ((2, 2), (2, 4)),
         _ => return false,
     };
-    let fits = matches!(loops, [.., y, x]
-        if x.src == 1 && y.dst == 1 && x.n % side == 0 && y.n % side == 0);
+    let fits = |(ry, rx): (u64, u64)| {
+        matches!(loops, [.., y, x]
+            if x.src == 1 && y.dst == 1 && x.n % rx == 0 && y.n % ry == 0)
+    };
     #[cfg(target_arch = "x86_64")]
-    if fits && isa.avx2() {
+    if fits(avx512) && isa.avx512() {
+        // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
+        // detected level).
+        unsafe { avx512_units(u, src, s, loops, out, ahead) };
+        return true;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if fits(avx2) && isa.avx2() {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
         unsafe { avx2_units(u, src, s, loops, out, ahead) };
         return true;
     }
-    let _ = (isa, src, s, out, ahead, fits);
+    let _ = (isa, src, s, out, ahead, avx512, avx2, fits);
     false
 }
 
@@ -63,24 +82,76 @@ fn avx2_units(
     ahead: Option<isize>,
 ) {
     if u == 8 {
-        blocks(4, 8, src, s, loops, out, ahead, |a, so, ss, b, d, ds| {
-            avx2::t4_u64(a, so, ss, b, d, ds)
-        });
+        blocks(
+            (4, 4),
+            8,
+            src,
+            s,
+            loops,
+            out,
+            ahead,
+            |a, so, ss, b, d, ds| avx2::t4_u64(a, so, ss, b, d, ds),
+        );
     } else {
-        blocks(2, 16, src, s, loops, out, ahead, |a, so, ss, b, d, ds| {
-            avx2::t2_u128(a, so, ss, b, d, ds)
-        });
+        blocks(
+            (2, 2),
+            16,
+            src,
+            s,
+            loops,
+            out,
+            ahead,
+            |a, so, ss, b, d, ds| avx2::t2_u128(a, so, ss, b, d, ds),
+        );
     }
 }
 
-/// The loops of a unit gather block around `t`, a `side × side` block
-/// transpose of `u`-byte units (arguments in bytes: source, its offset,
-/// its row step; stage, its offset, its column step), the same order and
-/// prefetching as the 32-bit tile transposes (`transpose_loops`).
+/// [`gather_units`] at the AVX-512 level: blocks that read whole 64-byte
+/// lines of each source row (4 rows of 8 units, 2 rows of 4).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn avx512_units(
+    u: usize,
+    src: &[u8],
+    s: usize,
+    loops: &[Loop],
+    out: &mut [u8],
+    ahead: Option<isize>,
+) {
+    if u == 8 {
+        blocks(
+            (4, 8),
+            8,
+            src,
+            s,
+            loops,
+            out,
+            ahead,
+            |a, so, ss, b, d, ds| avx512::t4x8_u64(a, so, ss, b, d, ds),
+        );
+    } else {
+        blocks(
+            (2, 4),
+            16,
+            src,
+            s,
+            loops,
+            out,
+            ahead,
+            |a, so, ss, b, d, ds| avx512::t2x4_u128(a, so, ss, b, d, ds),
+        );
+    }
+}
+
+/// The loops of a unit gather block around `t`, a block transpose of
+/// `side.0` rows × `side.1` columns of `u`-byte units (arguments in
+/// bytes: source, its offset, its row step; stage, its offset, its
+/// column step), the same order and prefetching as the 32-bit tile
+/// transposes (`transpose_loops`).
 #[allow(clippy::too_many_arguments)] // reason: the block's shape, both sides and the transpose
 #[inline(always)]
 fn blocks(
-    side: usize,
+    side: (usize, usize),
     u: usize,
     src: &[u8],
     s: usize,
@@ -92,8 +163,9 @@ fn blocks(
     let [.., y, x] = loops else {
         return;
     };
+    let (sy, sx) = side;
     let (ss, ds) = (y.src as usize * u, x.dst as usize * u);
-    let (nr, nc) = (y.n as usize / side, x.n as usize / side);
+    let (nr, nc) = (y.n as usize / sy, x.n as usize / sx);
     let pf = |at: usize| {
         if let Some(x) = ahead {
             super::prefetch_l2(src.as_ptr().wrapping_add(at).wrapping_offset(x));
@@ -102,17 +174,18 @@ fn blocks(
     // the rows the outermost loop's next value reads, one sweep ahead,
     // into L1 (as `transpose_loops` does, in bytes)
     let next = super::transpose_loops::next_sweep(loops, u as u64).map(|o| o * u);
+    // one block reads `sx · u` bytes of each row (32 or 64): a new line
+    // of each row every `every` blocks
+    let every = (64 / (sx * u)).max(1);
     // (`gather_rows` steps in units; the block's offsets are in bytes)
     for tr in 0..nr {
         gather_rows(&loops[..loops.len() - 1], 0, |sb, db, _, _, _| {
             let (sb, db) = (s + sb * u, db * u);
             for tc in 0..nc {
-                let so = sb + side * tr * ss + side * u * tc;
-                let dof = db + side * tc * ds + side * tr * u;
-                // one block reads `side · u` = 32 bytes of each row: the
-                // row's line every second block
-                if tc % 2 == 0 {
-                    for r in 0..side {
+                let so = sb + sy * tr * ss + sx * u * tc;
+                let dof = db + sx * tc * ds + sy * tr * u;
+                if tc % every == 0 {
+                    for r in 0..sy {
                         pf(so + r * ss);
                         if let Some(o) = next {
                             super::prefetch_l1(src.as_ptr().wrapping_add(so + r * ss + o));
@@ -137,13 +210,17 @@ fn blocks(
 /// with `RELAYOUT_CLOCK=cpu`, old and new builds alternated three times,
 /// seven runs each, load average 9.5–11; ratio to memcpy, plain `Vec`s /
 /// 64-byte aligned): `bf16[2048,4096]` `{1,0:T(8,128)(2,1)}` →
-/// `{0,1:T(8,128)(2,1)}` 0.49–0.50× / 0.45–0.50× as `kernels::squares` → 0.76–0.77×
-/// / 0.71–0.78×; s8 `(4,1)` 0.53–0.55× / 0.50–0.55× → 0.52–0.56× /
-/// 0.64–0.66× (at load average 4, plain `Vec`s, 0.50–0.51× against
-/// 0.57–0.58×: plans keep s8 on `Interleave(4)`, see `choose`, and reach
-/// the 16-byte units only here and in the tests). Slot by slot (no register transposes) the same nests took
-/// 0.23–0.28×; without the unit transposes' source prefetch s8 took
-/// 0.42–0.47×.
+/// `{0,1:T(8,128)(2,1)}` 0.49–0.50× / 0.45–0.50× as `kernels::squares` →
+/// 0.76–0.77× / 0.71–0.78× (AVX2 blocks). Slot by slot (no register
+/// transposes) the same nests took 0.23–0.28×; without the unit
+/// transposes' source prefetch s8 took 0.42–0.47×. The AVX-512 blocks
+/// (whole source lines) against the AVX2 ones, same clock, eight
+/// rounds of seven runs alternated, load average 5–6: bf16 0.76× /
+/// 0.77× → 0.83× / 0.85× (median of the rounds). Tried with them and not
+/// kept (same case and s8, streaming): the next block's source
+/// prefetched two or four blocks ahead instead of one (0.68–0.80×
+/// against 0.74–0.85×), into L1 or non-temporally instead of L2
+/// (0.59–0.68×), without the next sweep's L1 prefetch (0.64×).
 ///
 /// When the loops' strides are whole units, they go to [`gather_units`]
 /// as a tile transpose of units (adjacent loops merged), where the level
@@ -329,6 +406,89 @@ mod avx2 {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use core::arch::x86_64::*;
+
+    /// A 64-byte load from `b[o..o + 64]` (two 32-byte halves: `Pod`
+    /// has no 64-byte vectors).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn load(b: &[u8], o: usize) -> __m512i {
+        let b = &b[o..o + 64];
+        let lo: __m256i = bytemuck::pod_read_unaligned(&b[..32]);
+        let hi: __m256i = bytemuck::pod_read_unaligned(&b[32..]);
+        _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+    }
+
+    /// The two 32-byte halves of `v` to `b[o..o + 32]` and
+    /// `b[p..p + 32]`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn store2(b: &mut [u8], o: usize, p: usize, v: __m512i) {
+        let (lo, hi) = (_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v));
+        b[o..o + 32].copy_from_slice(bytemuck::bytes_of(&lo));
+        b[p..p + 32].copy_from_slice(bytemuck::bytes_of(&hi));
+    }
+
+    /// A 4 × 8 transpose of 8-byte units (4 source rows of one 64-byte
+    /// line each), each a 2 × 2 square of 16-bit slots transposed too:
+    /// row `r` of the source at `s + r·ss`, column `c` of the result (4
+    /// units) at `d + c·ds` (bytes).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    pub(super) fn t4x8_u64(src: &[u8], s: usize, ss: usize, dst: &mut [u8], d: usize, ds: usize) {
+        // 16-bit slots 0, 2, 1, 3 of each unit, in the source rows
+        let sw = _mm512_set4_epi32(0x0F0E_0B0A, 0x0D0C_0908, 0x0706_0302, 0x0504_0100);
+        let a = [0, 1, 2, 3].map(|r| _mm512_shuffle_epi8(load(src, s + r * ss), sw));
+        // within 128-bit lanes: rows 0 and 1 (2 and 3) of columns 2l and
+        // 2l + 1 of lane l
+        let t0 = _mm512_unpacklo_epi64(a[0], a[1]);
+        let t1 = _mm512_unpackhi_epi64(a[0], a[1]);
+        let t2 = _mm512_unpacklo_epi64(a[2], a[3]);
+        let t3 = _mm512_unpackhi_epi64(a[2], a[3]);
+        // lanes l of both (index 8+ the second source): columns 2l in the
+        // low half, 2l' in the high
+        let lo = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
+        let hi = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+        // columns 0 | 2, 4 | 6 (from t0, t2); 1 | 3, 5 | 7 (t1, t3)
+        let (c02, c46) = (
+            _mm512_permutex2var_epi64(t0, lo, t2),
+            _mm512_permutex2var_epi64(t0, hi, t2),
+        );
+        let (c13, c57) = (
+            _mm512_permutex2var_epi64(t1, lo, t3),
+            _mm512_permutex2var_epi64(t1, hi, t3),
+        );
+        store2(dst, d, d + 2 * ds, c02);
+        store2(dst, d + 4 * ds, d + 6 * ds, c46);
+        store2(dst, d + ds, d + 3 * ds, c13);
+        store2(dst, d + 5 * ds, d + 7 * ds, c57);
+    }
+
+    /// A 2 × 4 transpose of 16-byte units (2 source rows of one 64-byte
+    /// line each), each a 4 × 4 square of bytes transposed too (byte
+    /// `r + 4c` to `4r + c`): as [`t4x8_u64`], each column 2 units.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    pub(super) fn t2x4_u128(src: &[u8], s: usize, ss: usize, dst: &mut [u8], d: usize, ds: usize) {
+        let sw = _mm512_set4_epi32(0x0F0B_0703, 0x0E0A_0602, 0x0D09_0501, 0x0C08_0400);
+        let a0 = _mm512_shuffle_epi8(load(src, s), sw);
+        let a1 = _mm512_shuffle_epi8(load(src, s + ss), sw);
+        // units c of both rows (index 8+ the second source): columns 0 | 1
+        // and 2 | 3
+        let lo = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
+        let hi = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+        store2(dst, d, d + ds, _mm512_permutex2var_epi64(a0, lo, a1));
+        store2(
+            dst,
+            d + 2 * ds,
+            d + 3 * ds,
+            _mm512_permutex2var_epi64(a0, hi, a1),
+        );
+    }
+}
+
 #[cfg(all(test, feature = "alloc"))]
 mod tests {
     use super::*;
@@ -379,18 +539,22 @@ mod tests {
 
     /// Gather blocks between packed tilings at every level, against the
     /// definition: loops that make unit transposes the registers take
-    /// (the AVX2 level's, which must run where the CPU has AVX2), loops
-    /// whose counts they do not take, and strides that are not whole units
-    /// (both slot by slot).
+    /// (the AVX2 level's, which must run where the CPU has AVX2, and the
+    /// AVX-512 level's, which must run where it has AVX-512), loops whose
+    /// counts only AVX2 takes or neither takes, and strides that are not
+    /// whole units (both slot by slot).
     #[test]
     fn gather_squares_match_the_definition_at_every_level() {
+        /// How the unit loops fit the register blocks: the unit bytes,
+        /// whether AVX2's blocks take them, whether AVX-512's do.
+        type Fits = Option<(usize, bool, bool)>;
         fn run<T: bytemuck::Pod + PartialEq + core::fmt::Debug>(
             k: u8,
             loops: &[Loop],
-            units: Option<(usize, bool)>,
+            units: Fits,
             val: impl Fn(usize) -> T,
         ) {
-            let (slots, stage) = (4096, 2048);
+            let (slots, stage) = (8192, 4096);
             let src: Vec<T> = (0..slots).map(&val).collect();
             let mut want = alloc::vec![val(0); stage];
             by_definition(&src, 3 * k as usize * k as usize, loops, &mut want);
@@ -401,9 +565,9 @@ mod tests {
                 let s = 3 * k as usize * k as usize;
                 gather_squares(isa, k, &src, s, loops, &mut out, Some(64));
                 assert_eq!(out, want, "{level:?} {loops:?}");
-                if let Some((u, fits)) = units {
+                if let Some((u, fits2, fits512)) = units {
                     // the unit loops reach the register transposes exactly
-                    // at AVX2 and above, where the loops fit
+                    // at the levels the CPU runs, where the loops fit
                     let kk = k as u64 * k as u64;
                     let (ul, n) = unit_loops(&loops[..loops.len() - 2], kk).unwrap();
                     let mut o = alloc::vec![val(0); stage];
@@ -416,8 +580,9 @@ mod tests {
                         bytemuck::cast_slice_mut(&mut o),
                         None,
                     );
-                    let avx2 = Simd::detected() >= Simd::Avx2;
-                    assert_eq!(ran, fits && avx2 && level >= Simd::Avx2, "{level:?}");
+                    let at = |l: Simd| Simd::detected() >= l && level >= l;
+                    let want_ran = (fits512 && at(Simd::Avx512)) || (fits2 && at(Simd::Avx2));
+                    assert_eq!(ran, want_ran, "{level:?} {loops:?}");
                     if ran {
                         assert_eq!(o, want, "{level:?} units");
                     }
@@ -429,19 +594,27 @@ mod tests {
         let sq2 = [l(2, 2, 1), l(2, 1, 2)];
         let sq4 = [l(4, 4, 1), l(4, 1, 4)];
         // bf16: 2 × 8 rows of 12 units (source rows 24 units apart, in
-        // two pieces that merge), stage rows of 8 units
+        // two pieces that merge), stage rows of 8 units: AVX2's 4 × 4
+        // blocks, not AVX-512's 4 × 8
         let bf = [l(2, 800, 512), l(8, 96, 4), l(3, 16, 128), l(4, 4, 32)];
-        run::<u16>(2, &[&bf[..], &sq2].concat(), Some((8, true)), v16);
-        // counts the 4 × 4 registers do not take (6 rows)
+        run::<u16>(2, &[&bf[..], &sq2].concat(), Some((8, true, false)), v16);
+        // 2 × 3 tiles of 4 rows of 16 units (a packed tile's rows, 20
+        // units apart), the tiles' rows one stage column: both
+        let tiles = [l(2, 1600, 768), l(3, 320, 16), l(4, 80, 4), l(16, 4, 48)];
+        run::<u16>(2, &[&tiles[..], &sq2].concat(), Some((8, true, true)), v16);
+        // counts the registers do not take (6 rows)
         let odd = [l(6, 96, 4), l(12, 4, 24)];
-        run::<u16>(2, &[&odd[..], &sq2].concat(), Some((8, false)), v16);
+        run::<u16>(2, &[&odd[..], &sq2].concat(), Some((8, false, false)), v16);
         // strides in half units: slot by slot
         let half = [l(4, 98, 4), l(8, 2, 16)];
         run::<u16>(2, &[&half[..], &sq2].concat(), None, v16);
-        // s8: 2 × 2 of 16-byte units, in 3 × 2 rows of 6 units
+        // s8: 2 × 2 of 16-byte units, in 3 × 2 rows of 6 units (AVX2
+        // only); 3 × 2 rows of 8 units (both)
         let s8 = [l(3, 16 * 16, 16 * 12), l(2, 16 * 8, 16), l(6, 16, 32)];
-        run::<u8>(4, &[&s8[..], &sq4].concat(), Some((16, true)), v8);
+        run::<u8>(4, &[&s8[..], &sq4].concat(), Some((16, true, false)), v8);
+        let s8w = [l(3, 16 * 20, 16 * 16), l(2, 16 * 10, 16), l(8, 16, 32)];
+        run::<u8>(4, &[&s8w[..], &sq4].concat(), Some((16, true, true)), v8);
         let odd8 = [l(3, 16 * 8, 16), l(4, 16, 48)];
-        run::<u8>(4, &[&odd8[..], &sq4].concat(), Some((16, false)), v8);
+        run::<u8>(4, &[&odd8[..], &sq4].concat(), Some((16, false, false)), v8);
     }
 }
