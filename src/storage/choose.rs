@@ -384,29 +384,11 @@ const fn gather(all: &[Loop], sizes: &Sizes, budget: &Budget) -> Option<Nest> {
 /// `budget.gather_min..=budget.gather_max`, and the outer rest; `None`
 /// if there is none or the outer strides overflow.
 const fn split_to(l: &Loop, foot: u64, budget: &Budget) -> Option<(Loop, Loop)> {
-    let mut d = budget.gather_max / foot;
-    while d >= 2 && !l.n.is_multiple_of(d) {
-        d -= 1;
-    }
+    let d = largest_divisor(l.n, budget.gather_max / foot, 2);
     if d < 2 || foot * d < budget.gather_min {
         return None;
     }
-    let (Some(src), Some(dst), Some(w)) = (
-        l.src.checked_mul(d),
-        l.dst.checked_mul(d),
-        l.w.checked_mul(d),
-    ) else {
-        return None;
-    };
-    let inner = Loop { n: d, ..*l };
-    let rest = Loop {
-        n: l.n / d,
-        src,
-        dst,
-        dim: l.dim,
-        w,
-    };
-    Some((inner, rest))
+    divide(l, d)
 }
 
 /// Splits a block loop longer than `block` into an inner loop of the
@@ -420,29 +402,49 @@ const fn split(l: &mut Loop, block: u64) -> Option<Loop> {
     if l.n <= block {
         return None;
     }
-    let mut inner = block;
-    while inner >= 4 && !l.n.is_multiple_of(inner) {
-        inner -= 1;
-    }
+    let inner = largest_divisor(l.n, block, 4);
     if inner < 4 {
         return None;
     }
+    match divide(l, inner) {
+        Some((i, outer)) => {
+            *l = i;
+            Some(outer)
+        }
+        None => None,
+    }
+}
+
+/// The largest divisor of `n` in `least..=most`, or a value below `least`
+/// if there is none.
+const fn largest_divisor(n: u64, most: u64, least: u64) -> u64 {
+    let mut d = most;
+    while d >= least && !n.is_multiple_of(d) {
+        d -= 1;
+    }
+    d
+}
+
+/// `l` as an inner loop of `d` values (`d` divides `l.n`) and the outer
+/// loop of `l.n / d` steps of `d` of them; `None` if the outer strides
+/// overflow.
+const fn divide(l: &Loop, d: u64) -> Option<(Loop, Loop)> {
     let (Some(src), Some(dst), Some(w)) = (
-        l.src.checked_mul(inner),
-        l.dst.checked_mul(inner),
-        l.w.checked_mul(inner),
+        l.src.checked_mul(d),
+        l.dst.checked_mul(d),
+        l.w.checked_mul(d),
     ) else {
         return None;
     };
+    let inner = Loop { n: d, ..*l };
     let outer = Loop {
-        n: l.n / inner,
+        n: l.n / d,
         src,
         dst,
         dim: l.dim,
         w,
     };
-    l.n = inner;
-    Some(outer)
+    Some((inner, outer))
 }
 
 #[cfg(test)]
