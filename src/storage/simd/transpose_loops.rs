@@ -48,6 +48,15 @@
 //! it ahead by CPU time, 0.59–0.66x against 0.55–0.57x); for a
 //! column-major source (512-byte columns, each chunk reading 32 bytes of
 //! 128 of them) 0.39–0.57x against 0.55–0.62x.
+//!
+//! Tried and not kept (idle machine, wall clock, plain `Vec`s, three
+//! alternations of seven runs): the packed transposes' copy-out hints
+//! (`squares::NextSource`: the next block's source lines hinted a share
+//! per chunk while the stage is copied out, instead of the per-row hints
+//! below) over the rows of these blocks: `{1,0:T(8,128)}` →
+//! `{0,1:T(8,128)}` 0.50–0.64× of memcpy without, 0.59–0.62× with;
+//! column-major → `T(8,128)` 0.50–0.62× / 0.53–0.59×; `T(8,128)` →
+//! column-major 0.43–0.45× / 0.26–0.34×.
 
 use crate::storage::caches::Caches;
 use crate::storage::kernels::gather_rows;
