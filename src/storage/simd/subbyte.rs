@@ -206,28 +206,32 @@ pub(crate) fn zip_bits<const W: u32>(
     nt: bool,
 ) {
     let k = 32 / W as usize;
-    let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if isa.avx512() && cols >= 64 {
+    let done = if isa.avx512() && cols >= 64 {
         // (no aligned head here: the portable zip is 10–20 times slower,
         // so even a few dozen of its columns cost more than split loads)
         // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
         // detected level).
-        done = unsafe {
+        unsafe {
             match W {
                 2 => bitzip::zip2_avx512(rows, rs, cols, out, ahead, nt),
                 _ => bitzip::zip1_avx512(rows, rs, cols, out, ahead, nt),
             }
-        };
+        }
     } else if isa.avx2() && cols >= 32 {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-        done = unsafe {
+        unsafe {
             match W {
                 2 => bitzip::zip2_avx2(rows, rs, cols, out, ahead, nt),
                 _ => bitzip::zip1_avx2(rows, rs, cols, out, ahead, nt),
             }
-        };
-    }
+        }
+    } else {
+        0
+    };
+    // (the portable zip alone elsewhere)
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = 0;
     let _ = (isa, nt, ahead);
     let rest = &rows[done.min(rows.len())..];
     crate::storage::bitzip::zip_bits::<W>(rest, rs, cols - done, &mut out[k * done..]);
@@ -247,26 +251,30 @@ pub(crate) fn unzip_bits<const W: u32>(
     nt: bool,
 ) {
     let k = 32 / W as usize;
-    let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if isa.avx512() && cols >= 64 {
+    let done = if isa.avx512() && cols >= 64 {
         // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
         // detected level).
-        done = unsafe {
+        unsafe {
             match W {
                 2 => bitzip::unzip2_avx512(in_, rows, rs, cols, nt),
                 _ => bitzip::unzip1_avx512(in_, rows, rs, cols, nt),
             }
-        };
+        }
     } else if isa.avx2() && cols >= 32 {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-        done = unsafe {
+        unsafe {
             match W {
                 2 => bitzip::unzip2_avx2(in_, rows, rs, cols, nt),
                 _ => bitzip::unzip1_avx2(in_, rows, rs, cols, nt),
             }
-        };
-    }
+        }
+    } else {
+        0
+    };
+    // (the portable unzip alone elsewhere)
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = 0;
     let _ = (isa, nt);
     let at = done.min(rows.len());
     crate::storage::bitzip::unzip_bits::<W>(&in_[k * done..], &mut rows[at..], rs, cols - done);
