@@ -1,6 +1,8 @@
 //! `RelayoutPlan::execute_parallel` (feature `parallel`) writes exactly what
 //! `execute` writes — elements, padding, and the untouched slots of strided
-//! destinations — for every split of the outermost loop into parts.
+//! destinations — for every split of the outermost loop into chunks (on
+//! these small arrays forced by `execute_in_chunks`: the size rule would
+//! run them on one thread).
 #![cfg(feature = "parallel")]
 
 mod relayout_common;
@@ -17,6 +19,14 @@ const DIMS: &[&[u64]] = &[&[16, 48]];
 const TILES: &[&str] = &["T(8,16)"];
 const WIDTHS: usize = if cfg!(miri) { 3 } else { 6 };
 const ROWS: usize = if cfg!(miri) { 16 } else { 64 };
+/// The splits compared, (threads, chunks); `None`: `execute_parallel` on
+/// 2 threads. Under Miri two (fewer runs than the three thread counts
+/// compared before the chunks, to keep its time flat).
+const SPLITS: &[Split] = if cfg!(miri) {
+    &[Some((2, 2)), Some((3, 7))]
+} else {
+    &[Some((2, 2)), Some((3, 3)), Some((5, 5)), Some((2, 7)), None]
+};
 /// More than one plan in this many splits (the sample: 12 of 48).
 const SPLIT_ONE_IN: usize = if cfg!(miri) { 5 } else { 4 };
 
@@ -32,9 +42,10 @@ const TILES: &[&str] = &[
     "T(8,128)",
 ];
 
-/// Serial and parallel runs from the same starting destination bytes,
-/// for 2, 3 and 5 threads, with and without streaming stores. Returns
-/// whether the plan splits at all.
+/// Serial and parallel runs from the same starting destination bytes, on
+/// each of [`SPLITS`] (odd counts, more chunks than threads, more than some
+/// plans' parts), with and without streaming stores.
+/// Returns whether the plan splits at all.
 fn same(src: ArrayLayout, dst: ArrayLayout, bits: u32) -> bool {
     let plan = RelayoutPlan::new(src, dst).unwrap();
     let ub = if bits < 8 { 1 } else { bits as usize / 8 };
@@ -47,11 +58,11 @@ fn same(src: ArrayLayout, dst: ArrayLayout, bits: u32) -> bool {
     for nt in [Some(false), Some(true)] {
         let plan = plan.clone().with_streaming(nt);
         let want = run(&plan, &src_bytes, &start, bits, None);
-        for threads in [2, 3, 5] {
-            let got = run(&plan, &src_bytes, &start, bits, Some(threads));
+        for &split in SPLITS {
+            let got = run(&plan, &src_bytes, &start, bits, Some(split));
             assert!(
                 got == want,
-                "{src:?} -> {dst:?}, {threads} threads, streaming {nt:?}: {:?}",
+                "{src:?} -> {dst:?}, (threads, chunks) {split:?}, streaming {nt:?}: {:?}",
                 plan.stats()
             );
         }
@@ -59,35 +70,34 @@ fn same(src: ArrayLayout, dst: ArrayLayout, bits: u32) -> bool {
     plan.parallel_parts() > 1
 }
 
-fn run(
-    plan: &RelayoutPlan,
-    src: &[u8],
-    start: &[u8],
-    bits: u32,
-    threads: Option<usize>,
-) -> Vec<u8> {
+/// How a run splits: `None` through `execute_parallel` (its size rule),
+/// else (threads, chunks).
+type Split = Option<(usize, usize)>;
+
+fn run(plan: &RelayoutPlan, src: &[u8], start: &[u8], bits: u32, split: Option<Split>) -> Vec<u8> {
     fn go<U: tilelayout::storage::Unit>(
         plan: &RelayoutPlan,
         src: &[u8],
         start: &[u8],
         pad: U,
-        threads: Option<usize>,
+        split: Option<Split>,
     ) -> Vec<u8> {
         let s: Vec<U> = bytemuck::pod_collect_to_vec(src);
         let mut d: Vec<U> = bytemuck::pod_collect_to_vec(start);
-        match threads {
+        match split {
             None => plan.execute_with_padding(&s, &mut d, pad).unwrap(),
-            Some(t) => plan
-                .execute_parallel_with_padding(&s, &mut d, pad, t)
+            Some(None) => plan
+                .execute_parallel_with_padding(&s, &mut d, pad, 2)
                 .unwrap(),
+            Some(Some((t, c))) => plan.execute_in_chunks(&s, &mut d, pad, t, c).unwrap(),
         }
         bytemuck::cast_slice(&d).to_vec()
     }
     match bits {
-        1..=8 => go::<u8>(plan, src, start, 0x5A, threads),
-        16 => go::<u16>(plan, src, start, 0x5A5A, threads),
-        32 => go::<f32>(plan, src, start, f32::from_bits(0x5A5A_5A5A), threads),
-        64 => go::<u64>(plan, src, start, 0x5A5A_5A5A_5A5A_5A5A, threads),
+        1..=8 => go::<u8>(plan, src, start, 0x5A, split),
+        16 => go::<u16>(plan, src, start, 0x5A5A, split),
+        32 => go::<f32>(plan, src, start, f32::from_bits(0x5A5A_5A5A), split),
+        64 => go::<u64>(plan, src, start, 0x5A5A_5A5A_5A5A_5A5A, split),
         _ => unreachable!(),
     }
 }
@@ -187,5 +197,44 @@ fn more_threads_than_parts_and_zero_threads_are_fine() {
         let mut got = vec![7u16; ROWS * 256];
         plan.execute_parallel(&src, &mut got, threads).unwrap();
         assert_eq!(got, want, "{threads} threads");
+        for chunks in [0, 1, 3, ROWS / 8, ROWS / 8 + 1, 1000] {
+            let mut got = vec![7u16; ROWS * 256];
+            plan.execute_in_chunks(&src, &mut got, 0, threads, chunks)
+                .unwrap();
+            assert_eq!(got, want, "{threads} threads, {chunks} chunks");
+        }
+    }
+}
+
+#[test]
+fn the_last_chunk_writes_the_tail_padding() {
+    // `L(n)` rounds the storage up past the last tile: only the chunk that
+    // ends the destination may write it (sizes chosen so that it is there)
+    for (text, bits) in [
+        ("f32[40,200]{1,0:T(8,128)L(12000)}", 32),
+        ("s4[40,200]{1,0:T(8,128)(8,1)L(12000)E(4)}", 4),
+    ] {
+        let t = tilelayout::value::parse_shape(text).unwrap();
+        let rows = tilelayout::storage::Strided::row_major(&[40, 200], bits).unwrap();
+        let plan = RelayoutPlan::new(rows, t).unwrap();
+        let ub = if bits < 8 { 1 } else { bits as usize / 8 };
+        let dn = plan.dst_units(ub) as usize * ub;
+        let src: Vec<u8> = (0..plan.src_units(ub) as usize * ub)
+            .map(|i| i as u8)
+            .collect();
+        let start = vec![0xA5u8; dn];
+        let want = run(&plan, &src, &start, bits, None);
+        // padding past the tiles' 5 · 2 · 1024 slots, written as 0x5A (s4:
+        // its low nibble in both halves)
+        let tail = 5 * 2 * 1024 * bits as usize / 8;
+        let pad = if bits == 4 { 0xAA } else { 0x5A };
+        assert!(
+            dn > tail && want[tail..].iter().all(|&b| b == pad),
+            "{text}"
+        );
+        for split in [(2, 2), (2, 5), (3, 5)] {
+            let got = run(&plan, &src, &start, bits, Some(Some(split)));
+            assert!(got == want, "{text}: (threads, chunks) {split:?}");
+        }
     }
 }

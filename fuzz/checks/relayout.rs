@@ -289,13 +289,12 @@ fn run<U: Word>(
         ),
     ];
     #[cfg(feature = "parallel")]
-    for threads in [2usize, 3] {
+    // (chunks forced: `execute_parallel`'s size rule runs arrays this
+    // small on one thread)
+    for (threads, chunks) in [(2usize, 2usize), (3, 5)] {
         ways.push((
             "parallel",
-            Box::new(move |s, d, p| {
-                plan.execute_parallel_with_padding(s, d, p, threads)
-                    .unwrap()
-            }),
+            Box::new(move |s, d, p| plan.execute_in_chunks(s, d, p, threads, chunks).unwrap()),
         ));
     }
     #[cfg(not(feature = "parallel"))]
