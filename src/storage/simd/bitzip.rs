@@ -1,8 +1,8 @@
-//! AVX-512 (F + BW) and AVX2 zip and unzip of `k = 32 / w` rows of `w`-bit slots
-//! into 32-bit columns (`w` = 2: `(16,128)(16,1)E(2)`; 1:
+//! AVX-512 (F + BW), AVX2 and SSE2 zip and unzip of `k = 32 / w` rows of
+//! `w`-bit slots into 32-bit columns (`w` = 2: `(16,128)(16,1)E(2)`; 1:
 //! `(32,128)(32,1)E(1)`; see `storage::bitzip` for the format and the
-//! portable version, which takes the remainders), 64 (AVX2: 32) byte
-//! columns at a time, in two steps on whole rows:
+//! portable version, which takes the remainders), 64 (AVX2: 32, SSE2: 16)
+//! byte columns at a time, in two steps on whole rows:
 //!
 //! 1. Group `q` of `p = 8 / w` rows (`q < 4`) holds byte `q` of every
 //!    word. A `p × p` transpose of `w`-bit fields across the group's
@@ -157,6 +157,36 @@ mod y {
     pub(super) use core::arch::x86_64::{_mm256_unpackhi_epi8 as hi, _mm256_unpacklo_epi8 as lo};
 
     steps!(__m256i, "avx2");
+}
+
+/// The 128-bit operations the steps use (SSE2).
+mod x {
+    use core::arch::x86_64::*;
+
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    pub(super) fn splat(m: i8) -> __m128i {
+        _mm_set1_epi8(m)
+    }
+    /// `m ? a : b`, bit by bit.
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    pub(super) fn select(m: __m128i, a: __m128i, b: __m128i) -> __m128i {
+        _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b))
+    }
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    pub(super) fn sll<const S: i32>(v: __m128i) -> __m128i {
+        _mm_slli_epi16::<S>(v)
+    }
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    pub(super) fn srl<const S: i32>(v: __m128i) -> __m128i {
+        _mm_srli_epi16::<S>(v)
+    }
+    pub(super) use core::arch::x86_64::{_mm_unpackhi_epi8 as hi, _mm_unpacklo_epi8 as lo};
+
+    steps!(__m128i, "sse2");
 }
 
 use z::{fields1, fields2, round16, round32};
@@ -444,6 +474,100 @@ pub(super) fn unzip1_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize, n
         let mut r = pick!(b; 0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29,
             2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31);
         y::fields1(&mut r);
+        r
+    })
+}
+
+/// The SSE2 zip loop around `step`: 16 byte columns at a time, register
+/// `i` the output bytes `16i .. 16i + 16` of the columns (one lane of
+/// [`zip_loop_avx2`]'s). Plain stores: the SSE2 level does not stream.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn zip_loop_sse2<const K: usize>(
+    rows: &[u8],
+    rs: usize,
+    cols: usize,
+    out: &mut [u8],
+    step: impl Fn([__m128i; K]) -> [__m128i; K],
+) -> usize {
+    let wide = cols / 16 * 16;
+    for x in (0..wide).step_by(16) {
+        let mut r = [_mm_setzero_si128(); K];
+        for (k, v) in r.iter_mut().enumerate() {
+            *v = load128(&rows[k * rs + x..]);
+        }
+        for (i, v) in step(r).into_iter().enumerate() {
+            let o = K * x + 16 * i;
+            out[o..o + 16].copy_from_slice(bytemuck::bytes_of(&v));
+        }
+    }
+    wide
+}
+
+/// The SSE2 unzip loop around `step` (the registers [`zip_loop_sse2`]
+/// stores, to the `K` rows').
+#[target_feature(enable = "sse2")]
+#[inline]
+fn unzip_loop_sse2<const K: usize>(
+    in_: &[u8],
+    rows: &mut [u8],
+    rs: usize,
+    cols: usize,
+    step: impl Fn([__m128i; K]) -> [__m128i; K],
+) -> usize {
+    let wide = cols / 16 * 16;
+    for x in (0..wide).step_by(16) {
+        let mut c = [_mm_setzero_si128(); K];
+        for (i, v) in c.iter_mut().enumerate() {
+            *v = load128(&in_[K * x + 16 * i..]);
+        }
+        for (k, v) in step(c).into_iter().enumerate() {
+            rows[k * rs + x..k * rs + x + 16].copy_from_slice(bytemuck::bytes_of(&v));
+        }
+    }
+    wide
+}
+
+/// [`zip2_avx512`] with SSE2, 16 byte columns at a time (plain stores).
+#[target_feature(enable = "sse2")]
+pub(super) fn zip2_sse2(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> usize {
+    zip_loop_sse2::<16>(rows, rs, cols, out, |mut r| {
+        x::fields2(&mut r);
+        let b = pick!(r; 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+        x::round16(x::round16(x::round16(x::round16(b))))
+    })
+}
+
+/// [`zip1_avx512`] with SSE2, 16 byte columns at a time (plain stores).
+#[target_feature(enable = "sse2")]
+pub(super) fn zip1_sse2(rows: &[u8], rs: usize, cols: usize, out: &mut [u8]) -> usize {
+    zip_loop_sse2::<32>(rows, rs, cols, out, |mut r| {
+        x::fields1(&mut r);
+        let b = pick!(r; 0, 8, 16, 24, 1, 9, 17, 25, 2, 10, 18, 26, 3, 11, 19, 27,
+            4, 12, 20, 28, 5, 13, 21, 29, 6, 14, 22, 30, 7, 15, 23, 31);
+        x::round32(x::round32(x::round32(x::round32(x::round32(b)))))
+    })
+}
+
+/// [`unzip2_avx512`] with SSE2, 16 byte columns at a time (plain stores).
+#[target_feature(enable = "sse2")]
+pub(super) fn unzip2_sse2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -> usize {
+    unzip_loop_sse2::<16>(in_, rows, rs, cols, |c| {
+        let b = x::round16(x::round16(x::round16(x::round16(c))));
+        let mut r = pick!(b; 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+        x::fields2(&mut r);
+        r
+    })
+}
+
+/// [`unzip1_avx512`] with SSE2, 16 byte columns at a time (plain stores).
+#[target_feature(enable = "sse2")]
+pub(super) fn unzip1_sse2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -> usize {
+    unzip_loop_sse2::<32>(in_, rows, rs, cols, |c| {
+        let b = x::round32(x::round32(x::round32(x::round32(c))));
+        let mut r = pick!(b; 0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29,
+            2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31);
+        x::fields1(&mut r);
         r
     })
 }

@@ -192,8 +192,8 @@ fn unzip8_below(isa: Isa, width: usize, in_: &[u8], rows: &mut [u8], rs: usize, 
 /// `32 / W` rows of `W`-bit slots (`W` = 2 or 1) zipped into 32-bit
 /// columns (`(16,128)(16,1)E(2)`, `(32,128)(32,1)E(1)`): `cols` byte
 /// columns of rows `rs` bytes apart into `out[..(32 / W) · cols]`, AVX-512
-/// 64 or AVX2 32 columns at a time, the rest by
-/// [`bitzip::zip_bits`](crate::storage::bitzip::zip_bits). `ahead`: the
+/// 64 or AVX2 32 columns at a time, then SSE2 16 (plain stores), the rest
+/// by [`bitzip::zip_bits`](crate::storage::bitzip::zip_bits). `ahead`: the
 /// next block's rows, as in [`zip8_nibbles`].
 #[allow(clippy::too_many_arguments)] // reason: both sides, and how to read and store
 pub(crate) fn zip_bits<const W: u32>(
@@ -229,6 +229,23 @@ pub(crate) fn zip_bits<const W: u32>(
     } else {
         0
     };
+    // the rest of the wide kernels' columns (all of them at the SSE2
+    // level), 16 at a time
+    #[cfg(target_arch = "x86_64")]
+    let done = done
+        + if isa.sse2() && cols - done >= 16 {
+            let (r, o) = (&rows[done..], &mut out[k * done..]);
+            // SAFETY: `sse2` is part of the x86-64 baseline, so the target
+            // feature the callee is compiled for is always present.
+            unsafe {
+                match W {
+                    2 => bitzip::zip2_sse2(r, rs, cols - done, o),
+                    _ => bitzip::zip1_sse2(r, rs, cols - done, o),
+                }
+            }
+        } else {
+            0
+        };
     // (the portable zip alone elsewhere)
     #[cfg(not(target_arch = "x86_64"))]
     let done = 0;
@@ -239,8 +256,8 @@ pub(crate) fn zip_bits<const W: u32>(
 
 /// The inverse of [`zip_bits`]: `cols` packed byte columns (`in_[..(32 /
 /// W) · cols]`) into `32 / W` rows `rs` bytes apart (only the `cols` bytes
-/// of each row are written), AVX-512 64 or AVX2 32 columns at a time, the
-/// rest by
+/// of each row are written), AVX-512 64 or AVX2 32 columns at a time, then
+/// SSE2 16 (plain stores), the rest by
 /// [`bitzip::unzip_bits`](crate::storage::bitzip::unzip_bits).
 pub(crate) fn unzip_bits<const W: u32>(
     isa: Isa,
@@ -272,6 +289,23 @@ pub(crate) fn unzip_bits<const W: u32>(
     } else {
         0
     };
+    // the rest of the wide kernels' columns (all of them at the SSE2
+    // level), 16 at a time
+    #[cfg(target_arch = "x86_64")]
+    let done = done
+        + if isa.sse2() && cols - done >= 16 {
+            let (i, r) = (&in_[k * done..], &mut rows[done..]);
+            // SAFETY: `sse2` is part of the x86-64 baseline, so the target
+            // feature the callee is compiled for is always present.
+            unsafe {
+                match W {
+                    2 => bitzip::unzip2_sse2(i, r, rs, cols - done),
+                    _ => bitzip::unzip1_sse2(i, r, rs, cols - done),
+                }
+            }
+        } else {
+            0
+        };
     // (the portable unzip alone elsewhere)
     #[cfg(not(target_arch = "x86_64"))]
     let done = 0;
