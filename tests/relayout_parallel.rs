@@ -197,7 +197,18 @@ fn more_threads_than_parts_and_zero_threads_are_fine() {
         let mut got = vec![7u16; ROWS * 256];
         plan.execute_parallel(&src, &mut got, threads).unwrap();
         assert_eq!(got, want, "{threads} threads");
-        for chunks in [0, 1, 3, ROWS / 8, ROWS / 8 + 1, 1000] {
+        // (under Miri only the threads at most as many as the parts, on
+        // more chunks than threads and than parts)
+        let chunk_counts: &[usize] = if cfg!(miri) {
+            if threads > ROWS / 8 {
+                &[]
+            } else {
+                &[3, ROWS / 8 + 1]
+            }
+        } else {
+            &[0, 1, 3, ROWS / 8, ROWS / 8 + 1, 1000]
+        };
+        for &chunks in chunk_counts {
             let mut got = vec![7u16; ROWS * 256];
             plan.execute_in_chunks(&src, &mut got, 0, threads, chunks)
                 .unwrap();
@@ -232,7 +243,12 @@ fn the_last_chunk_writes_the_tail_padding() {
             dn > tail && want[tail..].iter().all(|&b| b == pad),
             "{text}"
         );
-        for split in [(2, 2), (2, 5), (3, 5)] {
+        let splits: &[(usize, usize)] = if cfg!(miri) {
+            &[(2, 5)]
+        } else {
+            &[(2, 2), (2, 5), (3, 5)]
+        };
+        for &split in splits {
             let got = run(&plan, &src, &start, bits, Some(Some(split)));
             assert!(got == want, "{text}: (threads, chunks) {split:?}");
         }
