@@ -481,6 +481,9 @@ pub(crate) mod squares;
 /// The 8 × 8 tile transposes of gather blocks (32-bit slots).
 #[cfg(feature = "alloc")]
 pub(crate) mod transpose;
+/// The 16 × 16 tile transposes of gather blocks at the AVX-512 level.
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+mod transpose512;
 /// The loops around the 8 × 8 transposes (every level's).
 #[cfg(feature = "alloc")]
 mod transpose_loops;

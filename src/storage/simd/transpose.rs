@@ -62,6 +62,14 @@ pub(crate) fn gather_u32(
     ahead: Option<isize>,
 ) {
     #[cfg(target_arch = "x86_64")]
+    if isa.avx512() {
+        if let Some(sh) = super::transpose512::Shape16::of(loops) {
+            // SAFETY: the CPU has AVX-512 F (`isa` is at most the detected
+            // level, and its AVX-512 level requires F and BW).
+            return unsafe { super::transpose512::gather_transpose_u32(src, s, &sh, out, ahead) };
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
     if isa.avx2() {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
         return unsafe { super::avx2::gather_transpose_u32(src, s, loops, out, ahead) };
@@ -118,6 +126,109 @@ mod tests {
             let mut out = alloc::vec![0u32; 2 * 384];
             gather_u32(Isa::new(Some(level)), &src, 5, &loops, &mut out, Some(17));
             assert_eq!(out, want, "{level:?}");
+        }
+    }
+
+    /// `out[Σ iᵢ·dstᵢ] = src[s + Σ iᵢ·srcᵢ]` over every index of `loops`:
+    /// a gather block slot by slot.
+    fn by_definition(src: &[u32], s: usize, loops: &[Loop], out: &mut [u32]) {
+        let total: u64 = loops.iter().map(|l| l.n).product();
+        for mut i in 0..total {
+            let (mut so, mut d) = (s, 0);
+            for l in loops.iter().rev() {
+                let x = (i % l.n) as usize;
+                i /= l.n;
+                so += x * l.src as usize;
+                d += x * l.dst as usize;
+            }
+            out[d] = src[so];
+        }
+    }
+
+    /// Blocks shaped as the tile transposes' (source order, `transposes`
+    /// holds) at every level and source offset 0–16 slots (every way a
+    /// row can sit in a line), against the definition; on x86-64, which
+    /// of them the AVX-512 level's 16 × 16 shape takes (it runs them where
+    /// the CPU has AVX-512; the others run the AVX2 loops there).
+    #[test]
+    fn tile_transpose_blocks_match_the_definition_at_every_level() {
+        let l = |n, src, dst| Loop {
+            n,
+            src,
+            dst,
+            dim: FREE,
+            w: 1,
+        };
+        let cases: [(&str, alloc::vec::Vec<Loop>, bool); 9] = [
+            // `{1,0:T(8,128)}` → `{0,1:T(8,128)}`: 4 tile rows of 2 tiles
+            // (rows paired across tiles), 16 stage chunks of 8 columns
+            // (merged into 128-slot rows)
+            (
+                "T->T",
+                alloc::vec![l(4, 2048, 8), l(16, 8, 256), l(8, 128, 1), l(8, 1, 32)],
+                true,
+            ),
+            // tiles → column-major: 64 bytes of 6 tiles' rows
+            (
+                "T->cols",
+                alloc::vec![l(6, 2048, 8), l(8, 128, 1), l(16, 1, 48)],
+                true,
+            ),
+            // a source of 208-slot columns (every row starts the same way
+            // in a line: line-aligned steps), 32 columns
+            (
+                "cols 208",
+                alloc::vec![l(4, 8, 256), l(32, 208, 1), l(8, 1, 32)],
+                true,
+            ),
+            // 200-slot columns: rows sit differently in their lines
+            (
+                "cols 200",
+                alloc::vec![l(4, 8, 256), l(32, 200, 1), l(8, 1, 32)],
+                true,
+            ),
+            // 16 rows, 48 columns in one loop, with a loop around the rows
+            (
+                "rows 48",
+                alloc::vec![l(3, 4000, 1536), l(32, 64, 1), l(48, 1, 32)],
+                true,
+            ),
+            // columns 4 KiB apart: left to AVX2 (all rows in one L1 set)
+            (
+                "cols 1024",
+                alloc::vec![l(2, 8, 128), l(16, 1024, 1), l(8, 1, 16)],
+                false,
+            ),
+            // 8 rows and no loop to pair them; an odd pair loop
+            ("8 rows", alloc::vec![l(8, 64, 1), l(16, 1, 8)], false),
+            (
+                "odd pairs",
+                alloc::vec![l(3, 2048, 8), l(8, 128, 1), l(16, 1, 24)],
+                false,
+            ),
+            // 24 columns no loop continues
+            ("24 cols", alloc::vec![l(16, 32, 1), l(24, 1, 16)], false),
+        ];
+        let src: alloc::vec::Vec<u32> = (0..16400u32).map(|i| i.wrapping_mul(2654435761)).collect();
+        for (name, loops, takes) in &cases {
+            assert!(transposes(loops), "{name}");
+            #[cfg(target_arch = "x86_64")]
+            assert_eq!(
+                super::super::transpose512::Shape16::of(loops).is_some(),
+                *takes,
+                "{name}"
+            );
+            let _ = takes;
+            let stage: u64 = loops.iter().map(|l| l.n).product();
+            for s in 0..=16 {
+                let mut want = alloc::vec![0u32; stage as usize];
+                by_definition(&src, s, loops, &mut want);
+                for level in Simd::ALL {
+                    let mut out = alloc::vec![0u32; stage as usize];
+                    gather_u32(Isa::new(Some(level)), &src, s, loops, &mut out, Some(32));
+                    assert_eq!(out, want, "{name} s={s} {level:?}");
+                }
+            }
         }
     }
 }
