@@ -27,7 +27,19 @@
 //! GB/s (0.50–0.54× → 0.71×). Without the line-aligned steps (every step
 //! at a multiple of 16 slots, so a `Vec`'s rows, 16 bytes into a line,
 //! read two lines a step) 8.58–8.70 and 7.07–7.19 GB/s; without the next
-//! block's L2 hints 5.68–5.90 and 5.35–5.45 GB/s.
+//! block's L2 hints 5.68–5.90 and 5.35–5.45 GB/s. Split (same case,
+//! nothing copied out after the first run, or nothing gathered): the
+//! gather alone 13.2–13.4 GB/s (the AVX2 level's 12.2–12.7), the copy-out
+//! alone 36–39 GB/s, so the reads still take most of the time, and
+//! together they take longer than the sum (8.1–8.6 GB/s).
+//!
+//! Tried and not kept (same rounds' conditions, three rounds): the next
+//! block's lines hinted while the stage is copied out instead of while
+//! this block is gathered (the packed transposes' `squares::NextSource`
+//! idea, here the rows of the next block a share per chunk, or two shares
+//! per chunk over the first half): `{1,0:T(8,128)}` → `{0,1:T(8,128)}`
+//! 7.9–8.4 and 7.6–7.8 GB/s against 7.8–8.6, `T(8,128)` → column-major
+//! 5.5–5.9 and 5.1–5.7 against 5.6–6.6.
 
 use core::arch::x86_64::*;
 
