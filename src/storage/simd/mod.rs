@@ -37,8 +37,9 @@ pub enum Simd {
     /// `std`, or enabled at compile time).
     Avx2,
     /// AVX-512 F and BW (the 16-bit zip, the nibble zips of `E(4)` and
-    /// the 2- and 1-bit zips of `E(2)`/`E(1)`; the other kernels run their
-    /// AVX2 version at this level).
+    /// the 2- and 1-bit zips of `E(2)`/`E(1)`, the 16 × 16 tile transposes
+    /// of 32-bit slots; the other kernels run their AVX2 version at this
+    /// level).
     Avx512,
 }
 

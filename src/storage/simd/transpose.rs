@@ -1,7 +1,10 @@
 //! The tile transposes of a gather block: 8 × 8 blocks of 32-bit slots,
 //! the whole loop nest of a block compiled at the SIMD level it runs at
 //! (so the register transpose inlines into the loops instead of being
-//! called once per 256 bytes).
+//! called once per 256 bytes). At the AVX-512 level, blocks whose loops
+//! give 16 × 16 steps run those (`transpose512`: 64 bytes of 16 rows a
+//! step); the others, and the lower levels, the 8 × 8 loops
+//! (`transpose_loops`).
 //!
 //! ```text
 //!   dst[d + c·ds + r] = src[s + r·ss + c]      r, c < 8
