@@ -81,6 +81,17 @@ pub(crate) fn gather_u32(
     super::transpose_loops::blocks(src, s, loops, out, ahead, portable8);
 }
 
+/// Whether the AVX-512 level runs the block `loops` as 16 × 16 steps
+/// (`transpose512`), for the tests of real plans (in `relayout.rs`, which
+/// plans them: this module must not import it).
+#[cfg(test)]
+pub(crate) fn takes_16x16(loops: &[Loop]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return super::transpose512::Shape16::of(loops).is_some();
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,48 +243,6 @@ mod tests {
                     assert_eq!(out, want, "{name} s={s} {level:?}");
                 }
             }
-        }
-    }
-
-    /// The gather loops of real plans (the bench's three 32-bit tile
-    /// transposes, smaller): the two from tiles take the AVX-512 level's
-    /// 16 × 16 shape, the column-major source (columns 4 KiB apart) is
-    /// left to the 8 × 8 loops; each plan agrees with its portable run.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn the_tile_transposes_plans_take_the_16x16_shape() {
-        use crate::storage::{RelayoutPlan, Strided};
-        use crate::value::parse_shape;
-        let t = |s: &str| parse_shape(s).unwrap();
-        let tiles = t("f32[1024,1024]{1,0:T(8,128)}");
-        let cols = Strided::column_major(&[1024, 1024], 32).unwrap();
-        let plans = [
-            (
-                RelayoutPlan::new(tiles, t("f32[1024,1024]{0,1:T(8,128)}")),
-                true,
-            ),
-            (RelayoutPlan::new(tiles, cols), true),
-            (RelayoutPlan::new(cols, tiles), false),
-        ];
-        let src: alloc::vec::Vec<u32> = (0..1 << 20)
-            .map(|i: u32| i.wrapping_mul(2654435761))
-            .collect();
-        for (plan, takes) in plans {
-            let plan = plan.unwrap();
-            let nest = plan.exec().and_then(|e| e.nest).unwrap();
-            let loops = nest.gather();
-            assert!(transposes(&loops), "{plan:?}");
-            assert_eq!(
-                super::super::transpose512::Shape16::of(&loops).is_some(),
-                takes,
-                "{loops:?}"
-            );
-            let mut want = alloc::vec![0u32; 1 << 20];
-            let portable = plan.clone().with_simd(Some(Simd::Portable));
-            portable.execute(&src, &mut want).unwrap();
-            let mut out = alloc::vec![0u32; 1 << 20];
-            plan.execute(&src, &mut out).unwrap();
-            assert!(out == want, "{loops:?}");
         }
     }
 }
