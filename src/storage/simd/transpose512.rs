@@ -45,6 +45,8 @@
 //! One 64-byte `unsafe` load and store per row instead of the two
 //! 32-byte halves (load average 3.1–3.4): 7.3 against 7.1–7.3 GB/s,
 //! 5.0–5.8 against 5.6–5.7, so the halves stay (no `unsafe` here).
+//! The last group's L1 hints (rows of a block read much later) left out:
+//! 8.3–8.6 against 8.3–8.7 GB/s, 6.2–6.5 against 6.1–6.9: no change.
 
 use core::arch::x86_64::*;
 
