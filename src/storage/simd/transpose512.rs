@@ -24,10 +24,16 @@
 //! GB/s while another engineer's work shared the memory): f32[4096,4096]
 //! `{1,0:T(8,128)}` → `{0,1:T(8,128)}` 7.97–8.07 → 8.65 GB/s (0.79–0.82×
 //! → 0.88–0.91× of memcpy), `T(8,128)` → column-major 5.30–5.35 → 6.90
-//! GB/s (0.50–0.54× → 0.71×). Without the line-aligned steps (every step
-//! at a multiple of 16 slots, so a `Vec`'s rows, 16 bytes into a line,
-//! read two lines a step) 8.58–8.70 and 7.07–7.19 GB/s; without the next
-//! block's L2 hints 5.68–5.90 and 5.35–5.45 GB/s. Split (same case,
+//! GB/s (0.50–0.54× → 0.71×); four more rounds (load average 1.5–2.0,
+//! memcpy 9.2–12 GB/s): 6.85–7.21 → 7.87–8.50 GB/s (0.68–0.75× →
+//! 0.65–0.90×, three of four rounds ≥ 0.84×) and 4.79–4.96 → 6.24–6.76
+//! GB/s (0.47–0.50× → 0.60–0.74×). Without the line-aligned steps (every
+//! step at a multiple of 16 slots, so a `Vec`'s rows, 16 bytes into a
+//! line, read two lines a step) 8.58–8.70 and 7.07–7.19 GB/s: no change
+//! on these two (tiles → column-major reads one step a row anyway); they
+//! are kept for strided rows, where a line read twice is lost in between
+//! (a column-major source, 6.4–6.8 → 7.2–7.5 GB/s, see [`Shape16::of`]).
+//! Without the next block's L2 hints 5.68–5.90 and 5.35–5.45 GB/s. Split (same case,
 //! nothing copied out after the first run, or nothing gathered): the
 //! gather alone 13.2–13.4 GB/s (the AVX2 level's 12.2–12.7), the copy-out
 //! alone 36–39 GB/s, so the reads still take most of the time, and
