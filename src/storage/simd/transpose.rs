@@ -4,7 +4,8 @@
 //! called once per 256 bytes). At the AVX-512 level, blocks whose loops
 //! give 16 × 16 steps run those (`transpose512`: 64 bytes of 16 rows a
 //! step); the others, and the lower levels, the 8 × 8 loops
-//! (`transpose_loops`).
+//! (`transpose_loops`). Streaming blocks of some shapes skip the stage
+//! there ([`gather_direct_u32`]: `transpose512::direct`).
 //!
 //! ```text
 //!   dst[d + c·ds + r] = src[s + r·ss + c]      r, c < 8
@@ -79,6 +80,37 @@ pub(crate) fn gather_u32(
     }
     let _ = isa;
     super::transpose_loops::blocks(src, s, loops, out, ahead, portable8);
+}
+
+/// A streaming gather block whose loops [`transposes`] accepts, from
+/// `src` at `s` straight into `dst` (stage slot `t` at `d + t / foot ·
+/// chunk + t % foot`), without the stage, if the level has a kernel for
+/// its shape (AVX-512, `transpose512::direct`); returns whether it ran.
+/// `ahead`: as for [`gather_u32`].
+#[allow(clippy::too_many_arguments)] // reason: both sides and the chunk map, flat
+pub(crate) fn gather_direct_u32(
+    isa: Isa,
+    src: &[u32],
+    s: usize,
+    loops: &[Loop],
+    dst: &mut [u32],
+    (d, foot, chunk): (usize, usize, usize),
+    ahead: Option<isize>,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx512() {
+        let to = super::transpose512::Dest { d, foot, chunk };
+        if let Some(sh) = super::transpose512::Shape16::of(loops) {
+            if super::transpose512::direct_fits(&sh, &to) {
+                // SAFETY: the CPU has AVX-512 F (`isa` is at most the
+                // detected level, and its AVX-512 level requires F and BW).
+                unsafe { super::transpose512::direct(src, s, &sh, dst, &to, ahead) };
+                return true;
+            }
+        }
+    }
+    let _ = (isa, src, s, loops, dst, d, foot, chunk, ahead);
+    false
 }
 
 /// Whether the AVX-512 level runs the block `loops` as 16 × 16 steps
@@ -241,6 +273,74 @@ mod tests {
                     let mut out = alloc::vec![0u32; stage as usize];
                     gather_u32(Isa::new(Some(level)), &src, s, loops, &mut out, Some(32));
                     assert_eq!(out, want, "{name} s={s} {level:?}");
+                }
+            }
+        }
+    }
+
+    /// Streaming blocks written straight into the destination (AVX-512):
+    /// three shapes (rows adjacent in the destination, so shared lines
+    /// are joined; rows apart, so their ends are partial lines) at every
+    /// destination offset in a line, against the definition through the
+    /// chunk map; slots outside the chunks stay as they were.
+    #[test]
+    fn direct_blocks_match_the_definition_at_every_offset() {
+        let l = |n, src, dst| Loop {
+            n,
+            src,
+            dst,
+            dim: FREE,
+            w: 1,
+        };
+        // (loops, chunk length, chunk step in the destination)
+        let cases = [
+            (
+                alloc::vec![l(4, 2048, 8), l(16, 8, 256), l(8, 128, 1), l(8, 1, 32)],
+                256,
+                320,
+            ),
+            (
+                alloc::vec![l(4, 8, 256), l(32, 208, 1), l(8, 1, 32)],
+                512,
+                512,
+            ),
+            (
+                alloc::vec![l(6, 2048, 8), l(8, 128, 1), l(32, 1, 64)],
+                1024,
+                1040,
+            ),
+        ];
+        let src: alloc::vec::Vec<u32> = (0..16400u32).map(|i| i.wrapping_mul(2654435761)).collect();
+        for (loops, foot, chunk) in &cases {
+            // (a stage with gaps: the slots no loop reaches stay unwritten)
+            let stage = 1 + loops.iter().map(|l| (l.n - 1) * l.dst).sum::<u64>() as usize;
+            let mut want_stage = alloc::vec![0xDEAD_BEEFu32; stage];
+            by_definition(&src, 3, loops, &mut want_stage);
+            for d in 0..=16 {
+                let len = d + stage.div_ceil(*foot) * chunk + 16;
+                let mut want = alloc::vec![0xDEAD_BEEFu32; len];
+                for (t, &v) in want_stage.iter().enumerate() {
+                    want[d + t / foot * chunk + t % foot] = v;
+                }
+                for level in Simd::ALL {
+                    let mut out = alloc::vec![0xDEAD_BEEFu32; len];
+                    let isa = Isa::new(Some(level));
+                    let ran = gather_direct_u32(
+                        isa,
+                        &src,
+                        3,
+                        loops,
+                        &mut out,
+                        (d, *foot, *chunk),
+                        Some(64),
+                    );
+                    let can = cfg!(target_arch = "x86_64")
+                        && level == Simd::Avx512
+                        && Simd::detected() >= Simd::Avx512;
+                    assert_eq!(ran, can, "{loops:?} d={d} {level:?}");
+                    if ran {
+                        assert!(out == want, "{loops:?} d={d}");
+                    }
                 }
             }
         }

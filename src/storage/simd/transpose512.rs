@@ -60,6 +60,9 @@ use crate::storage::caches::Caches;
 use crate::storage::kernels::gather_rows;
 use crate::storage::nest::Loop;
 
+mod direct;
+pub(super) use direct::{direct, fits as direct_fits, Dest};
+
 /// A gather block as 16 × 16 transposes: `rest` (source order) around
 /// groups of 16 rows, each `group` apart in the source and 16 slots apart
 /// in the stage; row `r` of a group at `r % 8 · y.src + r / 8 · pair`
@@ -259,6 +262,16 @@ fn store(b: &mut [u32], o: usize, v: __m512) {
 #[inline]
 pub(super) fn t16(src: &[u32], s: usize, rows: &[usize; 16], dst: &mut [u32], d: usize, ds: usize) {
     let a: [__m512; 16] = core::array::from_fn(|r| load(src, s + rows[r]));
+    for (c, v) in t16_regs(a).into_iter().enumerate() {
+        store(dst, d + c * ds, v);
+    }
+}
+
+/// The 16 × 16 transpose of the registers `a` (row `r` in `a[r]`):
+/// column `c` in the result's `c`.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn t16_regs(a: [__m512; 16]) -> [__m512; 16] {
     // pairs of rows within 128-bit lanes: lane l of t[2k] holds columns
     // 4l, 4l + 1 of rows 2k, 2k + 1; of t[2k + 1] columns 4l + 2, 4l + 3
     let t: [__m512; 16] = core::array::from_fn(|i| {
@@ -281,6 +294,7 @@ pub(super) fn t16(src: &[u32], s: usize, rows: &[usize; 16], dst: &mut [u32], d:
     });
     // lanes: column 4l + m gathers lane l of u[m], u[4 + m], u[8 + m],
     // u[12 + m] (rows 0–3, 4–7, 8–11, 12–15)
+    let mut out = [_mm512_setzero_ps(); 16];
     for m in 0..4 {
         let (a0, a1) = (u[m], u[4 + m]);
         let (b0, b1) = (u[8 + m], u[12 + m]);
@@ -297,7 +311,8 @@ pub(super) fn t16(src: &[u32], s: usize, rows: &[usize; 16], dst: &mut [u32], d:
             _mm512_shuffle_f32x4::<0xDD>(p1, q1),
         ];
         for (l, v) in o.into_iter().enumerate() {
-            store(dst, d + (4 * l + m) * ds, v);
+            out[4 * l + m] = v;
         }
     }
+    out
 }
