@@ -19,7 +19,11 @@
 //! 8.6–9.1 through the stage (`transpose512`) and 6.9–8.1 at the AVX2
 //! level (0.72–0.99× of memcpy against 0.71–0.88× and 0.67–0.76×);
 //! `T(8,128)` → column-major, one column step a block, 5.6–6.5 against
-//! 6.1–6.9 through the stage, hence [`fits`]' rule.
+//! 6.1–6.9 through the stage, hence [`fits`]' rule. Five more rounds
+//! against the AVX2 level (load average 1.7–2.5, memcpy 10–13 GB/s):
+//! 7.4–8.3 → 9.5–10.2 GB/s (0.62–0.79×, median 0.69× → 0.76–0.97×,
+//! median 0.90×); 64-byte aligned buffers 7.0–9.4 → 9.8–11.5 GB/s
+//! (median 0.68× → 0.87×).
 
 use core::arch::x86_64::*;
 
