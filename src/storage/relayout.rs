@@ -395,7 +395,8 @@ mod tests {
     /// The gather loops of real plans (the bench's three 32-bit tile
     /// transposes, smaller): the two from tiles take the AVX-512 level's
     /// 16 × 16 shape, the column-major source (columns 4 KiB apart) is
-    /// left to the 8 × 8 loops; each plan agrees with its portable run.
+    /// left to the 8 × 8 loops; each plan agrees with its portable run,
+    /// streaming or not.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_tile_transposes_plans_take_the_16x16_shape() {
@@ -431,9 +432,16 @@ mod tests {
             let mut want = alloc::vec![0u32; 1 << 20];
             let portable = plan.clone().with_simd(Some(crate::storage::Simd::Portable));
             portable.execute(&src, &mut want).unwrap();
-            let mut out = alloc::vec![0u32; 1 << 20];
-            plan.execute(&src, &mut out).unwrap();
-            assert!(out == want, "{loops:?}");
+            // (streaming: the blocks of more than one column step go
+            // straight into the destination)
+            for nt in [None, Some(true)] {
+                let mut out = alloc::vec![0u32; 1 << 20];
+                plan.clone()
+                    .with_streaming(nt)
+                    .execute(&src, &mut out)
+                    .unwrap();
+                assert!(out == want, "{loops:?} {nt:?}");
+            }
         }
     }
 }
