@@ -129,6 +129,22 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                 let ahead = self.ahead.take();
                 let mut next = simd::squares::NextSource::new(src, s, g, ahead, a.n as usize);
                 let ahead = if next.is_some() { None } else { ahead };
+                // 32-bit tile transposes that stream: straight into the
+                // destination where the level has a kernel for them
+                if self.nt
+                    && size_of::<T>() == 4
+                    && simd::transpose::gather_direct_u32(
+                        self.isa,
+                        cast(src),
+                        s,
+                        g,
+                        bytemuck::cast_slice_mut(dst),
+                        (d, foot, a.dst as usize),
+                        ahead,
+                    )
+                {
+                    return;
+                }
                 gather_block(self.isa, src, s, g, stage, ahead);
                 for (k, chunk) in stage.chunks_exact(foot).enumerate() {
                     if let Some(n) = next.as_mut() {

@@ -34,9 +34,9 @@
 //! nibbles of `(8,128)(8,1)E(4)`, the 2- and 1-bit slots of
 //! `(16,128)(16,1)E(2)` and `(32,128)(32,1)E(1)`) or unzipped, the `k × k` blocks of a
 //! transpose between packed tilings moved whole, 8 × 8 tile transposes
-//! into a staging block, or a small 2-D block; the outer loops are ordered
-//! for sequential reads (or writes) and the last two run inside the
-//! kernel. Block, gather chunk and stage sizes are derived from the host's
+//! (16 × 16 with AVX-512) into a staging block, or a small 2-D block; the
+//! outer loops are ordered for sequential reads (or writes) and the last
+//! two run inside the kernel. Block, gather chunk and stage sizes are derived from the host's
 //! caches ([`Caches`](crate::storage::Caches); a compile-time plan assumes
 //! [`Caches::FALLBACK`](crate::storage::Caches::FALLBACK)). Large
 //! destinations are written with non-temporal stores, and the zips and

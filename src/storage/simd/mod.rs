@@ -37,8 +37,9 @@ pub enum Simd {
     /// `std`, or enabled at compile time).
     Avx2,
     /// AVX-512 F and BW (the 16-bit zip, the nibble zips of `E(4)` and
-    /// the 2- and 1-bit zips of `E(2)`/`E(1)`; the other kernels run their
-    /// AVX2 version at this level).
+    /// the 2- and 1-bit zips of `E(2)`/`E(1)`, the 16 × 16 tile transposes
+    /// of 32-bit slots; the other kernels run their AVX2 version at this
+    /// level).
     Avx512,
 }
 
@@ -481,6 +482,9 @@ pub(crate) mod squares;
 /// The 8 × 8 tile transposes of gather blocks (32-bit slots).
 #[cfg(feature = "alloc")]
 pub(crate) mod transpose;
+/// The 16 × 16 tile transposes of gather blocks at the AVX-512 level.
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+mod transpose512;
 /// The loops around the 8 × 8 transposes (every level's).
 #[cfg(feature = "alloc")]
 mod transpose_loops;

@@ -1,7 +1,11 @@
 //! The tile transposes of a gather block: 8 × 8 blocks of 32-bit slots,
 //! the whole loop nest of a block compiled at the SIMD level it runs at
 //! (so the register transpose inlines into the loops instead of being
-//! called once per 256 bytes).
+//! called once per 256 bytes). At the AVX-512 level, blocks whose loops
+//! give 16 × 16 steps run those (`transpose512`: 64 bytes of 16 rows a
+//! step); the others, and the lower levels, the 8 × 8 loops
+//! (`transpose_loops`). Streaming blocks of some shapes skip the stage
+//! there ([`gather_direct_u32`]: `transpose512::direct`).
 //!
 //! ```text
 //!   dst[d + c·ds + r] = src[s + r·ss + c]      r, c < 8
@@ -62,12 +66,62 @@ pub(crate) fn gather_u32(
     ahead: Option<isize>,
 ) {
     #[cfg(target_arch = "x86_64")]
+    if isa.avx512() {
+        if let Some(sh) = super::transpose512::Shape16::of(loops) {
+            // SAFETY: the CPU has AVX-512 F (`isa` is at most the detected
+            // level, and its AVX-512 level requires F and BW).
+            return unsafe { super::transpose512::gather_transpose_u32(src, s, &sh, out, ahead) };
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
     if isa.avx2() {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
         return unsafe { super::avx2::gather_transpose_u32(src, s, loops, out, ahead) };
     }
     let _ = isa;
     super::transpose_loops::blocks(src, s, loops, out, ahead, portable8);
+}
+
+/// A streaming gather block whose loops [`transposes`] accepts, from
+/// `src` at `s` straight into `dst` (stage slot `t` at `d + t / foot ·
+/// chunk + t % foot`), without the stage, if the level has a kernel for
+/// its shape (AVX-512, `transpose512::direct`); returns whether it ran.
+/// `ahead`: as for [`gather_u32`].
+#[allow(clippy::too_many_arguments)] // reason: both sides and the chunk map, flat
+pub(crate) fn gather_direct_u32(
+    isa: Isa,
+    src: &[u32],
+    s: usize,
+    loops: &[Loop],
+    dst: &mut [u32],
+    (d, foot, chunk): (usize, usize, usize),
+    ahead: Option<isize>,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx512() {
+        let to = super::transpose512::Dest { d, foot, chunk };
+        if let Some(sh) = super::transpose512::Shape16::of(loops) {
+            if super::transpose512::direct_fits(&sh, &to) {
+                // SAFETY: the CPU has AVX-512 F (`isa` is at most the
+                // detected level, and its AVX-512 level requires F and BW).
+                unsafe { super::transpose512::direct(src, s, &sh, dst, &to, ahead) };
+                return true;
+            }
+        }
+    }
+    let _ = (isa, src, s, loops, dst, d, foot, chunk, ahead);
+    false
+}
+
+/// Whether the AVX-512 level runs the block `loops` as 16 × 16 steps
+/// (`transpose512`), for the tests of real plans (in `relayout.rs`, which
+/// plans them: this module must not import it).
+#[cfg(test)]
+pub(crate) fn takes_16x16(loops: &[Loop]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return super::transpose512::Shape16::of(loops).is_some();
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
 }
 
 #[cfg(test)]
@@ -118,6 +172,177 @@ mod tests {
             let mut out = alloc::vec![0u32; 2 * 384];
             gather_u32(Isa::new(Some(level)), &src, 5, &loops, &mut out, Some(17));
             assert_eq!(out, want, "{level:?}");
+        }
+    }
+
+    /// `out[Σ iᵢ·dstᵢ] = src[s + Σ iᵢ·srcᵢ]` over every index of `loops`:
+    /// a gather block slot by slot.
+    fn by_definition(src: &[u32], s: usize, loops: &[Loop], out: &mut [u32]) {
+        let total: u64 = loops.iter().map(|l| l.n).product();
+        for mut i in 0..total {
+            let (mut so, mut d) = (s, 0);
+            for l in loops.iter().rev() {
+                let x = (i % l.n) as usize;
+                i /= l.n;
+                so += x * l.src as usize;
+                d += x * l.dst as usize;
+            }
+            out[d] = src[so];
+        }
+    }
+
+    /// Blocks shaped as the tile transposes' (source order, `transposes`
+    /// holds) at every level and source offset 0–16 slots (every way a
+    /// row can sit in a line), against the definition; on x86-64, which
+    /// of them the AVX-512 level's 16 × 16 shape takes (it runs them where
+    /// the CPU has AVX-512; the others run the AVX2 loops there).
+    #[test]
+    fn tile_transpose_blocks_match_the_definition_at_every_level() {
+        let l = |n, src, dst| Loop {
+            n,
+            src,
+            dst,
+            dim: FREE,
+            w: 1,
+        };
+        let cases: [(&str, alloc::vec::Vec<Loop>, bool); 9] = [
+            // `{1,0:T(8,128)}` → `{0,1:T(8,128)}`: 4 tile rows of 2 tiles
+            // (rows paired across tiles), 16 stage chunks of 8 columns
+            // (merged into 128-slot rows)
+            (
+                "T->T",
+                alloc::vec![l(4, 2048, 8), l(16, 8, 256), l(8, 128, 1), l(8, 1, 32)],
+                true,
+            ),
+            // tiles → column-major: 64 bytes of 6 tiles' rows
+            (
+                "T->cols",
+                alloc::vec![l(6, 2048, 8), l(8, 128, 1), l(16, 1, 48)],
+                true,
+            ),
+            // a source of 208-slot columns (every row starts the same way
+            // in a line: line-aligned steps), 32 columns
+            (
+                "cols 208",
+                alloc::vec![l(4, 8, 256), l(32, 208, 1), l(8, 1, 32)],
+                true,
+            ),
+            // 200-slot columns: rows sit differently in their lines
+            (
+                "cols 200",
+                alloc::vec![l(4, 8, 256), l(32, 200, 1), l(8, 1, 32)],
+                true,
+            ),
+            // 16 rows, 48 columns in one loop, with a loop around the rows
+            (
+                "rows 48",
+                alloc::vec![l(3, 4000, 1536), l(32, 64, 1), l(48, 1, 32)],
+                true,
+            ),
+            // columns 4 KiB apart: left to AVX2 (all rows in one L1 set)
+            (
+                "cols 1024",
+                alloc::vec![l(2, 8, 128), l(16, 1024, 1), l(8, 1, 16)],
+                false,
+            ),
+            // 8 rows and no loop to pair them; an odd pair loop
+            ("8 rows", alloc::vec![l(8, 64, 1), l(16, 1, 8)], false),
+            (
+                "odd pairs",
+                alloc::vec![l(3, 2048, 8), l(8, 128, 1), l(16, 1, 24)],
+                false,
+            ),
+            // 24 columns no loop continues
+            ("24 cols", alloc::vec![l(16, 32, 1), l(24, 1, 16)], false),
+        ];
+        let src: alloc::vec::Vec<u32> = (0..16400u32).map(|i| i.wrapping_mul(2654435761)).collect();
+        for (name, loops, takes) in &cases {
+            assert!(transposes(loops), "{name}");
+            #[cfg(target_arch = "x86_64")]
+            assert_eq!(
+                super::super::transpose512::Shape16::of(loops).is_some(),
+                *takes,
+                "{name}"
+            );
+            let _ = takes;
+            let stage: u64 = loops.iter().map(|l| l.n).product();
+            for s in 0..=16 {
+                let mut want = alloc::vec![0u32; stage as usize];
+                by_definition(&src, s, loops, &mut want);
+                for level in Simd::ALL {
+                    let mut out = alloc::vec![0u32; stage as usize];
+                    gather_u32(Isa::new(Some(level)), &src, s, loops, &mut out, Some(32));
+                    assert_eq!(out, want, "{name} s={s} {level:?}");
+                }
+            }
+        }
+    }
+
+    /// Streaming blocks written straight into the destination (AVX-512):
+    /// three shapes (rows adjacent in the destination, so shared lines
+    /// are joined; rows apart, so their ends are partial lines) at every
+    /// destination offset in a line, against the definition through the
+    /// chunk map; slots outside the chunks stay as they were.
+    #[test]
+    fn direct_blocks_match_the_definition_at_every_offset() {
+        let l = |n, src, dst| Loop {
+            n,
+            src,
+            dst,
+            dim: FREE,
+            w: 1,
+        };
+        // (loops, chunk length, chunk step in the destination)
+        let cases = [
+            (
+                alloc::vec![l(4, 2048, 8), l(16, 8, 256), l(8, 128, 1), l(8, 1, 32)],
+                256,
+                320,
+            ),
+            (
+                alloc::vec![l(4, 8, 256), l(32, 208, 1), l(8, 1, 32)],
+                512,
+                512,
+            ),
+            (
+                alloc::vec![l(6, 2048, 8), l(8, 128, 1), l(32, 1, 64)],
+                1024,
+                1040,
+            ),
+        ];
+        let src: alloc::vec::Vec<u32> = (0..16400u32).map(|i| i.wrapping_mul(2654435761)).collect();
+        for (loops, foot, chunk) in &cases {
+            // (a stage with gaps: the slots no loop reaches stay unwritten)
+            let stage = 1 + loops.iter().map(|l| (l.n - 1) * l.dst).sum::<u64>() as usize;
+            let mut want_stage = alloc::vec![0xDEAD_BEEFu32; stage];
+            by_definition(&src, 3, loops, &mut want_stage);
+            for d in 0..=16 {
+                let len = d + stage.div_ceil(*foot) * chunk + 16;
+                let mut want = alloc::vec![0xDEAD_BEEFu32; len];
+                for (t, &v) in want_stage.iter().enumerate() {
+                    want[d + t / foot * chunk + t % foot] = v;
+                }
+                for level in Simd::ALL {
+                    let mut out = alloc::vec![0xDEAD_BEEFu32; len];
+                    let isa = Isa::new(Some(level));
+                    let ran = gather_direct_u32(
+                        isa,
+                        &src,
+                        3,
+                        loops,
+                        &mut out,
+                        (d, *foot, *chunk),
+                        Some(64),
+                    );
+                    let can = cfg!(target_arch = "x86_64")
+                        && level == Simd::Avx512
+                        && Simd::detected() >= Simd::Avx512;
+                    assert_eq!(ran, can, "{loops:?} d={d} {level:?}");
+                    if ran {
+                        assert!(out == want, "{loops:?} d={d}");
+                    }
+                }
+            }
         }
     }
 }

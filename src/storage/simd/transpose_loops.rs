@@ -1,7 +1,9 @@
 //! The loop nest of a gather block's tile transposes, shared by every
 //! SIMD level (each passes its own 8 × 8 register transpose, which
 //! inlines): its own file so that the dispatch (`transpose.rs`) and the
-//! AVX2 level (`avx2.rs`) both import it and not each other.
+//! AVX2 level (`avx2.rs`) both import it and not each other. (The
+//! AVX-512 level runs its own 16 × 16 loops where a block's shape allows,
+//! `transpose512.rs`, with its figures; the notes below are about these.)
 //!
 //! Tried and not kept (f32[4096,4096] `{1,0:T(8,128)}` → `{0,1:T(8,128)}`
 //! and column-major → `T(8,128)`, plain `Vec`s, AMD EPYC Zen 4, 32 KiB L1d,
