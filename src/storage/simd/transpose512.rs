@@ -125,7 +125,11 @@ impl Shape16 {
         // than ways. Measured on f32[4096,4096] column-major →
         // `T(8,128)`, plain `Vec`s: 6.4–6.8 GB/s, 7.2–7.5 with the aligned
         // steps below, against 7.6–7.7 for the AVX2 level's 8 rows at a
-        // time in the same rounds: those stay with it)
+        // time in the same rounds: those stay with it. Tried on them too:
+        // `direct` without its L1 hints (which a standalone study found
+        // 5–30% ahead of the stage under load): on the idle machine
+        // 7.32–7.37 GB/s against 6.94–7.23 for the AVX2 stage in the same
+        // runs, memcpy 10.8–12.8 GB/s: no gain, not kept)
         if y.n % 16 == 0 && y.src.is_multiple_of(1024) {
             return None;
         }
