@@ -503,6 +503,29 @@ mod unzip_blocks;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 
+/// `out[Σ iᵢ·dstᵢ] = src[s + Σ iᵢ·srcᵢ]` over every index of `loops`:
+/// the definition of a gather block, slot by slot (for the tests of the
+/// tile and unit transposes).
+#[cfg(test)]
+pub(crate) fn gather_by_definition<T: Copy>(
+    src: &[T],
+    s: usize,
+    loops: &[crate::storage::nest::Loop],
+    out: &mut [T],
+) {
+    let total: u64 = loops.iter().map(|l| l.n).product();
+    for mut i in 0..total {
+        let (mut so, mut d) = (s, 0);
+        for l in loops.iter().rev() {
+            let x = (i % l.n) as usize;
+            i /= l.n;
+            so += x * l.src as usize;
+            d += x * l.dst as usize;
+        }
+        out[d] = src[so];
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

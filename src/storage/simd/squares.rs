@@ -507,22 +507,6 @@ mod tests {
         }
     }
 
-    /// `out[Σ iᵢ·dstᵢ] = src[s + Σ iᵢ·srcᵢ]` over every index of `loops`:
-    /// the definition of a gather block, slot by slot.
-    fn by_definition<T: Copy>(src: &[T], s: usize, loops: &[Loop], out: &mut [T]) {
-        let total: u64 = loops.iter().map(|l| l.n).product();
-        for mut i in 0..total {
-            let (mut so, mut d) = (s, 0);
-            for l in loops.iter().rev() {
-                let x = (i % l.n) as usize;
-                i /= l.n;
-                so += x * l.src as usize;
-                d += x * l.dst as usize;
-            }
-            out[d] = src[so];
-        }
-    }
-
     #[test]
     fn unit_swaps_transpose_the_squares() {
         let x = u64::from_ne_bytes(bytemuck::cast([1u16, 2, 3, 4]));
@@ -557,7 +541,7 @@ mod tests {
             let (slots, stage) = (8192, 4096);
             let src: Vec<T> = (0..slots).map(&val).collect();
             let mut want = alloc::vec![val(0); stage];
-            by_definition(&src, 3 * k as usize * k as usize, loops, &mut want);
+            super::super::gather_by_definition(&src, 3 * k as usize * k as usize, loops, &mut want);
             assert_eq!(square_unit(loops, size_of::<T>()), Some(k));
             for level in Simd::ALL {
                 let isa = Isa::new(Some(level));

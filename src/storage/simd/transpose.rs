@@ -175,22 +175,6 @@ mod tests {
         }
     }
 
-    /// `out[Σ iᵢ·dstᵢ] = src[s + Σ iᵢ·srcᵢ]` over every index of `loops`:
-    /// a gather block slot by slot.
-    fn by_definition(src: &[u32], s: usize, loops: &[Loop], out: &mut [u32]) {
-        let total: u64 = loops.iter().map(|l| l.n).product();
-        for mut i in 0..total {
-            let (mut so, mut d) = (s, 0);
-            for l in loops.iter().rev() {
-                let x = (i % l.n) as usize;
-                i /= l.n;
-                so += x * l.src as usize;
-                d += x * l.dst as usize;
-            }
-            out[d] = src[so];
-        }
-    }
-
     /// Blocks shaped as the tile transposes' (source order, `transposes`
     /// holds) at every level and source offset 0–16 slots (every way a
     /// row can sit in a line), against the definition; on x86-64, which
@@ -268,7 +252,7 @@ mod tests {
             let stage: u64 = loops.iter().map(|l| l.n).product();
             for s in 0..=16 {
                 let mut want = alloc::vec![0u32; stage as usize];
-                by_definition(&src, s, loops, &mut want);
+                super::super::gather_by_definition(&src, s, loops, &mut want);
                 for level in Simd::ALL {
                     let mut out = alloc::vec![0u32; stage as usize];
                     gather_u32(Isa::new(Some(level)), &src, s, loops, &mut out, Some(32));
@@ -315,7 +299,7 @@ mod tests {
             // (a stage with gaps: the slots no loop reaches stay unwritten)
             let stage = 1 + loops.iter().map(|l| (l.n - 1) * l.dst).sum::<u64>() as usize;
             let mut want_stage = alloc::vec![0xDEAD_BEEFu32; stage];
-            by_definition(&src, 3, loops, &mut want_stage);
+            super::super::gather_by_definition(&src, 3, loops, &mut want_stage);
             for d in 0..=16 {
                 let len = d + stage.div_ceil(*foot) * chunk + 16;
                 let mut want = alloc::vec![0xDEAD_BEEFu32; len];
