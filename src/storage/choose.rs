@@ -315,13 +315,7 @@ const fn gather(all: &[Loop], sizes: &Sizes, budget: &Budget) -> Option<Nest> {
             }
         }
     }
-    let b = Loop {
-        n: foot,
-        src: 0,
-        dst: 1,
-        dim: FREE,
-        w: 1,
-    };
+    let b = Loop::free(foot, 0, 1);
     // the stage is filled in source order (reads stream, writes stay in
     // cache)
     sort_loops(g.as_mut_slice(), Order::Src);

@@ -48,13 +48,19 @@ pub(crate) struct Loop {
 
 impl Loop {
     /// A loop of one step, no dim: the neutral loop.
-    pub(crate) const ONE: Loop = Loop {
-        n: 1,
-        src: 0,
-        dst: 0,
-        dim: FREE,
-        w: 1,
-    };
+    pub(crate) const ONE: Loop = Loop::free(1, 0, 0);
+
+    /// `n` steps of `src`/`dst` slots with no dim constraint (every value
+    /// in bounds): a stage's loops, and the loops tests write by hand.
+    pub(crate) const fn free(n: u64, src: u64, dst: u64) -> Loop {
+        Loop {
+            n,
+            src,
+            dst,
+            dim: FREE,
+            w: 1,
+        }
+    }
 }
 
 /// Most loops of a nest and dims (logical and pseudo) a plan handles; a

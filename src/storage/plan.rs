@@ -425,13 +425,7 @@ mod tests {
 
     #[test]
     fn coalesce_merges_affine_neighbours_in_place() {
-        let l = |n, src, dst| Loop {
-            n,
-            src,
-            dst,
-            dim: FREE,
-            w: 1,
-        };
+        let l = Loop::free;
         // rows of 8 contiguous on both sides, then a transposed pair
         let mut loops = Loops::empty(Loop::ONE);
         assert!(loops.extend_from_slice(&[l(8, 1, 1), l(4, 8, 8), l(2, 32, 64), l(2, 64, 32)]));

@@ -493,19 +493,8 @@ mod avx512 {
 mod tests {
     use super::*;
     use crate::storage::kernels::square_unit;
-    use crate::storage::nest::FREE;
     use crate::storage::simd::Simd;
     use alloc::vec::Vec;
-
-    fn l(n: u64, src: u64, dst: u64) -> Loop {
-        Loop {
-            n,
-            src,
-            dst,
-            dim: FREE,
-            w: 1,
-        }
-    }
 
     #[test]
     fn unit_swaps_transpose_the_squares() {
@@ -529,6 +518,7 @@ mod tests {
     /// whole units (both slot by slot).
     #[test]
     fn gather_squares_match_the_definition_at_every_level() {
+        let l = Loop::free;
         /// How the unit loops fit the register blocks: the unit bytes,
         /// whether AVX2's blocks take them, whether AVX-512's do.
         type Fits = Option<(usize, bool, bool)>;

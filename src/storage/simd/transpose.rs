@@ -127,7 +127,6 @@ pub(crate) fn takes_16x16(loops: &[Loop]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::nest::FREE;
     use crate::storage::simd::Simd;
 
     #[test]
@@ -149,13 +148,7 @@ mod tests {
     /// block of 3 × 2 tiles), and a loop around them, at every level.
     #[test]
     fn gather_matches_the_loops_at_every_level() {
-        let l = |n, src, dst| Loop {
-            n,
-            src,
-            dst,
-            dim: FREE,
-            w: 1,
-        };
+        let l = Loop::free;
         // source offset r + 24c + 384k, stage offset 16r + c + 384k
         let loops = [l(2, 384, 384), l(16, 24, 1), l(24, 1, 16)];
         assert!(transposes(&loops));
@@ -182,13 +175,7 @@ mod tests {
     /// the CPU has AVX-512; the others run the AVX2 loops there).
     #[test]
     fn tile_transpose_blocks_match_the_definition_at_every_level() {
-        let l = |n, src, dst| Loop {
-            n,
-            src,
-            dst,
-            dim: FREE,
-            w: 1,
-        };
+        let l = Loop::free;
         let cases: [(&str, alloc::vec::Vec<Loop>, bool); 9] = [
             // `{1,0:T(8,128)}` → `{0,1:T(8,128)}`: 4 tile rows of 2 tiles
             // (rows paired across tiles), 16 stage chunks of 8 columns
@@ -269,13 +256,7 @@ mod tests {
     /// chunk map; slots outside the chunks stay as they were.
     #[test]
     fn direct_blocks_match_the_definition_at_every_offset() {
-        let l = |n, src, dst| Loop {
-            n,
-            src,
-            dst,
-            dim: FREE,
-            w: 1,
-        };
+        let l = Loop::free;
         // (loops, chunk length, chunk step in the destination)
         let cases = [
             (

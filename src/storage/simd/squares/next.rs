@@ -156,18 +156,7 @@ impl<'a> NextSource<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::nest::FREE;
     use alloc::vec::Vec;
-
-    fn l(n: u64, src: u64, dst: u64) -> Loop {
-        Loop {
-            n,
-            src,
-            dst,
-            dim: FREE,
-            w: 1,
-        }
-    }
 
     /// The lines [`NextSource`] hints are exactly those of the next
     /// block's source (every slot of the loops, `ahead` slots on), by
@@ -175,9 +164,10 @@ mod tests {
     /// `steps` shares cover them all.
     #[test]
     fn next_source_hints_the_next_blocks_lines() {
+        let l = Loop::free;
         fn check<T: bytemuck::Pod + Default>(k: u64, rest: &[Loop], steps: usize) -> [u32; 2] {
             let mut loops = rest.to_vec();
-            loops.extend([l(k, k, 1), l(k, 1, k)]);
+            loops.extend([Loop::free(k, k, 1), Loop::free(k, 1, k)]);
             let src = alloc::vec![T::default(); 1 << 14];
             let z = size_of::<T>();
             // starts from `a`, the first slot on a line: both kinds of rows
