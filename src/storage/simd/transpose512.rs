@@ -61,7 +61,9 @@ use crate::storage::kernels::gather_rows;
 use crate::storage::nest::Loop;
 
 mod direct;
-pub(super) use direct::{direct, fits as direct_fits, Dest};
+pub(super) use direct::{direct, fits as direct_fits};
+pub(super) mod lines;
+pub(super) use lines::Dest;
 
 /// A gather block as 16 × 16 transposes: `rest` (source order) around
 /// groups of 16 rows, each `group` apart in the source and 16 slots apart

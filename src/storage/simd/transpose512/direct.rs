@@ -1,12 +1,10 @@
 //! A streaming gather block's 16 × 16 transposes written straight to the
 //! destination ([`direct`]), without the stage and its copy-out: each
 //! stage column (a destination row of `16 · groups` slots) is produced 16
-//! slots at a time, group after group, and every destination line inside
-//! it is written once, whole and aligned, by a streaming store (two
-//! consecutive 16-slot pieces joined by `valignd` across the row's offset
-//! in its line); the line two adjacent rows share is joined the same way,
-//! and only a row's first and last partial lines, where no adjacent row
-//! joins them, take ordinary stores.
+//! slots at a time, group after group, and written by the line writer
+//! (`lines::rows`: every destination line once, whole and aligned, by a
+//! streaming store; only a row's unjoined partial ends by ordinary
+//! stores).
 //!
 //! The pattern (the column steps outermost, the groups inside, the next
 //! column step's source lines hinted into L1, partial lines by ordinary
@@ -27,22 +25,8 @@
 
 use core::arch::x86_64::*;
 
+use super::lines::{rows, Dest};
 use super::{load, t16_regs, Shape16};
-
-/// Where a gather block's stage slot `t` lands: `d + t / foot · chunk +
-/// t % foot`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Dest {
-    pub(crate) d: usize,
-    pub(crate) foot: usize,
-    pub(crate) chunk: usize,
-}
-
-impl Dest {
-    fn at(&self, t: usize) -> usize {
-        self.d + t / self.foot * self.chunk + t % self.foot
-    }
-}
 
 /// Whether [`direct`] runs the block `sh` into `dst` at `to`: no loops
 /// around the groups, each stage column (`16 · groups` slots) inside one
@@ -73,15 +57,11 @@ pub(crate) fn direct(
     to: &Dest,
     ahead: Option<isize>,
 ) {
-    let len = 16 * sh.groups;
-    // every row starts `m` slots into a line (the same for all: strides in
-    // whole lines)
-    let m = (dst.as_ptr().wrapping_add(to.d).addr() / 4) % 16;
     for i in 0..sh.cols {
         let c0 = 16 * i;
-        let mut first = [_mm512_setzero_ps(); 16];
-        let mut carry = [_mm512_setzero_ps(); 16];
-        for g in 0..sh.groups {
+        // the stage rows c0 .. c0 + 16, each 16 slots a group
+        let at: [usize; 16] = core::array::from_fn(|k| to.at((c0 + k) * sh.ds));
+        rows(dst, &at, sh.groups, |g| {
             let so = s + g * sh.group.0 + c0;
             for &r in &sh.rows {
                 if let Some(x) = ahead {
@@ -96,93 +76,7 @@ pub(crate) fn direct(
                 }
             }
             let rows: [__m512; 16] = core::array::from_fn(|r| load(src, so + sh.rows[r]));
-            let out = t16_regs(rows);
-            for (k, v) in out.into_iter().enumerate() {
-                // row c0 + k of the stage, its slots 16g .. 16g + 16
-                let at = to.at((c0 + k) * sh.ds) + 16 * g;
-                if m == 0 {
-                    stream(dst, at, v);
-                } else if g == 0 {
-                    first[k] = v;
-                } else {
-                    stream(dst, at - m, align(v, carry[k], m));
-                }
-                carry[k] = v;
-            }
-        }
-        if m == 0 {
-            continue;
-        }
-        // the partial lines at the rows' ends: joined where the next row
-        // follows in the destination, else ordinary stores
-        for k in 0..16 {
-            let at = to.at((c0 + k) * sh.ds);
-            let joined = k + 1 < 16 && to.at((c0 + k + 1) * sh.ds) == at + len;
-            if joined {
-                stream(dst, at + len - m, align(first[k + 1], carry[k], m));
-            } else {
-                put(dst, at + len - m, carry[k], 16 - m, m);
-            }
-            let joined_before = k > 0 && to.at((c0 + k - 1) * sh.ds) + len == at;
-            if !joined_before {
-                put(dst, at, first[k], 0, 16 - m);
-            }
-        }
+            t16_regs(rows)
+        });
     }
-}
-
-/// The 16 slots of a line that starts `m` slots before `v`'s: the last
-/// `m` of `prev`, then the first `16 - m` of `v` (`0 < m < 16`).
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn align(v: __m512, prev: __m512, m: usize) -> __m512 {
-    let (a, b) = (_mm512_castps_si512(v), _mm512_castps_si512(prev));
-    // `valignd`: the 32 slots `a:b` shifted down by `16 - m`
-    let r = match m {
-        1 => _mm512_alignr_epi32::<15>(a, b),
-        2 => _mm512_alignr_epi32::<14>(a, b),
-        3 => _mm512_alignr_epi32::<13>(a, b),
-        4 => _mm512_alignr_epi32::<12>(a, b),
-        5 => _mm512_alignr_epi32::<11>(a, b),
-        6 => _mm512_alignr_epi32::<10>(a, b),
-        7 => _mm512_alignr_epi32::<9>(a, b),
-        8 => _mm512_alignr_epi32::<8>(a, b),
-        9 => _mm512_alignr_epi32::<7>(a, b),
-        10 => _mm512_alignr_epi32::<6>(a, b),
-        11 => _mm512_alignr_epi32::<5>(a, b),
-        12 => _mm512_alignr_epi32::<4>(a, b),
-        13 => _mm512_alignr_epi32::<3>(a, b),
-        14 => _mm512_alignr_epi32::<2>(a, b),
-        _ => _mm512_alignr_epi32::<1>(a, b),
-    };
-    _mm512_castsi512_ps(r)
-}
-
-/// Slots `from .. from + n` of `v` to `dst[at..at + n]`, ordinary stores.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn put(dst: &mut [u32], at: usize, v: __m512, from: usize, n: usize) {
-    let mut b = [0u32; 16];
-    super::store(&mut b, 0, v);
-    dst[at..at + n].copy_from_slice(&b[from..from + n]);
-}
-
-/// `v` to the 16 slots `dst[at..at + 16]`, a whole 64-byte line, with a
-/// streaming store.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn stream(dst: &mut [u32], at: usize, v: __m512) {
-    let line = &mut dst[at..at + 16];
-    let p = line.as_mut_ptr();
-    assert!(
-        p.addr().is_multiple_of(64),
-        "a streamed line is a whole line"
-    );
-    // SAFETY: `p` points to the 16 slots (64 bytes) of `line`, a live,
-    // exclusively borrowed part of `dst`, so it is valid for a 64-byte
-    // write; it is 64-byte aligned (asserted above), as `vmovntps`
-    // requires; the CPU has AVX-512 F (this function's target feature,
-    // which its callers prove). The store is weakly ordered: the mover's
-    // `finish` fences after the last one (as for every streaming store).
-    unsafe { _mm512_stream_ps(p.cast(), v) };
 }

@@ -1,0 +1,149 @@
+//! The line writer of the direct transposes ([`rows`]): the destination
+//! rows of one column step, each produced a 64-byte piece at a time,
+//! written so that every destination line inside a row is stored once,
+//! whole and aligned, by a streaming store (two consecutive pieces of a
+//! row joined by `valignd` across the row's offset in its line); the line
+//! two adjacent rows share is joined the same way, and only a row's first
+//! and last partial lines, where no adjacent row joins them, take
+//! ordinary stores.
+//!
+//! The 32-bit tile transposes (`direct`: 16 rows of 16 slots a step) and
+//! the packed unit transposes (`squares::direct`: 8 rows of 8-byte units,
+//! 4 of 16-byte units) both write through it; it works in 32-bit slots,
+//! so a packed destination runs here only where its rows start on a
+//! multiple of 4 bytes.
+//!
+//! Why streaming only whole lines: a standalone study of these transposes
+//! found streaming the partial lines of each 4 KiB tile the single
+//! biggest loss of a direct kernel (f32[4096,4096] `{1,0:T(8,128)}` →
+//! `{0,1:T(8,128)}`, AMD EPYC Zen 4: 0.65–0.73× of memcpy with them
+//! streamed, 0.74–0.99× with ordinary stores).
+
+use core::arch::x86_64::*;
+
+/// Where a gather block's stage slot `t` lands: `d + t / foot · chunk +
+/// t % foot` (in the destination's slots).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Dest {
+    pub(crate) d: usize,
+    pub(crate) foot: usize,
+    pub(crate) chunk: usize,
+}
+
+impl Dest {
+    /// The destination slot of stage slot `t`.
+    pub(crate) fn at(&self, t: usize) -> usize {
+        self.d + t / self.foot * self.chunk + t % self.foot
+    }
+}
+
+/// The `P` destination rows starting at the slots `at` (all the same
+/// number of slots into their lines; a row's slots follow each other),
+/// each of `16 · groups` slots, written from `piece(g)`, the `g`-th 16
+/// slots of every row (`g` from 0 up, once each): whole lines by
+/// streaming stores, a row's partial first and last lines joined with
+/// the adjacent row's where it follows in the destination, else by
+/// ordinary stores.
+///
+/// Pre: `dst[at[k] .. at[k] + 16 · groups]` are in bounds and disjoint.
+#[target_feature(enable = "avx512f")]
+#[inline]
+pub(crate) fn rows<const P: usize>(
+    dst: &mut [u32],
+    at: &[usize; P],
+    groups: usize,
+    mut piece: impl FnMut(usize) -> [__m512; P],
+) {
+    let len = 16 * groups;
+    // every row starts `m` slots into a line (the same for all)
+    let m = (dst.as_ptr().wrapping_add(at[0]).addr() / 4) % 16;
+    let mut first = [_mm512_setzero_ps(); P];
+    let mut carry = [_mm512_setzero_ps(); P];
+    for g in 0..groups {
+        for (k, v) in piece(g).into_iter().enumerate() {
+            // row k's slots 16g .. 16g + 16
+            let at = at[k] + 16 * g;
+            if m == 0 {
+                stream(dst, at, v);
+            } else if g == 0 {
+                first[k] = v;
+            } else {
+                stream(dst, at - m, align(v, carry[k], m));
+            }
+            carry[k] = v;
+        }
+    }
+    if m == 0 {
+        return;
+    }
+    // the partial lines at the rows' ends: joined where the next row
+    // follows in the destination, else ordinary stores
+    for k in 0..P {
+        let joined = k + 1 < P && at[k + 1] == at[k] + len;
+        if joined {
+            stream(dst, at[k] + len - m, align(first[k + 1], carry[k], m));
+        } else {
+            put(dst, at[k] + len - m, carry[k], 16 - m, m);
+        }
+        let joined_before = k > 0 && at[k - 1] + len == at[k];
+        if !joined_before {
+            put(dst, at[k], first[k], 0, 16 - m);
+        }
+    }
+}
+
+/// The 16 slots of a line that starts `m` slots before `v`'s: the last
+/// `m` of `prev`, then the first `16 - m` of `v` (`0 < m < 16`).
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn align(v: __m512, prev: __m512, m: usize) -> __m512 {
+    let (a, b) = (_mm512_castps_si512(v), _mm512_castps_si512(prev));
+    // `valignd`: the 32 slots `a:b` shifted down by `16 - m`
+    let r = match m {
+        1 => _mm512_alignr_epi32::<15>(a, b),
+        2 => _mm512_alignr_epi32::<14>(a, b),
+        3 => _mm512_alignr_epi32::<13>(a, b),
+        4 => _mm512_alignr_epi32::<12>(a, b),
+        5 => _mm512_alignr_epi32::<11>(a, b),
+        6 => _mm512_alignr_epi32::<10>(a, b),
+        7 => _mm512_alignr_epi32::<9>(a, b),
+        8 => _mm512_alignr_epi32::<8>(a, b),
+        9 => _mm512_alignr_epi32::<7>(a, b),
+        10 => _mm512_alignr_epi32::<6>(a, b),
+        11 => _mm512_alignr_epi32::<5>(a, b),
+        12 => _mm512_alignr_epi32::<4>(a, b),
+        13 => _mm512_alignr_epi32::<3>(a, b),
+        14 => _mm512_alignr_epi32::<2>(a, b),
+        _ => _mm512_alignr_epi32::<1>(a, b),
+    };
+    _mm512_castsi512_ps(r)
+}
+
+/// Slots `from .. from + n` of `v` to `dst[at..at + n]`, ordinary stores.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn put(dst: &mut [u32], at: usize, v: __m512, from: usize, n: usize) {
+    let mut b = [0u32; 16];
+    super::store(&mut b, 0, v);
+    dst[at..at + n].copy_from_slice(&b[from..from + n]);
+}
+
+/// `v` to the 16 slots `dst[at..at + 16]`, a whole 64-byte line, with a
+/// streaming store.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn stream(dst: &mut [u32], at: usize, v: __m512) {
+    let line = &mut dst[at..at + 16];
+    let p = line.as_mut_ptr();
+    assert!(
+        p.addr().is_multiple_of(64),
+        "a streamed line is a whole line"
+    );
+    // SAFETY: `p` points to the 16 slots (64 bytes) of `line`, a live,
+    // exclusively borrowed part of `dst`, so it is valid for a 64-byte
+    // write; it is 64-byte aligned (asserted above), as `vmovntps`
+    // requires; the CPU has AVX-512 F (this function's target feature,
+    // which its callers prove). The store is weakly ordered: the mover's
+    // `finish` fences after the last one (as for every streaming store).
+    unsafe { _mm512_stream_ps(p.cast(), v) };
+}
