@@ -127,6 +127,21 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                 // source is hinted while the stage is copied out, not
                 // while it is gathered (s8 streaming 0.68-0.78x -> 0.80-0.92x)
                 let ahead = self.ahead.take();
+                // packed squares that stream: straight into the
+                // destination where the level has a kernel for them
+                if self.nt
+                    && simd::squares::gather_direct(
+                        self.isa,
+                        src,
+                        s,
+                        g,
+                        dst,
+                        (d, foot, a.dst as usize),
+                        ahead,
+                    )
+                {
+                    return;
+                }
                 let mut next = simd::squares::NextSource::new(src, s, g, ahead, a.n as usize);
                 let ahead = if next.is_some() { None } else { ahead };
                 // 32-bit tile transposes that stream: straight into the

@@ -21,7 +21,9 @@ use super::Isa;
 use crate::storage::kernels::gather_rows;
 use crate::storage::nest::Loop;
 
+mod direct;
 mod next;
+pub(crate) use direct::gather_direct;
 pub(crate) use next::NextSource;
 
 /// Runs a gather block of `u`-byte units (8 or 16) from the bytes `src`
@@ -414,7 +416,7 @@ mod avx512 {
     /// has no 64-byte vectors).
     #[target_feature(enable = "avx512f,avx512bw")]
     #[inline]
-    fn load(b: &[u8], o: usize) -> __m512i {
+    pub(super) fn load(b: &[u8], o: usize) -> __m512i {
         let b = &b[o..o + 64];
         let lo: __m256i = bytemuck::pod_read_unaligned(&b[..32]);
         let hi: __m256i = bytemuck::pod_read_unaligned(&b[32..]);
@@ -431,6 +433,19 @@ mod avx512 {
         b[p..p + 32].copy_from_slice(bytemuck::bytes_of(&hi));
     }
 
+    /// The `vpshufb` pattern of the in-unit transpose of `u`-byte units
+    /// (8: the 16-bit slots 0, 2, 1, 3 of each unit; 16: byte `r + 4c`
+    /// to `4r + c`).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    pub(super) fn in_unit(u: usize) -> __m512i {
+        if u == 8 {
+            _mm512_set4_epi32(0x0F0E_0B0A, 0x0D0C_0908, 0x0706_0302, 0x0504_0100)
+        } else {
+            _mm512_set4_epi32(0x0F0B_0703, 0x0E0A_0602, 0x0D09_0501, 0x0C08_0400)
+        }
+    }
+
     /// A 4 × 8 transpose of 8-byte units (4 source rows of one 64-byte
     /// line each), each a 2 × 2 square of 16-bit slots transposed too:
     /// row `r` of the source at `s + r·ss`, column `c` of the result (4
@@ -439,7 +454,7 @@ mod avx512 {
     #[inline]
     pub(super) fn t4x8_u64(src: &[u8], s: usize, ss: usize, dst: &mut [u8], d: usize, ds: usize) {
         // 16-bit slots 0, 2, 1, 3 of each unit, in the source rows
-        let sw = _mm512_set4_epi32(0x0F0E_0B0A, 0x0D0C_0908, 0x0706_0302, 0x0504_0100);
+        let sw = in_unit(8);
         let a = [0, 1, 2, 3].map(|r| _mm512_shuffle_epi8(load(src, s + r * ss), sw));
         // within 128-bit lanes: rows 0 and 1 (2 and 3) of columns 2l and
         // 2l + 1 of lane l
@@ -472,7 +487,7 @@ mod avx512 {
     #[target_feature(enable = "avx512f,avx512bw")]
     #[inline]
     pub(super) fn t2x4_u128(src: &[u8], s: usize, ss: usize, dst: &mut [u8], d: usize, ds: usize) {
-        let sw = _mm512_set4_epi32(0x0F0B_0703, 0x0E0A_0602, 0x0D09_0501, 0x0C08_0400);
+        let sw = in_unit(16);
         let a0 = _mm512_shuffle_epi8(load(src, s), sw);
         let a1 = _mm512_shuffle_epi8(load(src, s + ss), sw);
         // units c of both rows (index 8+ the second source): columns 0 | 1
