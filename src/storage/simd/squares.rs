@@ -24,6 +24,8 @@ use crate::storage::nest::Loop;
 mod direct;
 mod next;
 pub(crate) use direct::gather_direct;
+#[cfg(test)]
+pub(crate) use direct::takes_direct;
 pub(crate) use next::NextSource;
 
 /// Runs a gather block of `u`-byte units (8 or 16) from the bytes `src`

@@ -65,19 +65,19 @@ impl Shape {
             return None;
         };
         let pn = p as u64;
-        if !matches!(u, 8 | 16) || x.src != 1 || y.dst != 1 || x.n % pn != 0 || y.n == 0 {
+        if !matches!(u, 8 | 16) || x.src != 1 || y.dst != 1 || !x.n.is_multiple_of(pn) || y.n == 0 {
             return None;
         }
         let ys = usize::try_from(y.src).ok()?.checked_mul(u)?;
         let mut rows = [0usize; 8];
         let (groups, group) = match rest {
-            [] if y.n % pn == 0 => {
+            [] if y.n.is_multiple_of(pn) => {
                 for (k, o) in rows[..p].iter_mut().enumerate() {
                     *o = k * ys;
                 }
                 (y.n / pn, p.checked_mul(ys)?)
             }
-            [q] if pn % y.n == 0 && q.dst == y.n && q.n % (pn / y.n) == 0 => {
+            [q] if pn.is_multiple_of(y.n) && q.dst == y.n && q.n.is_multiple_of(pn / y.n) => {
                 let (yn, h) = (y.n as usize, (pn / y.n) as usize);
                 let qs = usize::try_from(q.src).ok()?.checked_mul(u)?;
                 for (k, o) in rows[..p].iter_mut().enumerate() {
@@ -175,6 +175,34 @@ pub(crate) fn gather_direct<T: bytemuck::Pod>(
     }
     let _ = (isa, src, s, loops, dst, d, foot, chunk, ahead);
     false
+}
+
+/// Whether the AVX-512 level's direct kernel takes the block `loops` of
+/// `z`-byte slots into chunks of `foot` slots `chunk` apart (its rows on
+/// a multiple of 4 bytes), for the tests of real plans (in `relayout.rs`,
+/// which plans them: this module must not import it).
+#[cfg(test)]
+pub(crate) fn takes_direct(loops: &[Loop], z: usize, (foot, chunk): (usize, usize)) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let Some(k) = crate::storage::kernels::square_unit(loops, z) else {
+            return false;
+        };
+        let kk = k as usize * k as usize;
+        let to = Dest {
+            d: 0,
+            foot: foot * z,
+            chunk: chunk * z,
+        };
+        unit_loops(&loops[..loops.len() - 2], kk as u64)
+            .and_then(|(ul, n)| Shape::of(kk * z, &ul[..n]))
+            .is_some_and(|sh| sh.fits(&to, 0))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (loops, z, foot, chunk);
+        false
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -361,7 +389,6 @@ mod tests {
             v
         }
         fn run<T: bytemuck::Pod + PartialEq + core::fmt::Debug>(
-            k: u64,
             loops: &[Loop],
             (foot, chunk): (usize, usize),
             fits: bool,
@@ -438,7 +465,7 @@ mod tests {
         ];
         let mut ran = 0;
         for (ul, to, fits) in &bf16 {
-            ran += run::<u16>(2, &slots(2, ul), *to, *fits, v16, 0xDEAD);
+            ran += run::<u16>(&slots(2, ul), *to, *fits, v16, 0xDEAD);
         }
         let s8 = [
             // a packed tile's 2 rows paired (as `(8,128)(4,1)`), 2 column
@@ -455,7 +482,7 @@ mod tests {
             (alloc::vec![l(4, 64, 1), l(8, 1, 3)], (96, 96), false),
         ];
         for (ul, to, fits) in &s8 {
-            ran += run::<u8>(4, &slots(4, ul), *to, *fits, v8, 0xA5);
+            ran += run::<u8>(&slots(4, ul), *to, *fits, v8, 0xA5);
         }
         // (on a CPU with AVX-512 the kernel ran at some offsets of every
         // fitting case)
