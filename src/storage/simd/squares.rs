@@ -13,7 +13,10 @@
 //!
 //! with `T` the in-unit transpose (slots `i + k·j` to `k·i + j`).
 //! [`NextSource`] hints the next block's source while a block's stage
-//! is copied out.
+//! is copied out. Streaming blocks skip the stage at the AVX-512 level
+//! where their shape allows ([`gather_direct`]: whole source lines of 8
+//! or 4 rows a step, transposed in registers straight into the
+//! destination's lines).
 
 use core::mem::size_of;
 
