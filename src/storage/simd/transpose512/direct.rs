@@ -61,22 +61,28 @@ pub(crate) fn direct(
         let c0 = 16 * i;
         // the stage rows c0 .. c0 + 16, each 16 slots a group
         let at: [usize; 16] = core::array::from_fn(|k| to.at((c0 + k) * sh.ds));
-        rows(dst, &at, sh.groups, |g| {
-            let so = s + g * sh.group.0 + c0;
-            for &r in &sh.rows {
-                if let Some(x) = ahead {
-                    let p = src.as_ptr().wrapping_add(so + r).wrapping_offset(x);
-                    super::super::prefetch_l2(p.wrapping_add(15));
-                    if i == 0 {
-                        super::super::prefetch_l2(p);
+        rows(
+            dst,
+            &at,
+            sh.groups,
+            #[inline(always)]
+            |g| {
+                let so = s + g * sh.group.0 + c0;
+                for &r in &sh.rows {
+                    if let Some(x) = ahead {
+                        let p = src.as_ptr().wrapping_add(so + r).wrapping_offset(x);
+                        super::super::prefetch_l2(p.wrapping_add(15));
+                        if i == 0 {
+                            super::super::prefetch_l2(p);
+                        }
+                    }
+                    if i + 1 < sh.cols {
+                        super::super::prefetch_l1(src.as_ptr().wrapping_add(so + r + 16 + 15));
                     }
                 }
-                if i + 1 < sh.cols {
-                    super::super::prefetch_l1(src.as_ptr().wrapping_add(so + r + 16 + 15));
-                }
-            }
-            let rows: [__m512; 16] = core::array::from_fn(|r| load(src, so + sh.rows[r]));
-            t16_regs(rows)
-        });
+                let rows: [__m512; 16] = core::array::from_fn(|r| load(src, so + sh.rows[r]));
+                t16_regs(rows)
+            },
+        );
     }
 }
