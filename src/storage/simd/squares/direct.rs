@@ -66,6 +66,15 @@ struct Shape {
 
 #[cfg(target_arch = "x86_64")]
 impl Shape {
+    /// The shape of the gather loops `loops` of `z`-byte slots, if they
+    /// end in a `kernels::square_unit` and their unit loops (merged) have
+    /// one ([`Shape::of`]).
+    fn of_squares(loops: &[Loop], z: usize) -> Option<Shape> {
+        let k = crate::storage::kernels::square_unit(loops, z)? as usize;
+        let (ul, n) = unit_loops(&loops[..loops.len() - 2], (k * k) as u64)?;
+        Shape::of(k * k * z, &ul[..n])
+    }
+
     /// The shape of the unit loops `ul` (source order, strides in
     /// `u`-byte units): the innermost loop contiguous in the source, its
     /// count a multiple of `P`; the one around it contiguous in the stage,
@@ -148,14 +157,7 @@ pub(crate) fn gather_direct<T: bytemuck::Pod>(
     #[cfg(target_arch = "x86_64")]
     if isa.avx512() {
         let z = size_of::<T>();
-        let Some(k) = crate::storage::kernels::square_unit(loops, z) else {
-            return false;
-        };
-        let kk = k as usize * k as usize;
-        let Some((ul, n)) = unit_loops(&loops[..loops.len() - 2], kk as u64) else {
-            return false;
-        };
-        let Some(sh) = Shape::of(kk * z, &ul[..n]) else {
+        let Some(sh) = Shape::of_squares(loops, z) else {
             return false;
         };
         let bytes: &mut [u8] = bytemuck::cast_slice_mut(dst);
@@ -199,18 +201,12 @@ pub(crate) fn gather_direct<T: bytemuck::Pod>(
 pub(crate) fn takes_direct(loops: &[Loop], z: usize, (foot, chunk): (usize, usize)) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        let Some(k) = crate::storage::kernels::square_unit(loops, z) else {
-            return false;
-        };
-        let kk = k as usize * k as usize;
         let to = Dest {
             d: 0,
             foot: foot * z,
             chunk: chunk * z,
         };
-        unit_loops(&loops[..loops.len() - 2], kk as u64)
-            .and_then(|(ul, n)| Shape::of(kk * z, &ul[..n]))
-            .is_some_and(|sh| sh.fits(&to, 0))
+        Shape::of_squares(loops, z).is_some_and(|sh| sh.fits(&to, 0))
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
