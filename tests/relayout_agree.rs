@@ -289,10 +289,10 @@ fn larger_tile_transposes_agree_with_offsets() {
 /// Transposes between packed tilings of larger arrays (bf16 pairs, s8
 /// quads of rows), gathered in blocks of several chunks: streaming, the
 /// AVX-512 level writes the blocks whose shapes allow straight into the
-/// destination (whole source lines of 8 or 4 rows a step; every case
-/// here reaches it but the smaller s8 ones' would not, their blocks
-/// having a loop around the rows); both directions, dims that are not
-/// multiples of the tiles (padding), streaming on and off.
+/// destination (whole source lines of 8 or 4 rows a step: the bf16 and
+/// s8 cases here reach it; s8 arrays of 512 × 512 and less do not, their
+/// blocks having a loop around the rows); both directions, dims that are
+/// not multiples of the tiles (padding), streaming on and off.
 #[test]
 #[cfg_attr(miri, ignore = "arrays of 2^15 elements and more")]
 fn larger_packed_tile_transposes_agree_with_offsets() {
