@@ -13,13 +13,16 @@
 //! ordinary stores.
 //!
 //! Measured (AMD EPYC Zen 4, 32 KiB L1d, 1 MiB L2, 32 MiB L3; the bench,
-//! wall clock, plain `Vec`s, this build and the stage's (`main` before
-//! it) alternated in the same rounds of nine runs, load average 2.0–2.6):
-//! bf16[2048,4096] `{1,0:T(8,128)(2,1)}` → `{0,1:T(8,128)(2,1)}`
-//! 8.3–9.2 → 10.8–11.5 GB/s (0.75–0.92× → 0.96–0.98× of memcpy); s8
-//! `(8,128)(4,1)` the same way 8.6–10.4 → 11.9–13.2 GB/s (0.70–1.10× →
-//! 1.04–1.14×). The next block's source is hinted into L2 as this one is
-//! read (as in the 32-bit kernel; without those hints bf16 fell to
+//! plain `Vec`s, this build and the stage's (`main` before it)
+//! alternated in the same rounds of nine runs, medians of the rounds'
+//! ratios to memcpy): bf16[2048,4096] `{1,0:T(8,128)(2,1)}` →
+//! `{0,1:T(8,128)(2,1)}` 0.80× → 1.07× (7.0 → 10.1 GB/s) by the wall
+//! clock, five rounds at load average 2.7–3.1, 0.82× → 1.14× by thread
+//! CPU time, four rounds; s8 `(8,128)(4,1)` the same way 0.92× → 1.11×
+//! (7.8 → 11.9 GB/s) and 0.86× → 1.41×; 64-byte aligned buffers bf16
+//! 0.85× → 1.25×, s8 0.63× → 1.09× (wall clock). The next block's
+//! source is hinted into L2 as this one is read (as in the 32-bit
+//! kernel; without those hints bf16 fell to
 //! 4.5–4.9 GB/s against 5.9–6.3, before the piece was inlined, load
 //! average 1.3–1.5); hinting them all at a block's first step (4.8–6.0)
 //! or one step further ahead (5.9–6.0) against 5.1–6.1 GB/s, and leaving
