@@ -125,7 +125,7 @@ pub(crate) fn gather_direct_u32(
             let l1d = crate::storage::caches::Caches::host().l1d;
             if let Some(p) = Panel::of(&sh, &to, scratch.len(), l1d) {
                 // SAFETY: as above.
-                unsafe { panel(src, s, &sh, &p, scratch, dst, &to, ahead) };
+                unsafe { panel(src, s, &p, scratch, dst, &to, ahead) };
                 return Some(Direct::Panel);
             }
         }
@@ -324,7 +324,11 @@ mod tests {
                     let can = cfg!(target_arch = "x86_64")
                         && level == Simd::Avx512
                         && Simd::detected() >= Simd::Avx512;
-                    assert_eq!(ran, can.then_some(Direct::Rows), "{loops:?} d={d} {level:?}");
+                    assert_eq!(
+                        ran,
+                        can.then_some(Direct::Rows),
+                        "{loops:?} d={d} {level:?}"
+                    );
                     let ran = ran.is_some();
                     if ran {
                         assert!(out == want, "{loops:?} d={d}");
@@ -359,7 +363,9 @@ mod tests {
             ),
             (alloc::vec![l(64, 2048, 1), l(64, 1, 64)], 512, 528),
         ];
-        let src: alloc::vec::Vec<u32> = (0..140_000u32).map(|i| i.wrapping_mul(2654435761)).collect();
+        let src: alloc::vec::Vec<u32> = (0..140_000u32)
+            .map(|i| i.wrapping_mul(2654435761))
+            .collect();
         let mut scratch = alloc::vec![0u32; 128 * 128];
         let can = cfg!(target_arch = "x86_64") && Simd::detected() >= Simd::Avx512;
         for (loops, foot, chunk) in &cases {
@@ -377,10 +383,22 @@ mod tests {
                         let mut out = alloc::vec![0xDEAD_BEEFu32; len];
                         let isa = Isa::new(Some(level));
                         let at = (d, *foot, *chunk);
-                        let ran =
-                            gather_direct_u32(isa, &src, s, loops, &mut out, at, &mut scratch, Some(64));
+                        let ran = gather_direct_u32(
+                            isa,
+                            &src,
+                            s,
+                            loops,
+                            &mut out,
+                            at,
+                            &mut scratch,
+                            Some(64),
+                        );
                         let takes = can && level == Simd::Avx512;
-                        assert_eq!(ran, takes.then_some(Direct::Panel), "{loops:?} s={s} d={d} {level:?}");
+                        assert_eq!(
+                            ran,
+                            takes.then_some(Direct::Panel),
+                            "{loops:?} s={s} d={d} {level:?}"
+                        );
                         if takes {
                             assert!(out == want, "{loops:?} s={s} d={d}");
                         }
@@ -393,11 +411,21 @@ mod tests {
             let (loops, mut out) = (&cases[0].0, alloc::vec![0u32; 1 << 15]);
             // a scratch too small for the panel (and its line alignment)
             let small = &mut scratch[..128 * 32 + 14];
-            let ran = gather_direct_u32(isa, &src, 0, loops, &mut out, (0, 1024, 1024), small, None);
+            let ran =
+                gather_direct_u32(isa, &src, 0, loops, &mut out, (0, 1024, 1024), small, None);
             assert_eq!(ran, None);
             // rows 4 KiB + 64 bytes apart: read from the source directly
             let rows = [l(16, 8, 1024), l(128, 1040, 1), l(8, 1, 128)];
-            let ran = gather_direct_u32(isa, &src, 0, &rows, &mut out, (0, 1024, 1024), &mut scratch, None);
+            let ran = gather_direct_u32(
+                isa,
+                &src,
+                0,
+                &rows,
+                &mut out,
+                (0, 1024, 1024),
+                &mut scratch,
+                None,
+            );
             assert_eq!(ran, Some(Direct::Rows));
         }
     }

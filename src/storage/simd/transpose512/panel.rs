@@ -44,13 +44,15 @@ use crate::storage::nest::Loop;
 
 use super::{direct, direct_fits, load, store, Dest, Shape16};
 
-/// How [`panel`] runs a block: `h` slots of each row at a time, read
-/// back from a panel as the shape `sh`.
+/// How [`panel`] runs a block of shape `block`: `h` slots of each row
+/// at a time, read back from a panel as the shape `sh`.
 ///
-/// Invariant: `sh` is the panel's shape (`16 · groups` rows `h` slots
-/// apart, `h / 16 ≥ 2` column steps) and [`direct_fits`] the destination.
+/// Invariant: `sh` is the panel's shape (`block`'s `16 · groups` rows `h`
+/// slots apart, `h / 16 ≥ 2` column steps, `h` dividing the block's
+/// columns) and [`direct_fits`] the destination.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Panel {
+    block: Shape16,
     sh: Shape16,
     h: usize,
 }
@@ -89,11 +91,15 @@ impl Panel {
             ds: sh.ds,
             one_set: false,
         };
-        direct_fits(&p, to).then_some(Panel { sh: p, h })
+        direct_fits(&p, to).then_some(Panel {
+            block: *sh,
+            sh: p,
+            h,
+        })
     }
 }
 
-/// The block `sh` (as `p`, its [`Panel::of`]) from `src` at `s` into
+/// The block of [`Panel`] `p` from `src` at `s` into
 /// `dst` through the panel in `scratch`, streaming whole lines; `ahead`:
 /// the next block's source offset less this one's, hinted into L2 piece
 /// by piece as this block's pieces are copied.
@@ -101,14 +107,14 @@ impl Panel {
 pub(crate) fn panel(
     src: &[u32],
     s: usize,
-    sh: &Shape16,
     p: &Panel,
     scratch: &mut [u32],
     dst: &mut [u32],
     to: &Dest,
     ahead: Option<isize>,
 ) {
-    let (h, rows) = (p.h, 16 * sh.groups);
+    let (sh, h) = (&p.block, p.h);
+    let rows = 16 * sh.groups;
     // the panel's rows on whole lines, so that pass 2 reads one line a row
     let a = scratch.as_ptr().addr() / 4 % 16;
     let o = (16 - a) % 16;
