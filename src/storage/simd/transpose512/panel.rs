@@ -23,22 +23,27 @@
 //! those lines, so most lines come from L2 twice. The panel costs one
 //! more write and read of each slot in L1 and removes those conflicts.
 //!
-//! Measured first in a standalone study (AMD EPYC Zen 4, 32 KiB L1d
-//! 8-way, 1 MiB L2, 32 MiB L3; f32[4096,4096] column-major →
-//! `{1,0:T(8,128)}`, plain `Vec`s, wall clock, same-run alternations of
-//! 41 runs, load average 1.1–1.4): 9.1–9.7 GB/s against 6.5–8.2 for the
-//! AVX2 level's staged 8 × 8 and 7.6–8.9 for [`direct`] on the source
-//! itself; within 4–6 % of the `{1,0:T(8,128)}` → `{0,1:T(8,128)}`
-//! direct kernel in the same runs. Variants that lost there (same runs):
-//! a panel of the whole 128 × 128 block (64 KiB, in L2) 6.5–7.2 GB/s,
-//! 128 × 64 (32 KiB) 8.3–8.6, 16 slots a row 5.3–5.8; rows 64 bytes
-//! further apart in the panel (`h + 16`) 0–8 % slower; the panel at the
-//! source's offset in a line instead of line-aligned: slower (5.3 against
-//! 6.7 at `h` = 128); `prefetcht0` of the rows two ahead while copying
-//! 10–20 % slower; the next block hinted in address order (whole rows)
-//! instead of piece by piece: 8.7–9.6 against 9.1–9.7; without
-//! [`direct`]'s L1 hints of the panel's next column step: 9.1 against
-//! 9.4–9.7; blocks of 256 or 512 slots a row: 0–15 % slower.
+//! Measured (AMD EPYC Zen 4, 32 KiB L1d 8-way, 1 MiB L2, 32 MiB L3;
+//! f32[4096,4096] column-major → `{1,0:T(8,128)}`, plain `Vec`s): in
+//! the bench, alternated with the AVX2 level's stage that ran this case
+//! before (same rounds of 11 runs, load average 1.3–2.0, memcpy 9.7–13.0
+//! GB/s), 7.8–7.9 → 8.4–8.7 GB/s by the wall clock (five rounds) and
+//! 7.5–7.9 → 7.8–8.6 by the thread's CPU time (five rounds). In a
+//! standalone study of the same transposes (same machine, same-run
+//! alternations of 41 runs, load average 0.8–1.4) this pattern ran
+//! 9.4–9.7 GB/s, within 4–6 % of the `{1,0:T(8,128)}` →
+//! `{0,1:T(8,128)}` direct kernel, against 7.6–8.9 for [`direct`] on
+//! the source itself; what lost there (same runs): a panel of the whole
+//! 128 × 128 block (64 KiB, in L2) 6.7–7.2 GB/s, 128 × 64 (32 KiB, the
+//! whole L1d) 8.3–8.6, 16 slots a row 5.8; rows 64 bytes further apart
+//! in the panel (`h + 16`) 3–9 % slower; the panel at the source's
+//! offset in a line instead of line-aligned 5.3 against 6.7 (`h` =
+//! 128); `prefetcht0` of the rows two ahead while copying 11–24 %
+//! slower; the next block hinted in address order (whole rows) over the
+//! copies instead of piece by piece 8.7–8.9 against 9.1, or over the
+//! transposes 8.0–8.4; the panel's next column step not hinted into L1
+//! 9.1 against 9.4–9.7; blocks of 256 slots a row (1 KiB runs) no
+//! better, 512 slots 15–25 % slower.
 
 use crate::storage::nest::Loop;
 
