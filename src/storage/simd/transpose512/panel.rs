@@ -7,7 +7,7 @@
 //!    consecutive sets) into a panel of rows `h` slots apart — half an
 //!    L1d at most, so it stays there — hinting the next block's same
 //!    piece into L2 row by row;
-//! 2. run [`direct`] on the panel: its 16 rows of a step are now `4·h`
+//! 2. run [`direct()`] on the panel: its 16 rows of a step are now `4·h`
 //!    bytes apart, over 16 different sets, as a tiled source's are, and
 //!    its whole-line streaming stores fill the destination.
 //!
@@ -24,7 +24,7 @@
 //! more write and read of each slot in L1 and removes those conflicts.
 //!
 //! Measured (AMD EPYC Zen 4, 32 KiB L1d 8-way, 1 MiB L2, 32 MiB L3;
-//! f32[4096,4096] column-major → `{1,0:T(8,128)}`, plain `Vec`s): in
+//! `f32[4096,4096]` column-major → `{1,0:T(8,128)}`, plain `Vec`s): in
 //! the bench, alternated with the AVX2 level's stage that ran this case
 //! before (same rounds of 11 runs, load average 1.3–2.0, memcpy 9.7–13.0
 //! GB/s), 7.8–7.9 → 8.4–8.7 GB/s by the wall clock (five rounds) and
@@ -32,7 +32,7 @@
 //! standalone study of the same transposes (same machine, same-run
 //! alternations of 41 runs, load average 0.8–1.4) this pattern ran
 //! 9.4–9.7 GB/s, within 4–6 % of the `{1,0:T(8,128)}` →
-//! `{0,1:T(8,128)}` direct kernel, against 7.6–8.9 for [`direct`] on
+//! `{0,1:T(8,128)}` direct kernel, against 7.6–8.9 for [`direct()`] on
 //! the source itself; what lost there (same runs): a panel of the whole
 //! 128 × 128 block (64 KiB, in L2) 6.7–7.2 GB/s, 128 × 64 (32 KiB, the
 //! whole L1d) 8.3–8.6, 16 slots a row 5.8; rows 64 bytes further apart
@@ -70,7 +70,7 @@ impl Panel {
     /// divides the block's columns, keeps the panel within half the L1d
     /// (32 slots of 128 rows on a 32 KiB or 48 KiB L1d, 64 on 64 KiB),
     /// and maps a piece's stage rows onto whole chunks; at least 32, so
-    /// that [`direct`] has two column steps.
+    /// that [`direct()`] has two column steps.
     pub(crate) fn of(sh: &Shape16, to: &Dest, room: usize, l1d: usize) -> Option<Panel> {
         if !sh.one_set || sh.n != 0 {
             return None;
