@@ -141,9 +141,9 @@ impl Shape16 {
         // `direct` without its L1 hints (which a standalone study found
         // 5–30% ahead of the stage under load): on the idle machine
         // 7.32–7.37 GB/s against 6.94–7.23 for the AVX2 stage in the same
-        // runs, memcpy 10.8–12.8 GB/s: no gain, not kept. What does read
-        // them 16 at a time is a copy into a panel whose rows are not 4 KiB
-        // apart first, when streaming: [`panel`])
+        // runs, memcpy 10.8–12.8 GB/s: no gain, not kept. Streaming,
+        // [`panel`] reads them 16 at a time after copying them into a
+        // panel whose rows are not 4 KiB apart)
         let one_set = y.n % 16 == 0 && y.src.is_multiple_of(1024);
         let (groups, group) = if y.n % 16 == 0 {
             for (k, o) in rows.iter_mut().enumerate() {
