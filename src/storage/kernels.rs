@@ -155,8 +155,10 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                         g,
                         bytemuck::cast_slice_mut(dst),
                         (d, foot, a.dst as usize),
+                        bytemuck::cast_slice_mut(&mut *stage),
                         ahead,
                     )
+                    .is_some()
                 {
                     return;
                 }

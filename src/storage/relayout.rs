@@ -440,7 +440,8 @@ mod tests {
     /// The gather loops of real plans (the bench's three 32-bit tile
     /// transposes, smaller): the two from tiles take the AVX-512 level's
     /// 16 × 16 shape, the column-major source (columns 4 KiB apart) is
-    /// left to the 8 × 8 loops; each plan agrees with its portable run,
+    /// left to the 8 × 8 loops (streaming, it goes through
+    /// `transpose512::panel`); each plan agrees with its portable run,
     /// streaming or not.
     #[cfg(target_arch = "x86_64")]
     #[test]

@@ -5,7 +5,8 @@
 //! give 16 × 16 steps run those (`transpose512`: 64 bytes of 16 rows a
 //! step); the others, and the lower levels, the 8 × 8 loops
 //! (`transpose_loops`). Streaming blocks of some shapes skip the stage
-//! there ([`gather_direct_u32`]: `transpose512::direct`).
+//! there ([`gather_direct_u32`]: `transpose512::direct`, or
+//! `transpose512::panel` where the source rows are 4 KiB apart).
 //!
 //! ```text
 //!   dst[d + c·ds + r] = src[s + r·ss + c]      r, c < 8
@@ -82,12 +83,23 @@ pub(crate) fn gather_u32(
     super::transpose_loops::blocks(src, s, loops, out, ahead, portable8);
 }
 
+/// Which kernel [`gather_direct_u32`] ran a block with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Direct {
+    /// `transpose512::direct`: 16 rows a step read from the source.
+    Rows,
+    /// `transpose512::panel`: rows in one L1d set, copied into a panel
+    /// first.
+    Panel,
+}
+
 /// A streaming gather block whose loops [`transposes`] accepts, from
 /// `src` at `s` straight into `dst` (stage slot `t` at `d + t / foot ·
 /// chunk + t % foot`), without the stage, if the level has a kernel for
-/// its shape (AVX-512, `transpose512::direct`); returns whether it ran.
-/// `ahead`: as for [`gather_u32`].
-#[allow(clippy::too_many_arguments)] // reason: both sides and the chunk map, flat
+/// its shape (AVX-512: `transpose512::direct`, or `transpose512::panel`
+/// through `scratch` for rows 4 KiB apart); returns which ran, if one
+/// did. `ahead`: as for [`gather_u32`].
+#[allow(clippy::too_many_arguments)] // reason: both sides, the chunk map and the scratch, flat
 pub(crate) fn gather_direct_u32(
     isa: Isa,
     src: &[u32],
@@ -95,22 +107,31 @@ pub(crate) fn gather_direct_u32(
     loops: &[Loop],
     dst: &mut [u32],
     (d, foot, chunk): (usize, usize, usize),
+    scratch: &mut [u32],
     ahead: Option<isize>,
-) -> bool {
+) -> Option<Direct> {
     #[cfg(target_arch = "x86_64")]
     if isa.avx512() {
-        let to = super::transpose512::Dest { d, foot, chunk };
-        if let Some(sh) = super::transpose512::Shape16::of(loops) {
-            if super::transpose512::direct_fits(&sh, &to) {
+        use super::transpose512::{direct, direct_fits, panel, Dest, Panel, Shape16};
+        let to = Dest { d, foot, chunk };
+        if let Some(sh) = Shape16::of(loops) {
+            if direct_fits(&sh, &to) {
                 // SAFETY: the CPU has AVX-512 F (`isa` is at most the
                 // detected level, and its AVX-512 level requires F and BW).
-                unsafe { super::transpose512::direct(src, s, &sh, dst, &to, ahead) };
-                return true;
+                unsafe { direct(src, s, &sh, dst, &to, ahead) };
+                return Some(Direct::Rows);
+            }
+        } else if let Some(sh) = Shape16::any(loops) {
+            let l1d = crate::storage::caches::Caches::host().l1d;
+            if let Some(p) = Panel::of(&sh, &to, scratch.len(), l1d) {
+                // SAFETY: as above.
+                unsafe { panel(src, s, &p, scratch, dst, &to, ahead) };
+                return Some(Direct::Panel);
             }
         }
     }
-    let _ = (isa, src, s, loops, dst, d, foot, chunk, ahead);
-    false
+    let _ = (isa, src, s, loops, dst, d, foot, chunk, scratch, ahead);
+    None
 }
 
 /// Whether the AVX-512 level runs the block `loops` as 16 × 16 steps
@@ -297,17 +318,115 @@ mod tests {
                         loops,
                         &mut out,
                         (d, *foot, *chunk),
+                        &mut [],
                         Some(64),
                     );
                     let can = cfg!(target_arch = "x86_64")
                         && level == Simd::Avx512
                         && Simd::detected() >= Simd::Avx512;
-                    assert_eq!(ran, can, "{loops:?} d={d} {level:?}");
+                    assert_eq!(
+                        ran,
+                        can.then_some(Direct::Rows),
+                        "{loops:?} d={d} {level:?}"
+                    );
+                    let ran = ran.is_some();
                     if ran {
                         assert!(out == want, "{loops:?} d={d}");
                     }
                 }
             }
+        }
+    }
+
+    /// Streaming blocks whose 16 rows of a step fall in one L1d set (a
+    /// column-major source's columns, 4 KiB apart: the real plan's loops
+    /// for f32[1024,1024] column-major → `{1,0:T(8,128)}`, and a block of
+    /// 64 rows), at every source and destination offset in a line,
+    /// against the definition through the chunk map (rows adjacent in the
+    /// destination, or apart): the AVX-512 level runs them through the
+    /// panel, the others run none; without room for the panel, or with
+    /// rows not in one set, the panel is not taken.
+    #[test]
+    fn panel_blocks_match_the_definition_at_every_offset() {
+        let l = Loop::free;
+        let cases = [
+            // (loops, chunk length, chunk step in the destination)
+            (
+                alloc::vec![l(16, 8, 1024), l(128, 1024, 1), l(8, 1, 128)],
+                1024,
+                1024,
+            ),
+            (
+                alloc::vec![l(16, 8, 1024), l(128, 1024, 1), l(8, 1, 128)],
+                128,
+                144,
+            ),
+            (alloc::vec![l(64, 2048, 1), l(64, 1, 64)], 512, 528),
+        ];
+        let src: alloc::vec::Vec<u32> = (0..140_000u32)
+            .map(|i| i.wrapping_mul(2654435761))
+            .collect();
+        let mut scratch = alloc::vec![0u32; 128 * 128];
+        let can = cfg!(target_arch = "x86_64") && Simd::detected() >= Simd::Avx512;
+        for (loops, foot, chunk) in &cases {
+            let stage = 1 + loops.iter().map(|l| (l.n - 1) * l.dst).sum::<u64>() as usize;
+            for s in 0..=16 {
+                let mut want_stage = alloc::vec![0xDEAD_BEEFu32; stage];
+                super::super::gather_by_definition(&src, s, loops, &mut want_stage);
+                for d in 0..=16 {
+                    let len = d + stage.div_ceil(*foot) * chunk + 16;
+                    let mut want = alloc::vec![0xDEAD_BEEFu32; len];
+                    for (t, &v) in want_stage.iter().enumerate() {
+                        want[d + t / foot * chunk + t % foot] = v;
+                    }
+                    for level in Simd::ALL {
+                        let mut out = alloc::vec![0xDEAD_BEEFu32; len];
+                        let isa = Isa::new(Some(level));
+                        let at = (d, *foot, *chunk);
+                        let ran = gather_direct_u32(
+                            isa,
+                            &src,
+                            s,
+                            loops,
+                            &mut out,
+                            at,
+                            &mut scratch,
+                            Some(64),
+                        );
+                        let takes = can && level == Simd::Avx512;
+                        assert_eq!(
+                            ran,
+                            takes.then_some(Direct::Panel),
+                            "{loops:?} s={s} d={d} {level:?}"
+                        );
+                        if takes {
+                            assert!(out == want, "{loops:?} s={s} d={d}");
+                        }
+                    }
+                }
+            }
+        }
+        if can {
+            let isa = Isa::new(Some(Simd::Avx512));
+            let (loops, mut out) = (&cases[0].0, alloc::vec![0u32; 1 << 15]);
+            // a scratch too small for the panel (and its line alignment)
+            let small = &mut scratch[..128 * 32 + 14];
+            let ran =
+                gather_direct_u32(isa, &src, 0, loops, &mut out, (0, 1024, 1024), small, None);
+            assert_eq!(ran, None);
+            // rows 4 KiB + 64 bytes apart: read from the source directly
+            let rows = [l(16, 8, 1024), l(128, 1040, 1), l(8, 1, 128)];
+            let ran = gather_direct_u32(
+                isa,
+                &src,
+                0,
+                &rows,
+                &mut out,
+                (0, 1024, 1024),
+                &mut scratch,
+                None,
+            );
+            assert_eq!(ran, Some(Direct::Rows));
         }
     }
 }

@@ -64,6 +64,8 @@ mod direct;
 pub(super) use direct::{direct, fits as direct_fits};
 pub(super) mod lines;
 pub(super) use lines::Dest;
+mod panel;
+pub(super) use panel::{panel, Panel};
 
 /// A gather block as 16 × 16 transposes: `rest` (source order) around
 /// groups of 16 rows, each `group` apart in the source and 16 slots apart
@@ -84,6 +86,9 @@ pub(super) struct Shape16 {
     group: (usize, usize),
     cols: usize,
     ds: usize,
+    /// Whether a group's 16 rows are one loop whose stride is a multiple
+    /// of 4 KiB (see [`Shape16::of`]).
+    one_set: bool,
 }
 
 impl Shape16 {
@@ -91,8 +96,15 @@ impl Shape16 {
     /// the innermost loop contiguous in the source (merged with the loop
     /// that continues it on both sides if its count is not a multiple of
     /// 16), the one around it contiguous in the stage, 16 rows of it at a
-    /// time or 8 paired by a loop of stage stride 8.
+    /// time or 8 paired by a loop of stage stride 8; not for rows that
+    /// all fall in one L1d set (a column-major source: see the comment
+    /// inside), which only [`panel`] reads 16 at a time.
     pub(super) fn of(loops: &[Loop]) -> Option<Shape16> {
+        Self::any(loops).filter(|sh| !sh.one_set)
+    }
+
+    /// [`Shape16::of`], rows in one L1d set included.
+    pub(super) fn any(loops: &[Loop]) -> Option<Shape16> {
         let (&x, rest) = loops.split_last()?;
         let (&y, rest) = rest.split_last()?;
         if x.src != 1 || y.dst != 1 || x.n == 0 || y.n == 0 || rest.len() > 16 {
@@ -131,10 +143,10 @@ impl Shape16 {
         // `direct` without its L1 hints (which a standalone study found
         // 5–30% ahead of the stage under load): on the idle machine
         // 7.32–7.37 GB/s against 6.94–7.23 for the AVX2 stage in the same
-        // runs, memcpy 10.8–12.8 GB/s: no gain, not kept)
-        if y.n % 16 == 0 && y.src.is_multiple_of(1024) {
-            return None;
-        }
+        // runs, memcpy 10.8–12.8 GB/s: no gain, not kept. Streaming,
+        // [`panel`] reads them 16 at a time after copying them into a
+        // panel whose rows are not 4 KiB apart)
+        let one_set = y.n % 16 == 0 && y.src.is_multiple_of(1024);
         let (groups, group) = if y.n % 16 == 0 {
             for (k, o) in rows.iter_mut().enumerate() {
                 *o = k * ys;
@@ -158,6 +170,7 @@ impl Shape16 {
             group,
             cols: x.n as usize / 16,
             ds: x.dst as usize,
+            one_set,
         })
     }
 }
