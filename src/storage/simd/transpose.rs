@@ -309,14 +309,18 @@ mod tests {
                     want[d + t / foot * chunk + t % foot] = v;
                 }
                 for level in Simd::ALL {
-                    let mut out = alloc::vec![0xDEAD_BEEFu32; len];
+                    // `d` slots past a line: the slice starts on one (the
+                    // allocator's alignment drifts with the length)
+                    let mut buf = alloc::vec![0xDEAD_BEEFu32; len + 16];
+                    let a = buf.as_ptr().addr().wrapping_neg() % 64 / 4;
+                    let out = &mut buf[a..a + len];
                     let isa = Isa::new(Some(level));
                     let ran = gather_direct_u32(
                         isa,
                         &src,
                         3,
                         loops,
-                        &mut out,
+                        out,
                         (d, *foot, *chunk),
                         &mut [],
                         Some(64),
@@ -331,8 +335,10 @@ mod tests {
                     );
                     let ran = ran.is_some();
                     if ran {
-                        assert!(out == want, "{loops:?} d={d}");
+                        assert!(*out == want[..], "{loops:?} d={d}");
                     }
+                    let (head, tail) = buf.split_at(a + len);
+                    assert!(head[..a].iter().chain(tail).all(|x| *x == 0xDEAD_BEEF));
                 }
             }
         }
@@ -380,19 +386,14 @@ mod tests {
                         want[d + t / foot * chunk + t % foot] = v;
                     }
                     for level in Simd::ALL {
-                        let mut out = alloc::vec![0xDEAD_BEEFu32; len];
+                        // on a line, as above
+                        let mut buf = alloc::vec![0xDEAD_BEEFu32; len + 16];
+                        let a = buf.as_ptr().addr().wrapping_neg() % 64 / 4;
+                        let out = &mut buf[a..a + len];
                         let isa = Isa::new(Some(level));
                         let at = (d, *foot, *chunk);
-                        let ran = gather_direct_u32(
-                            isa,
-                            &src,
-                            s,
-                            loops,
-                            &mut out,
-                            at,
-                            &mut scratch,
-                            Some(64),
-                        );
+                        let ran =
+                            gather_direct_u32(isa, &src, s, loops, out, at, &mut scratch, Some(64));
                         let takes = can && level == Simd::Avx512;
                         assert_eq!(
                             ran,
@@ -400,8 +401,10 @@ mod tests {
                             "{loops:?} s={s} d={d} {level:?}"
                         );
                         if takes {
-                            assert!(out == want, "{loops:?} s={s} d={d}");
+                            assert!(*out == want[..], "{loops:?} s={s} d={d}");
                         }
+                        let (head, tail) = buf.split_at(a + len);
+                        assert!(head[..a].iter().chain(tail).all(|x| *x == 0xDEAD_BEEF));
                     }
                 }
             }
