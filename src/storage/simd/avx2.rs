@@ -249,7 +249,8 @@ impl Seg {
     }
 }
 
-/// Columns `cols` of a segmented unzip, one at a time (heads and tails).
+/// Columns `cols` of a segmented unzip, one at a time (rows shorter than
+/// a kernel step).
 #[inline(always)]
 pub(super) fn unzip_cols<T: Copy, const K: usize>(
     inp: &[T],
@@ -265,6 +266,52 @@ pub(super) fn unzip_cols<T: Copy, const K: usize>(
     }
 }
 
+/// Columns `cols` of a segmented unzip (a head or a tail, less than a
+/// line of each row) through whole kernel steps of `W = 32 · N /
+/// size_of::<T>()` columns: `step(c)` gives columns `c..c + W` of every
+/// row (`N` 32-byte pieces each), and only the columns of `cols` are
+/// stored, plainly, a few stores a row. These are the partial lines a
+/// row shares with its neighbours, which a streaming store must not
+/// write (each would cost a read-modify-write in memory): handed to the
+/// 32-byte streaming step, a row whose windows end half-way into a line
+/// (a destination 32 or 48 bytes into a line, as a heap `Vec` can be)
+/// streamed half a line per row — s8 [4096, 4096] tiles → rows at 5–8
+/// GB/s against 10–11 with the destination 16 bytes into a line. Rows
+/// shorter than a step go column by column.
+///
+/// Pre: `cols.start` is a multiple of 8 (so is every step's `c`: joined
+/// rows, [`Seg::long_rows`], are a multiple of 32 long, and 8-column
+/// loads never straddle segments).
+///
+/// (Not inlined: a kernel's step then inlines into its body loop.)
+#[inline(never)]
+pub(super) fn unzip_edge<T: bytemuck::Pod, const K: usize, const N: usize>(
+    inp: &[T],
+    seg: Seg,
+    rows: &mut [&mut [T]; K],
+    cols: core::ops::Range<usize>,
+    mut step: impl FnMut(usize) -> [[__m256i; N]; K],
+) {
+    let w = 32 * N / core::mem::size_of::<T>();
+    // (every row has the same length: `rows_mut`)
+    let n = rows.first().map_or(0, |r| r.len());
+    if n < w {
+        return unzip_cols(inp, seg, rows, cols);
+    }
+    let mut a = cols.start;
+    while a < cols.end {
+        // the step that holds column `a`, within the rows (`a < n`: it
+        // holds `a` either way)
+        let c = a.min(n - w);
+        let b = cols.end.min(c + w);
+        for (r, v) in rows.iter_mut().zip(step(c)) {
+            let v: &[T] = bytemuck::cast_slice(&v);
+            r[a..b].copy_from_slice(&v[a - c..b - c]);
+        }
+        a = b;
+    }
+}
+
 /// Splits columns `cols` of an unzip into a head (to the rows' first
 /// line, column by column), a body of whole `step`s and a tail.
 pub(super) fn split_cols(cols: &core::ops::Range<usize>, head: usize, step: usize) -> [usize; 2] {
@@ -276,6 +323,9 @@ pub(super) fn split_cols(cols: &core::ops::Range<usize>, head: usize, step: usiz
     [start, start + (cols.end - start) / step * step]
 }
 
+/// Columns `cols` of two 16-bit rows from packed pairs, 16 columns a
+/// step, streaming whole lines only: the head before the rows' first
+/// line and the tail past their last whole line by [`unzip_edge`].
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn unzip2_u16_one(
@@ -285,38 +335,39 @@ pub(super) fn unzip2_u16_one(
     cols: core::ops::Range<usize>,
     nt: bool,
 ) {
-    let [start, body] = split_cols(&cols, seg.head, 16);
-    unzip_cols(inp, seg, &mut rows, cols.start..start);
+    let [start, body] = split_cols(&cols, seg.head, 32);
     // per lane: even u16 to the low 8 bytes, odd to the high 8
     let m = _mm256_setr_epi8(
         0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15, //
         0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15,
     );
-    for c in (start..body).step_by(16) {
-        prefetch(inp, seg.at(c + seg.ahead, 2));
-        // (8-column loads never straddle segments: `start`, the head and
-        // the segment length are multiples of 8)
+    // columns c..c + 16 of both rows (`c` a multiple of 8: 8-column loads
+    // never straddle segments)
+    let step = |c: usize| {
         let (i0, i1) = (seg.at(c, 2), seg.at(c + 8, 2));
         let t0 = _mm256_shuffle_epi8(load(&inp[i0..i0 + 16]), m);
         let t1 = _mm256_shuffle_epi8(load(&inp[i1..i1 + 16]), m);
         // qwords (a0-3, b0-3, a4-7, b4-7) -> (a0-3, a4-7, b0-3, b4-7)
         let p0 = _mm256_permute4x64_epi64::<0xD8>(t0);
         let p1 = _mm256_permute4x64_epi64::<0xD8>(t1);
-        let [a, b] = &mut rows;
-        put(
-            nt,
-            &mut a[c..c + 16],
-            _mm256_permute2x128_si256::<0x20>(p0, p1),
-        );
-        put(
-            nt,
-            &mut b[c..c + 16],
-            _mm256_permute2x128_si256::<0x31>(p0, p1),
-        );
+        [
+            [_mm256_permute2x128_si256::<0x20>(p0, p1)],
+            [_mm256_permute2x128_si256::<0x31>(p0, p1)],
+        ]
+    };
+    unzip_edge(inp, seg, &mut rows, cols.start..start, step);
+    for c in (start..body).step_by(16) {
+        prefetch(inp, seg.at(c + seg.ahead, 2));
+        for (r, [v]) in rows.iter_mut().zip(step(c)) {
+            put(nt, &mut r[c..c + 16], v);
+        }
     }
-    unzip_cols(inp, seg, &mut rows, body..cols.end);
+    unzip_edge(inp, seg, &mut rows, body..cols.end, step);
 }
 
+/// Columns `cols` of four 8-bit rows from packed quads, 32 columns a
+/// step, streaming whole lines only: the head before the rows' first
+/// line and the tail past their last whole line by [`unzip_edge`].
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn unzip4_u8_one(
@@ -326,19 +377,17 @@ pub(super) fn unzip4_u8_one(
     cols: core::ops::Range<usize>,
     nt: bool,
 ) {
-    let [start, body] = split_cols(&cols, seg.head, 32);
-    unzip_cols(inp, seg, &mut rows, cols.start..start);
+    let [start, body] = split_cols(&cols, seg.head, 64);
     // per lane: byte k of each 4-byte group to dword k
     let m = _mm256_setr_epi8(
         0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, //
         0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
     );
     let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    for c in (start..body).step_by(32) {
-        let pf = seg.at(c + seg.ahead, 4);
-        prefetch(inp, pf);
-        prefetch(inp, pf + 64);
-        // u_k: qword j = row j, columns c+8k..c+8k+8
+    // columns c..c + 32 of the four rows (`c` a multiple of 8)
+    let step = |c: usize| {
+        // u_k: qword j = row j, columns c+8k..c+8k+8 (8-column loads
+        // never straddle segments)
         let u = |k: usize| {
             let i = seg.at(c + 8 * k, 4);
             _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(load(&inp[i..i + 32]), m), order)
@@ -346,29 +395,23 @@ pub(super) fn unzip4_u8_one(
         let (u0, u1, u2, u3) = (u(0), u(1), u(2), u(3));
         let (lo01, hi01) = (_mm256_unpacklo_epi64(u0, u1), _mm256_unpackhi_epi64(u0, u1));
         let (lo23, hi23) = (_mm256_unpacklo_epi64(u2, u3), _mm256_unpackhi_epi64(u2, u3));
-        let [r0, r1, r2, r3] = &mut rows;
-        put(
-            nt,
-            &mut r0[c..c + 32],
-            _mm256_permute2x128_si256::<0x20>(lo01, lo23),
-        );
-        put(
-            nt,
-            &mut r1[c..c + 32],
-            _mm256_permute2x128_si256::<0x20>(hi01, hi23),
-        );
-        put(
-            nt,
-            &mut r2[c..c + 32],
-            _mm256_permute2x128_si256::<0x31>(lo01, lo23),
-        );
-        put(
-            nt,
-            &mut r3[c..c + 32],
-            _mm256_permute2x128_si256::<0x31>(hi01, hi23),
-        );
+        [
+            [_mm256_permute2x128_si256::<0x20>(lo01, lo23)],
+            [_mm256_permute2x128_si256::<0x20>(hi01, hi23)],
+            [_mm256_permute2x128_si256::<0x31>(lo01, lo23)],
+            [_mm256_permute2x128_si256::<0x31>(hi01, hi23)],
+        ]
+    };
+    unzip_edge(inp, seg, &mut rows, cols.start..start, step);
+    for c in (start..body).step_by(32) {
+        let pf = seg.at(c + seg.ahead, 4);
+        prefetch(inp, pf);
+        prefetch(inp, pf + 64);
+        for (r, [v]) in rows.iter_mut().zip(step(c)) {
+            put(nt, &mut r[c..c + 32], v);
+        }
     }
-    unzip_cols(inp, seg, &mut rows, body..cols.end);
+    unzip_edge(inp, seg, &mut rows, body..cols.end, step);
 }
 
 /// Whether rows `rs` slots apart are long enough for the in-cache zips to
