@@ -305,8 +305,21 @@ pub(super) fn unzip_edge<T: bytemuck::Pod, const K: usize, const N: usize>(
         let c = a.min(n - w);
         let b = cols.end.min(c + w);
         for (r, v) in rows.iter_mut().zip(step(c)) {
-            let v: &[T] = bytemuck::cast_slice(&v);
-            r[a..b].copy_from_slice(&v[a - c..b - c]);
+            let (d, v) = (
+                &mut r[a..b],
+                &bytemuck::cast_slice::<_, T>(&v)[a - c..b - c],
+            );
+            // 8 columns a move (joined, every edge is whole 8-column
+            // pieces), not a `memcpy` call per row and edge
+            let mut pieces = d.chunks_exact_mut(8);
+            for (d, v) in (&mut pieces).zip(v.chunks_exact(8)) {
+                d.copy_from_slice(v);
+            }
+            let rest = pieces.into_remainder();
+            if !rest.is_empty() {
+                let n = rest.len();
+                rest.copy_from_slice(&v[v.len() - n..]);
+            }
         }
         a = b;
     }
