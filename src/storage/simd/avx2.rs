@@ -174,7 +174,13 @@ pub(super) struct Seg {
     /// tile 6.3–7.2, 2 KiB 8.6–9.3, 8 KiB 6.3–8.8, 32 KiB 7.8–8.9. (Also
     /// tried: `Caches::prefetch_ahead` bytes on, 32 tiles on a 32 KiB L1d;
     /// CPU-time clock, load 3–5: s8 0.91x → 0.93x memcpy, bf16 1.11x →
-    /// 0.98x.)
+    /// 0.98x. And on s8 [4096, 4096] tiles → rows, AVX-512, plain `Vec`,
+    /// wall clock, load 1.4, plan GB/s in three rounds of 15 runs: 2 KiB
+    /// `prefetchnta` 10.2/10.8/10.8; 4 KiB 10.6/10.9/11.1; 8 KiB
+    /// 10.0/11.1/10.7; `prefetcht0` 2 KiB 10.5/10.6/10.3, 8 KiB
+    /// 10.7/10.9/10.9; `prefetcht1` 8 KiB 6.9/9.7/8.4; no software
+    /// prefetch 10.2/9.9/10.0 — the hardware prefetchers follow this
+    /// nearly sequential input.)
     pub(super) ahead: usize,
 }
 
@@ -229,6 +235,13 @@ impl Seg {
     /// The windows of a joined unzip, in the blocks' order: `(j, columns)`
     /// for the blocks `(i, j)` of [`Blocks::each`], columns counted along
     /// the joined rows and shifted by [`Seg::head`].
+    ///
+    /// (One block's columns a window: tried windows of 2, 4 and 32 blocks
+    /// (fewer rows written at a time, the input read with a stride), s8
+    /// [4096, 4096] tiles → rows, wall clock, load 1.0–1.3, plan GB/s: one
+    /// block 9.8–9.9, two 8.4–8.5, four 8.5, 32 7.8–8.1. And staging a
+    /// call's eight rows to stream them out in order (load 2.6): 6.1–7.3
+    /// against 10.2–10.9, the phases not overlapping.)
     fn windows(self, bl: &Blocks) -> impl Iterator<Item = (usize, core::ops::Range<usize>)> + '_ {
         let (h, n, len) = (self.head, bl.count2 * bl.len, bl.len);
         (0..bl.count2).flat_map(move |i| {

@@ -8,7 +8,8 @@
 //! rows), one 64-byte line of each row at a time, so that streaming into
 //! rows aligned by the AVX2 kernel's windows (`avx2::Seg`) each store
 //! fills a line at once, where AVX2 fills each line with two stores one
-//! or three others apart.
+//! or three others apart; a window's partial lines at the rows' ends go
+//! through one step each stored plainly (`avx2::unzip_edge`).
 //!
 //! (The s8 zip stays AVX2. Tried: its inverse, 64-byte row
 //! loads, half selects, dword permutes and a byte shuffle, 64-byte
