@@ -266,6 +266,13 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
 
 /// Copies one run, with streaming stores if `nt` and the run is long
 /// enough to write whole cache lines.
+///
+/// (Tried for the plain runs: a block's runs in one AVX2 call, 32 bytes a
+/// move inline, instead of a `memcpy` call per run. f32[1000²] padded
+/// rows ↔ `T(8,128)`, in cache: 9.5% fewer instructions for the plan
+/// (callgrind), no change in time beyond the noise — plan 19.5–27.1 GB/s
+/// before, 21.8–27.6 after on 64-byte aligned buffers, wall clock, load
+/// 3.3, three alternations of 11 runs. Not kept.)
 #[inline]
 fn copy_run<T: bytemuck::Pod>(src: &[T], dst: &mut [T], nt: bool) {
     #[cfg(target_arch = "x86_64")]

@@ -8,7 +8,8 @@
 //! rows), one 64-byte line of each row at a time, so that streaming into
 //! rows aligned by the AVX2 kernel's windows (`avx2::Seg`) each store
 //! fills a line at once, where AVX2 fills each line with two stores one
-//! or three others apart.
+//! or three others apart; a window's partial lines at the rows' ends go
+//! through one step each stored plainly (`avx2::unzip_edge`).
 //!
 //! (The s8 zip stays AVX2. Tried: its inverse, 64-byte row
 //! loads, half selects, dword permutes and a byte shuffle, 64-byte
@@ -19,7 +20,7 @@
 
 use core::arch::x86_64::*;
 
-use super::avx2::{self, long_rows, prefetch_targets, put, split_cols, unzip_cols, Seg};
+use super::avx2::{self, long_rows, prefetch_targets, put, split_cols, Seg};
 use super::nibbles::put512;
 use super::{each_zip, Blocks};
 
@@ -146,9 +147,44 @@ fn load16_cols(inp: &[u8], seg: Seg, c: usize) -> __m512i {
     _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
 }
 
-/// Columns `cols` of four rows from packed quads, 64 columns at a time
-/// (the head before the rows' first line column by column, the rest of
-/// the columns by the AVX2 kernel):
+/// Columns `cols` of four rows from packed quads, 64 columns (one line
+/// of each row) at a time, [`unzip4_u8_step`]; the head before the rows'
+/// first line and the tail past their last whole line through one such
+/// step each ([`avx2::unzip_edge`]).
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+#[inline]
+fn unzip4_u8_one(
+    inp: &[u8],
+    seg: Seg,
+    mut rows: [&mut [u8]; 4],
+    cols: core::ops::Range<usize>,
+    nt: bool,
+) {
+    let [start, body] = split_cols(&cols, seg.head, 64);
+    let edge = |c| unzip4_u8_step(inp, seg, c).map(|v| halves(v));
+    avx2::unzip_edge(inp, seg, &mut rows, cols.start..start, edge);
+    for c in (start..body).step_by(64) {
+        for h in [0, 32] {
+            let pf = seg.at(c + h + seg.ahead, 4);
+            super::prefetch(inp.as_ptr().wrapping_add(pf));
+            super::prefetch(inp.as_ptr().wrapping_add(pf + 64));
+        }
+        let out = unzip4_u8_step(inp, seg, c);
+        for (r, v) in rows.iter_mut().zip(out) {
+            put512(nt, &mut r[c..c + 64], v);
+        }
+    }
+    avx2::unzip_edge(inp, seg, &mut rows, body..cols.end, edge);
+}
+
+/// The two 256-bit halves of `v`, low first.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn halves(v: __m512i) -> [__m256i; 2] {
+    [_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v)]
+}
+
+/// Columns `c..c + 64` of the four rows (`c` a multiple of 8):
 /// ```text
 ///   u_k  (k < 4):  columns 16k..16k+16; per 128-bit lane L a byte
 ///                  shuffle makes dword 4L + r = row r, columns
@@ -160,15 +196,7 @@ fn load16_cols(inp: &[u8], seg: Seg, c: usize) -> __m512i {
 /// 4 shuffles, 4 two-source permutes and 4 half selects per 256 bytes.
 #[target_feature(enable = "avx512f,avx512bw,avx2")]
 #[inline]
-fn unzip4_u8_one(
-    inp: &[u8],
-    seg: Seg,
-    mut rows: [&mut [u8]; 4],
-    cols: core::ops::Range<usize>,
-    nt: bool,
-) {
-    let [start, body] = split_cols(&cols, seg.head, 64);
-    unzip_cols(inp, seg, &mut rows, cols.start..start);
+fn unzip4_u8_step(inp: &[u8], seg: Seg, c: usize) -> [__m512i; 4] {
     // per lane: byte k of each 4-byte group to dword k
     let m = _mm512_broadcast_i32x4(_mm_setr_epi8(
         0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
@@ -179,33 +207,22 @@ fn unzip4_u8_one(
         0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29, //
     );
     let p23 = _mm512_add_epi32(p01, _mm512_set1_epi32(2));
-    for c in (start..body).step_by(64) {
-        for h in [0, 32] {
-            let pf = seg.at(c + h + seg.ahead, 4);
-            super::prefetch(inp.as_ptr().wrapping_add(pf));
-            super::prefetch(inp.as_ptr().wrapping_add(pf + 64));
-        }
-        let u: [__m512i; 4] =
-            core::array::from_fn(|k| _mm512_shuffle_epi8(load16_cols(inp, seg, c + 16 * k), m));
-        let (t00, t01) = (
-            _mm512_permutex2var_epi32(u[0], p01, u[1]),
-            _mm512_permutex2var_epi32(u[2], p01, u[3]),
-        );
-        let (t10, t11) = (
-            _mm512_permutex2var_epi32(u[0], p23, u[1]),
-            _mm512_permutex2var_epi32(u[2], p23, u[3]),
-        );
-        let out = [
-            _mm512_shuffle_i64x2::<0x44>(t00, t01),
-            _mm512_shuffle_i64x2::<0xEE>(t00, t01),
-            _mm512_shuffle_i64x2::<0x44>(t10, t11),
-            _mm512_shuffle_i64x2::<0xEE>(t10, t11),
-        ];
-        for (r, v) in rows.iter_mut().zip(out) {
-            put512(nt, &mut r[c..c + 64], v);
-        }
-    }
-    avx2::unzip4_u8_one(inp, seg, rows, body..cols.end, nt);
+    let u: [__m512i; 4] =
+        core::array::from_fn(|k| _mm512_shuffle_epi8(load16_cols(inp, seg, c + 16 * k), m));
+    let (t00, t01) = (
+        _mm512_permutex2var_epi32(u[0], p01, u[1]),
+        _mm512_permutex2var_epi32(u[2], p01, u[3]),
+    );
+    let (t10, t11) = (
+        _mm512_permutex2var_epi32(u[0], p23, u[1]),
+        _mm512_permutex2var_epi32(u[2], p23, u[3]),
+    );
+    [
+        _mm512_shuffle_i64x2::<0x44>(t00, t01),
+        _mm512_shuffle_i64x2::<0xEE>(t00, t01),
+        _mm512_shuffle_i64x2::<0x44>(t10, t11),
+        _mm512_shuffle_i64x2::<0xEE>(t10, t11),
+    ]
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx2")]
@@ -236,7 +253,8 @@ fn load_halves(lo: &[u16], hi: &[u16]) -> __m512i {
 /// Columns `cols` of two 16-bit rows from packed pairs, 32 columns (one
 /// 64-byte line of each row) at a time: two two-source permutes
 /// (`vpermt2w`) per 32 columns, as [`unzip2_u16_block`]; the head before
-/// the rows' first line column by column, the rest by the AVX2 kernel.
+/// the rows' first line and the tail past their last whole line through
+/// one such step each ([`avx2::unzip_edge`]).
 #[target_feature(enable = "avx512f,avx512bw,avx2")]
 #[inline]
 fn unzip2_u16_one(
@@ -247,26 +265,26 @@ fn unzip2_u16_one(
     nt: bool,
 ) {
     let [start, body] = split_cols(&cols, seg.head, 32);
-    unzip_cols(inp, seg, &mut rows, cols.start..start);
     let even: [u16; 32] = core::array::from_fn(|i| 2 * i as u16);
     let odd: [u16; 32] = core::array::from_fn(|i| 2 * i as u16 + 1);
     let (ie, io) = (load(&even), load(&odd));
+    // columns c..c + 32 of both rows (`c` a multiple of 8)
+    let step = |c: usize| {
+        let (x, y) = (load16_pairs(inp, seg, c), load16_pairs(inp, seg, c + 16));
+        [
+            _mm512_permutex2var_epi16(x, ie, y),
+            _mm512_permutex2var_epi16(x, io, y),
+        ]
+    };
+    let edge = |c: usize| step(c).map(|v| halves(v));
+    avx2::unzip_edge(inp, seg, &mut rows, cols.start..start, edge);
     for c in (start..body).step_by(32) {
         let pf = seg.at(c + seg.ahead, 2);
         super::prefetch(inp.as_ptr().wrapping_add(pf));
         super::prefetch(inp.as_ptr().wrapping_add(pf + 32));
-        let (x, y) = (load16_pairs(inp, seg, c), load16_pairs(inp, seg, c + 16));
-        let [a, b] = &mut rows;
-        put512(
-            nt,
-            bytemuck::cast_slice_mut(&mut a[c..c + 32]),
-            _mm512_permutex2var_epi16(x, ie, y),
-        );
-        put512(
-            nt,
-            bytemuck::cast_slice_mut(&mut b[c..c + 32]),
-            _mm512_permutex2var_epi16(x, io, y),
-        );
+        for (r, v) in rows.iter_mut().zip(step(c)) {
+            put512(nt, bytemuck::cast_slice_mut(&mut r[c..c + 32]), v);
+        }
     }
-    avx2::unzip2_u16_one(inp, seg, rows, body..cols.end, nt);
+    avx2::unzip_edge(inp, seg, &mut rows, body..cols.end, edge);
 }

@@ -48,7 +48,7 @@ pub(super) fn unzip2_u16_block(inp: &[u16], [a, b]: [&mut [u16]; 2], len: usize)
 
 /// One unzip block (`4 · len` packed slots into four rows of `len`),
 /// plain stores, for the blocks of `known`: the register steps of
-/// `unzip4_u8_one` (in `avx2`) on one contiguous block.
+/// `unzip4_u8_one` (in `avx2::unzip`) on one contiguous block.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn unzip4_u8_block(inp: &[u8], [r0, r1, r2, r3]: [&mut [u8]; 4], len: usize) {

@@ -1,0 +1,360 @@
+//! AVX2 unzips of packed slots into rows (bf16 pairs, s8 quads: tiles →
+//! rows), block by block or, streaming into rows that do not start on a
+//! line, in windows of joined blocks shifted to start on one ([`Seg`]),
+//! so that every streaming store writes whole lines; the partial lines at
+//! the rows' ends are stored plainly ([`unzip_edge`]). The AVX-512 unzips
+//! share the windows and the edges.
+
+use core::arch::x86_64::*;
+
+use super::{load, prefetch, put};
+use crate::storage::simd::{each_unzip, rows_mut, Blocks};
+
+#[target_feature(enable = "avx2")]
+pub(in crate::storage::simd) fn unzip2_u16(inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
+    unzip_by::<u16, 2>(inp, rows, bl, nt, |i, seg, r, cols| {
+        unzip2_u16_one(i, seg, r, cols, nt)
+    });
+}
+
+#[target_feature(enable = "avx2")]
+pub(in crate::storage::simd) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
+    unzip_by::<u8, 4>(inp, rows, bl, nt, |i, seg, r, cols| {
+        unzip4_u8_one(i, seg, r, cols, nt)
+    });
+}
+
+/// The blocks of an unzip into `K` rows, each (or each window of joined
+/// blocks, [`Seg::long_rows`]) by `one(packed, segments, rows, columns)`:
+/// the loop the AVX2 and AVX-512 kernels share (inlined into each).
+#[inline(always)]
+pub(in crate::storage::simd) fn unzip_by<T, const K: usize>(
+    inp: &[T],
+    rows: &mut [T],
+    bl: Blocks,
+    nt: bool,
+    mut one: impl FnMut(&[T], Seg, [&mut [T]; K], core::ops::Range<usize>),
+) {
+    if let Some(seg) = Seg::long_rows(&bl, nt, rows.as_ptr()) {
+        let n = bl.count2 * bl.len;
+        for (j, cols) in seg.windows(&bl) {
+            let r = rows_mut::<T, K>(rows, j * bl.rstep, bl.rs, n);
+            one(&inp[j * bl.pstep..], seg, r, cols);
+        }
+        return;
+    }
+    each_unzip::<T, K>(inp, rows, bl, |i, r| one(i, Seg::ONE, r, 0..bl.len));
+}
+
+/// Where the packed input of an unzip sits, column by column: column `c`
+/// (its `k` slots) at `(c >> shift) · step + k · (c mod 2^shift)`. One
+/// block is one segment ([`Seg::ONE`]); [`Seg::long_rows`] joins the
+/// blocks that continue the same rows.
+#[derive(Clone, Copy)]
+pub(in crate::storage::simd) struct Seg {
+    shift: u32,
+    step: usize,
+    /// Columns from a row's start to its first 64-byte line (a multiple
+    /// of 8 below `2^shift`).
+    pub(in crate::storage::simd) head: usize,
+    /// How far ahead (in columns) to prefetch the input: 2 KiB of input
+    /// in one block (as measured before joining); joined, the block at
+    /// least 2 KiB of input on (s8 `(8,128)(4,1)`: two 1 KiB tiles; bf16
+    /// `(8,128)(2,1)`: the next 2 KiB tile). A distance in time (lines in
+    /// flight while the row stores drain), not a capacity: it does not
+    /// scale with the caches. Measured on s8 [4096, 4096] tiles → rows,
+    /// wall clock, load 3.3, plan GB/s over pairs of 11 runs: the next
+    /// tile 6.3–7.2, 2 KiB 8.6–9.3, 8 KiB 6.3–8.8, 32 KiB 7.8–8.9. (Also
+    /// tried: `Caches::prefetch_ahead` bytes on, 32 tiles on a 32 KiB L1d;
+    /// CPU-time clock, load 3–5: s8 0.91x → 0.93x memcpy, bf16 1.11x →
+    /// 0.98x. And on s8 [4096, 4096] tiles → rows, AVX-512, plain `Vec`,
+    /// wall clock, load 1.4, plan GB/s in three rounds of 15 runs: 2 KiB
+    /// `prefetchnta` 10.2/10.8/10.8; 4 KiB 10.6/10.9/11.1; 8 KiB
+    /// 10.0/11.1/10.7; `prefetcht0` 2 KiB 10.5/10.6/10.3, 8 KiB
+    /// 10.7/10.9/10.9; `prefetcht1` 8 KiB 6.9/9.7/8.4; no software
+    /// prefetch 10.2/9.9/10.0 — the hardware prefetchers follow this
+    /// nearly sequential input.)
+    pub(in crate::storage::simd) ahead: usize,
+}
+
+impl Seg {
+    /// One contiguous block (no column reaches `2^63`).
+    const ONE: Seg = Seg {
+        shift: usize::BITS - 1,
+        step: 0,
+        head: 0,
+        ahead: 512,
+    };
+
+    /// When streaming into rows that do not start on a line and the outer
+    /// blocks continue the same rows (`rstep2 == len`; power-of-two `len`,
+    /// a multiple of 32): the unzip then writes windows of `len` columns
+    /// shifted to start on a line, each reading the end of one block and
+    /// the start of the next, so that every streaming store writes whole
+    /// lines (as glibc's memcpy aligns its destination). A `Vec` starts 16
+    /// bytes into a line: block by block, the line between two blocks of a
+    /// row would be written in two halves far apart in time.
+    ///
+    /// The head is the columns before the rows' first line, the same for
+    /// every row when the row steps are multiples of 64 bytes. Rows that
+    /// start on a line keep the blocks (measured on bf16 and s8 [4096,
+    /// 4096]: 1.3x memcpy block by block, 0.8–1.0x joined; rows 16 bytes
+    /// into a line, `Vec`'s case, 0.7x block by block, 0.9x joined).
+    fn long_rows<T>(bl: &Blocks, nt: bool, rows: *const T) -> Option<Seg> {
+        let b = core::mem::size_of::<T>();
+        let same = (bl.rs * b).is_multiple_of(64) && (bl.rstep * b).is_multiple_of(64);
+        let h = rows.align_offset(64);
+        let ok = nt
+            && bl.count2 > 1
+            && bl.rstep2 == bl.len
+            && bl.len.is_power_of_two()
+            && bl.len.is_multiple_of(32)
+            && bl.count2 * bl.len <= bl.rs
+            && same
+            && h != usize::MAX
+            && h.is_multiple_of(8)
+            && h > 0
+            && h < bl.len;
+        ok.then(|| Seg {
+            shift: bl.len.trailing_zeros(),
+            step: bl.pstep2,
+            head: h,
+            // (whole segments: the same columns of a later block, at least
+            // the 2 KiB of input ahead that `Seg::ONE` prefetches)
+            ahead: bl.len * (2048 / (bl.pstep2 * b).max(1)).max(1),
+        })
+    }
+
+    /// The windows of a joined unzip, in the blocks' order: `(j, columns)`
+    /// for the blocks `(i, j)` of [`Blocks::each`], columns counted along
+    /// the joined rows and shifted by [`Seg::head`].
+    ///
+    /// (One block's columns a window: tried windows of 2, 4 and 32 blocks
+    /// (fewer rows written at a time, the input read with a stride), s8
+    /// [4096, 4096] tiles → rows, wall clock, load 1.0–1.3, plan GB/s: one
+    /// block 9.8–9.9, two 8.4–8.5, four 8.5, 32 7.8–8.1. And staging a
+    /// call's eight rows to stream them out in order (load 2.6): 6.1–7.3
+    /// against 10.2–10.9, the phases not overlapping.)
+    fn windows(self, bl: &Blocks) -> impl Iterator<Item = (usize, core::ops::Range<usize>)> + '_ {
+        let (h, n, len) = (self.head, bl.count2 * bl.len, bl.len);
+        (0..bl.count2).flat_map(move |i| {
+            let lo = if i == 0 { 0 } else { i * len + h };
+            let hi = if i + 1 == bl.count2 {
+                n
+            } else {
+                (i + 1) * len + h
+            };
+            (0..bl.count).map(move |j| (j, lo..hi))
+        })
+    }
+
+    /// The slot of column `c`'s first element, for `k` slots per column.
+    #[inline(always)]
+    pub(in crate::storage::simd) fn at(self, c: usize, k: usize) -> usize {
+        (c >> self.shift) * self.step + k * (c & ((1usize << self.shift) - 1))
+    }
+}
+
+/// Columns `cols` of a segmented unzip, one at a time (rows shorter than
+/// a kernel step).
+#[inline(always)]
+fn unzip_cols<T: Copy, const K: usize>(
+    inp: &[T],
+    seg: Seg,
+    rows: &mut [&mut [T]; K],
+    cols: core::ops::Range<usize>,
+) {
+    for c in cols {
+        let at = seg.at(c, K);
+        for (k, r) in rows.iter_mut().enumerate() {
+            r[c] = inp[at + k];
+        }
+    }
+}
+
+/// Columns `cols` of a segmented unzip (a head or a tail, less than a
+/// line of each row) through whole kernel steps of `W = 32 · N /
+/// size_of::<T>()` columns: `step(c)` gives columns `c..c + W` of every
+/// row (`N` 32-byte pieces each), and only the columns of `cols` are
+/// stored, plainly, a few stores a row. These are the partial lines a
+/// row shares with its neighbours, which a streaming store must not
+/// write (each would cost a read-modify-write in memory): handed to the
+/// 32-byte streaming step, a row whose windows end half-way into a line
+/// (a destination 32 or 48 bytes into a line, as a heap `Vec` can be)
+/// streamed half a line per row — s8 [4096, 4096] tiles → rows at 5–8
+/// GB/s against 10–11 with the destination 16 bytes into a line. Rows
+/// shorter than a step go column by column.
+///
+/// Pre: `cols.start` is a multiple of 8 (so is every step's `c`: joined
+/// rows, [`Seg::long_rows`], are a multiple of 32 long, and 8-column
+/// loads never straddle segments).
+///
+/// (Empty edges, most windows' both, return inline; the rest is not
+/// inlined, so that a kernel's step inlines into its body loop.)
+#[inline(always)]
+pub(in crate::storage::simd) fn unzip_edge<T: bytemuck::Pod, const K: usize, const N: usize>(
+    inp: &[T],
+    seg: Seg,
+    rows: &mut [&mut [T]; K],
+    cols: core::ops::Range<usize>,
+    step: impl FnMut(usize) -> [[__m256i; N]; K],
+) {
+    if !cols.is_empty() {
+        edge_steps(inp, seg, rows, cols, step);
+    }
+}
+
+/// [`unzip_edge`] of a non-empty edge.
+#[inline(never)]
+fn edge_steps<T: bytemuck::Pod, const K: usize, const N: usize>(
+    inp: &[T],
+    seg: Seg,
+    rows: &mut [&mut [T]; K],
+    cols: core::ops::Range<usize>,
+    mut step: impl FnMut(usize) -> [[__m256i; N]; K],
+) {
+    let w = 32 * N / core::mem::size_of::<T>();
+    // (every row has the same length: `rows_mut`)
+    let n = rows.first().map_or(0, |r| r.len());
+    if n < w {
+        return unzip_cols(inp, seg, rows, cols);
+    }
+    let mut a = cols.start;
+    while a < cols.end {
+        // the step that holds column `a`, within the rows (`a < n`: it
+        // holds `a` either way)
+        let c = a.min(n - w);
+        let b = cols.end.min(c + w);
+        for (r, v) in rows.iter_mut().zip(step(c)) {
+            let (d, v) = (
+                &mut r[a..b],
+                &bytemuck::cast_slice::<_, T>(&v)[a - c..b - c],
+            );
+            // 8 columns a move (joined, every edge is whole 8-column
+            // pieces), not a `memcpy` call per row and edge
+            let mut pieces = d.chunks_exact_mut(8);
+            for (d, v) in (&mut pieces).zip(v.chunks_exact(8)) {
+                d.copy_from_slice(v);
+            }
+            let rest = pieces.into_remainder();
+            if !rest.is_empty() {
+                let n = rest.len();
+                rest.copy_from_slice(&v[v.len() - n..]);
+            }
+        }
+        a = b;
+    }
+}
+
+/// Splits columns `cols` of an unzip into a head (to the rows' first
+/// line, column by column), a body of whole `step`s and a tail.
+pub(in crate::storage::simd) fn split_cols(
+    cols: &core::ops::Range<usize>,
+    head: usize,
+    step: usize,
+) -> [usize; 2] {
+    let start = if cols.start == 0 {
+        head.min(cols.end)
+    } else {
+        cols.start
+    };
+    [start, start + (cols.end - start) / step * step]
+}
+
+/// Columns `cols` of two 16-bit rows from packed pairs, 16 columns a
+/// step, streaming whole lines only: the head before the rows' first
+/// line and the tail past their last whole line by [`unzip_edge`].
+#[target_feature(enable = "avx2")]
+#[inline]
+fn unzip2_u16_one(
+    inp: &[u16],
+    seg: Seg,
+    mut rows: [&mut [u16]; 2],
+    cols: core::ops::Range<usize>,
+    nt: bool,
+) {
+    let [start, body] = split_cols(&cols, seg.head, 32);
+    // per lane: even u16 to the low 8 bytes, odd to the high 8
+    let m = _mm256_setr_epi8(
+        0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15, //
+        0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15,
+    );
+    // columns c..c + 16 of both rows (`c` a multiple of 8: 8-column loads
+    // never straddle segments)
+    let step = |c: usize| {
+        let (i0, i1) = (seg.at(c, 2), seg.at(c + 8, 2));
+        let t0 = _mm256_shuffle_epi8(load(&inp[i0..i0 + 16]), m);
+        let t1 = _mm256_shuffle_epi8(load(&inp[i1..i1 + 16]), m);
+        // qwords (a0-3, b0-3, a4-7, b4-7) -> (a0-3, a4-7, b0-3, b4-7)
+        let p0 = _mm256_permute4x64_epi64::<0xD8>(t0);
+        let p1 = _mm256_permute4x64_epi64::<0xD8>(t1);
+        [
+            [_mm256_permute2x128_si256::<0x20>(p0, p1)],
+            [_mm256_permute2x128_si256::<0x31>(p0, p1)],
+        ]
+    };
+    unzip_edge(inp, seg, &mut rows, cols.start..start, step);
+    for c in (start..body).step_by(16) {
+        prefetch(inp, seg.at(c + seg.ahead, 2));
+        for (r, [v]) in rows.iter_mut().zip(step(c)) {
+            put(nt, &mut r[c..c + 16], v);
+        }
+    }
+    unzip_edge(inp, seg, &mut rows, body..cols.end, step);
+}
+
+/// Columns `cols` of four 8-bit rows from packed quads, 32 columns a
+/// step, streaming whole lines only: the head before the rows' first
+/// line and the tail past their last whole line by [`unzip_edge`].
+#[target_feature(enable = "avx2")]
+#[inline]
+fn unzip4_u8_one(
+    inp: &[u8],
+    seg: Seg,
+    mut rows: [&mut [u8]; 4],
+    cols: core::ops::Range<usize>,
+    nt: bool,
+) {
+    let [start, body] = split_cols(&cols, seg.head, 64);
+    // per lane: byte k of each 4-byte group to dword k
+    let m = _mm256_setr_epi8(
+        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, //
+        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+    );
+    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    // columns c..c + 32 of the four rows (`c` a multiple of 8); a macro,
+    // not a closure, for the body: its loop is compiled twice (streaming
+    // or not) and the closure, called from both and the edges, was not
+    // inlined (25% more instructions for s8 tiles → rows, callgrind)
+    macro_rules! step {
+        ($c:expr) => {{
+            let c: usize = $c;
+            // u_k: qword j = row j, columns c+8k..c+8k+8 (8-column loads
+            // never straddle segments)
+            let u = |k: usize| {
+                let i = seg.at(c + 8 * k, 4);
+                _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(load(&inp[i..i + 32]), m), order)
+            };
+            let (u0, u1, u2, u3) = (u(0), u(1), u(2), u(3));
+            let (lo01, hi01) = (_mm256_unpacklo_epi64(u0, u1), _mm256_unpackhi_epi64(u0, u1));
+            let (lo23, hi23) = (_mm256_unpacklo_epi64(u2, u3), _mm256_unpackhi_epi64(u2, u3));
+            [
+                [_mm256_permute2x128_si256::<0x20>(lo01, lo23)],
+                [_mm256_permute2x128_si256::<0x20>(hi01, hi23)],
+                [_mm256_permute2x128_si256::<0x31>(lo01, lo23)],
+                [_mm256_permute2x128_si256::<0x31>(hi01, hi23)],
+            ]
+        }};
+    }
+    let step = |c: usize| step!(c);
+    unzip_edge(inp, seg, &mut rows, cols.start..start, step);
+    for c in (start..body).step_by(32) {
+        let pf = seg.at(c + seg.ahead, 4);
+        prefetch(inp, pf);
+        prefetch(inp, pf + 64);
+        for (r, [v]) in rows.iter_mut().zip(step!(c)) {
+            put(nt, &mut r[c..c + 32], v);
+        }
+    }
+    unzip_edge(inp, seg, &mut rows, body..cols.end, step);
+}
