@@ -23,6 +23,12 @@
 //! `as_standard_layout`) and a naive nested loop with the tile index math;
 //! both are checked once against the plan's output.
 //!
+//! After the plan's kernel and block, `@S→D (memcpy @S→D)` gives the
+//! byte offsets in their 64-byte lines at which the source and the
+//! destination start, the plan's and memcpy's (plain `Vec`s land where
+//! the allocator puts them, which moves with the buffers earlier cases
+//! freed, so a filtered run can place them differently from a full one).
+//!
 //! GB/s counts the destination bytes written per second; a ratio is the
 //! median over runs of (memcpy time / that time), each run timing memcpy
 //! and the contenders back to back so that all see the same load on a
@@ -171,6 +177,18 @@ fn case<U: Unit>(
         let mut mdst = Buf::<u8>::new(bytes, aligned, |_| 0);
         let (src, dst) = (&*src.get(), dst.get());
         let (msrc, mdst) = (&*msrc.get(), mdst.get());
+        // where the four buffers start in their lines (plain `Vec`s land
+        // where the allocator puts them, which moves with the buffers the
+        // earlier cases freed; an unaligned destination costs a kernel
+        // more than it costs memcpy)
+        let at = |p: *const u8| p.addr() % 64;
+        let place = format!(
+            "@{}→{} (memcpy @{}→{})",
+            at(src.as_ptr().cast()),
+            at(dst.as_ptr().cast()),
+            at(msrc.as_ptr()),
+            at(mdst.as_ptr())
+        );
         // warm-up (page faults), and the output the others must match
         plan.execute(src, dst).unwrap();
         let want = dst.to_vec();
@@ -255,14 +273,15 @@ fn case<U: Unit>(
             )
         };
         println!(
-            "{name:<52} {:<4}  memcpy {:>6.2} GB/s  plan {}  [{:?} {}x{}{}]",
+            "{name:<52} {:<4}  memcpy {:>6.2} GB/s  plan {}  [{:?} {}x{}{}] {}",
             if aligned { "al64" } else { "vec" },
             bytes as f64 / m / 1e9,
             line("", &ts[0]),
             st.kernel,
             st.block.0,
             st.block.1,
-            if st.streaming { " nt" } else { "" }
+            if st.streaming { " nt" } else { "" },
+            place,
         );
         for (k, (who, _)) in others.iter().enumerate() {
             println!("{:<52}        {}", "", line(who, &ts[k + 1]));
