@@ -124,6 +124,30 @@ pub(crate) fn panel(
     let a = scratch.as_ptr().addr() / 4 % 16;
     let o = (16 - a) % 16;
     let buf = &mut scratch[o..o + rows * h];
+    // (Where the time goes, and what did not close the gap to the
+    // standalone study's 9.4–10.2 GB/s; f32[4096,4096] column-major →
+    // `{1,0:T(8,128)}`, plain `Vec`s, the bench, wall clock, medians of 9
+    // runs alternated inside the bench lock, AMD EPYC Zen 4, load average
+    // 2.2–2.9, memcpy 9.6–15 GB/s. Split by skipping one pass (output
+    // wrong, timing only), five rounds: the whole block 7.7–8.8 GB/s,
+    // pass 1 alone 17.5–22.4 (1.44–1.72× memcpy), pass 2 alone on a stale
+    // panel 15.2–15.8 (1.19–1.39×); 1/(1/a + 1/b) gives 8.1–9.3, so the
+    // passes hardly overlap and pass 2 takes 55–60 % of the time; the
+    // study's pass 1 alone (its `p32x`) ran 8.1–12.6 in the same locked
+    // runs: the copy is not the slower half. Tried in `lines::rows`: the
+    // first group peeled out of the loop (no branch on `g` per store),
+    // 6.2–8.7 against 6.5–8.6 for the code unchanged (six rounds), no
+    // gain; that plus the join by one `vpermt2d` with its index computed
+    // once instead of `valignd` through a `match` on `m`, 4.4–6.1 against
+    // 6.5–8.3 (unchanged) and 8.3–8.8 (`int`), lost: pass 2 is that
+    // sensitive to one shuffle per line, so it is bound by its
+    // instructions rather than by memory. Here: pass 1 folded into pass
+    // 2's first column step group by group (each group's 16 rows copied
+    // just before their first transpose, so that reads and streaming
+    // writes alternate every 1 KiB instead of every 16 KiB), 7.6–8.6
+    // against 7.7–8.7 (four rounds), no gain. Earlier, in the study's
+    // harness: `Dest::at` precomputed, `align` monomorphised on `m`, raw
+    // unaligned loads, each within noise.)
     for b in (0..16 * sh.cols).step_by(h) {
         for r in 0..rows {
             let so = s + r / 16 * sh.group.0 + sh.rows[r % 16] + b;
