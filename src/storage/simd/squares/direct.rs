@@ -224,8 +224,7 @@ mod avx512 {
 
     use super::super::avx512::{in_unit, load};
     use super::{Dest, Shape};
-    use crate::storage::simd::transpose512::lines::rows;
-    use crate::storage::simd::{prefetch_l1, prefetch_l2};
+    use crate::storage::simd::transpose512::lines::{hint_step, rows};
 
     /// The block `sh` (which fits `to`, in 32-bit destination slots)
     /// from the bytes `src` at `s` straight into `dst`; `ahead` in bytes.
@@ -291,19 +290,12 @@ mod avx512 {
                 |g| {
                     let so = s + g * sh.group + 64 * i;
                     for &r in &sh.rows[..P] {
-                        if let Some(x) = ahead {
-                            // the step's last line of the next block's row (and
-                            // at its first step the first: rows off their
-                            // lines read two a step)
-                            let p = src.as_ptr().wrapping_add(so + r).wrapping_offset(x);
-                            prefetch_l2(p.wrapping_add(63));
-                            if i == 0 {
-                                prefetch_l2(p);
-                            }
-                        }
-                        if i + 1 < sh.cols {
-                            prefetch_l1(src.as_ptr().wrapping_add(so + r + 64 + 63));
-                        }
+                        hint_step(
+                            src.as_ptr().wrapping_add(so + r),
+                            ahead,
+                            i == 0,
+                            i + 1 == sh.cols,
+                        );
                     }
                     let a: [__m512i; P] = core::array::from_fn(|r| {
                         _mm512_shuffle_epi8(load(src, so + sh.rows[r]), sw)

@@ -25,7 +25,7 @@
 
 use core::arch::x86_64::*;
 
-use super::lines::{rows, Dest};
+use super::lines::{hint_step, rows, Dest};
 use super::{load, t16_regs, Shape16};
 
 /// Whether [`direct`] runs the block `sh` into `dst` at `to`: no loops
@@ -57,6 +57,8 @@ pub(crate) fn direct(
     to: &Dest,
     ahead: Option<isize>,
 ) {
+    // in bytes, as the hints take it
+    let ahead = ahead.map(|x| x * 4);
     for i in 0..sh.cols {
         let c0 = 16 * i;
         // the stage rows c0 .. c0 + 16, each 16 slots a group
@@ -69,16 +71,8 @@ pub(crate) fn direct(
             |g| {
                 let so = s + g * sh.group.0 + c0;
                 for &r in &sh.rows {
-                    if let Some(x) = ahead {
-                        let p = src.as_ptr().wrapping_add(so + r).wrapping_offset(x);
-                        super::super::prefetch_l2(p.wrapping_add(15));
-                        if i == 0 {
-                            super::super::prefetch_l2(p);
-                        }
-                    }
-                    if i + 1 < sh.cols {
-                        super::super::prefetch_l1(src.as_ptr().wrapping_add(so + r + 16 + 15));
-                    }
+                    let p = src.as_ptr().wrapping_add(so + r).cast::<u8>();
+                    hint_step(p, ahead, i == 0, i + 1 == sh.cols);
                 }
                 let rows: [__m512; 16] = core::array::from_fn(|r| load(src, so + sh.rows[r]));
                 t16_regs(rows)

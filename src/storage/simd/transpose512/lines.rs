@@ -21,6 +21,8 @@
 
 use core::arch::x86_64::*;
 
+use crate::storage::simd::{prefetch_l1, prefetch_l2};
+
 /// Where a gather block's stage slot `t` lands: `d + t / foot · chunk +
 /// t % foot` (in the destination's slots).
 #[derive(Clone, Copy, Debug)]
@@ -99,6 +101,28 @@ pub(crate) fn rows<const P: usize>(
         if !joined_before {
             put(dst, at[k], first[k], 0, 16 - m);
         }
+    }
+}
+
+/// The cache hints of one column step of a direct kernel, for one source
+/// row whose step reads the 64 bytes at `p`: the line holding the last of
+/// those bytes in the next block (`ahead` bytes on) into L2, at the first
+/// column step (`first`) also the line holding the first (a row off its
+/// lines reads two lines a step); and, unless this is the last column
+/// step, the next step's last line into L1. Both direct kernels (16 rows
+/// of 16 slots, `P` rows of 64 bytes) hint this way; what else was tried
+/// is recorded beside `squares::direct`.
+#[inline(always)]
+pub(crate) fn hint_step(p: *const u8, ahead: Option<isize>, first: bool, last: bool) {
+    if let Some(x) = ahead {
+        let q = p.wrapping_offset(x);
+        prefetch_l2(q.wrapping_add(63));
+        if first {
+            prefetch_l2(q);
+        }
+    }
+    if !last {
+        prefetch_l1(p.wrapping_add(64 + 63));
     }
 }
 
