@@ -29,6 +29,21 @@
 //! the allocator puts them, which moves with the buffers earlier cases
 //! freed, so a filtered run can place them differently from a full one).
 //!
+//! `RELAYOUT_AT=S,D` puts them there instead: the `vec` line's source
+//! starts `S` bytes into a line and its destination `D` bytes, memcpy's
+//! likewise (ordinary `Vec`s over-allocated by a line and sliced; an
+//! offset is rounded down to a multiple of the unit). Several
+//! placements, separated by spaces, give one `vec` line each, e.g. every
+//! case at destination offsets 0/16/32/48 (the `al64` line stays on
+//! lines):
+//!
+//! ```text
+//! RELAYOUT_AT="0,0 0,16 0,32 0,48" cargo bench --bench relayout
+//! ```
+//!
+//! Unset, the `vec` line keeps the allocator's placement, as a user's
+//! buffers get (the goals are judged on it).
+//!
 //! GB/s counts the destination bytes written per second; a ratio is the
 //! median over runs of (memcpy time / that time), each run timing memcpy
 //! and the contenders back to back so that all see the same load on a
@@ -93,8 +108,9 @@ fn secs(f: &mut dyn FnMut()) -> f64 {
     t.elapsed().as_secs_f64()
 }
 
-/// A buffer of `n` units, plain (`Vec`'s own alignment) or starting on a
-/// 64-byte line.
+/// A buffer of `n` units: plain (`Vec`'s own alignment, `None`) or
+/// starting `Some(b)` bytes into a 64-byte line (rounded down to a whole
+/// unit).
 struct Buf<U> {
     v: Vec<U>,
     at: usize,
@@ -102,14 +118,13 @@ struct Buf<U> {
 }
 
 impl<U: Unit> Buf<U> {
-    fn new(n: usize, aligned: bool, init: impl Fn(usize) -> U) -> Self {
-        let extra = if aligned { 64 } else { 0 };
+    fn new(n: usize, into_line: Option<usize>, init: impl Fn(usize) -> U) -> Self {
+        let extra = if into_line.is_some() { 128 } else { 0 };
         let v: Vec<U> = (0..n + extra).map(init).collect();
-        let at = if aligned {
-            v.as_ptr().align_offset(64)
-        } else {
-            0
-        };
+        let at = into_line.map_or(0, |b| {
+            let u = std::mem::size_of::<U>();
+            v.as_ptr().align_offset(64) + b % 64 / u
+        });
         Buf { v, at, n }
     }
     fn get(&mut self) -> &mut [U] {
@@ -155,6 +170,21 @@ fn naive<U: Copy>(src: &[U], dst: &mut [U], dims: [usize; 3], fs: &Off<'_>, fd: 
     }
 }
 
+/// The placements of `RELAYOUT_AT` (see the top of the file): `(S, D)`
+/// byte offsets into a line of the source and the destination.
+fn placements() -> Option<Vec<(usize, usize)>> {
+    let v = std::env::var("RELAYOUT_AT").ok()?;
+    let p: Vec<(usize, usize)> = v
+        .split_whitespace()
+        .map(|p| {
+            let (a, b) = p.split_once(',').expect("RELAYOUT_AT: S,D pairs");
+            let n = |x: &str| x.trim().parse::<usize>().expect("RELAYOUT_AT: a byte offset");
+            (n(a) % 64, n(b) % 64)
+        })
+        .collect();
+    (!p.is_empty()).then_some(p)
+}
+
 /// One case: the plan on plain and on aligned buffers, and on the plain
 /// ones the alternatives (checked once against the plan's output).
 fn case<U: Unit>(
@@ -170,11 +200,20 @@ fn case<U: Unit>(
     let (sn, dn) = (plan.src_units(ub) as usize, plan.dst_units(ub) as usize);
     let bytes = dn * ub;
     let init = |i: usize| bytemuck::cast_slice::<u8, U>(&((i as u64).to_le_bytes()))[0];
-    for aligned in [false, true] {
-        let mut src = Buf::<U>::new(sn, aligned, init);
-        let mut dst = Buf::<U>::new(dn, aligned, |_| U::default());
-        let mut msrc = Buf::<u8>::new(bytes, aligned, |i| i as u8);
-        let mut mdst = Buf::<u8>::new(bytes, aligned, |_| 0);
+    // the `vec` lines' placements (`None`: the allocator's), then `al64`
+    let mut places: Vec<(bool, Option<(usize, usize)>)> = match placements() {
+        Some(p) => p.into_iter().map(|p| (false, Some(p))).collect(),
+        None => vec![(false, None)],
+    };
+    places.push((true, Some((0, 0))));
+    for (k, (aligned, at)) in places.into_iter().enumerate() {
+        // the alternatives and thread counts beside the first `vec` line
+        let first = k == 0 && !aligned;
+        let (s_at, d_at) = (at.map(|a| a.0), at.map(|a| a.1));
+        let mut src = Buf::<U>::new(sn, s_at, init);
+        let mut dst = Buf::<U>::new(dn, d_at, |_| U::default());
+        let mut msrc = Buf::<u8>::new(bytes, s_at, |i| i as u8);
+        let mut mdst = Buf::<u8>::new(bytes, d_at, |_| 0);
         let (src, dst) = (&*src.get(), dst.get());
         let (msrc, mdst) = (&*msrc.get(), mdst.get());
         // where the four buffers start in their lines (plain `Vec`s land
@@ -197,7 +236,7 @@ fn case<U: Unit>(
         #[allow(unused_mut)] // reason: filled with the `parallel` feature
         let mut by_threads: Vec<String> = Vec::new();
         #[cfg(feature = "parallel")]
-        if !aligned {
+        if first {
             for t in thread_counts() {
                 by_threads.push(threads_line(plan, src, dst, msrc, mdst, t));
             }
@@ -213,7 +252,7 @@ fn case<U: Unit>(
         };
         memcpy();
         let mut others: Vec<Contender<'_>> = Vec::new();
-        if !aligned {
+        if first {
             if let Some(Nd { shape, perm }) = alt_nd.clone() {
                 let run = move || {
                     let v = ArrayView::from_shape(IxDyn(&shape), black_box(src)).unwrap();

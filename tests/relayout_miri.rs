@@ -4,6 +4,9 @@
 //! - `kernels::stream::copy` (`_mm_stream_si128`, x86-64): forced
 //!   streaming on runs, and on the staged zip/unzip kernels, with
 //!   destinations at every alignment modulo 64 bytes;
+//! - `kernels::stream::Joiner` (the streamed runs kernel: runs adjacent
+//!   in the destination joined across their shared line), destinations at
+//!   every byte offset in a line;
 //! - `kernels::stream::fence` (`_mm_sfence`);
 //! - `simd::zip8_nibbles` and `simd::unzip8_nibbles` (the AVX2 and SSE2
 //!   calls);
@@ -100,6 +103,43 @@ fn streaming_at_every_destination_alignment() {
             .iter()
             .chain(&buf[shift + 96..])
             .all(|&x| x == -1.0));
+    }
+}
+
+/// Streamed runs that follow each other in the destination while their
+/// sources jump (a `T(2,80)` tile's two rows, and tile after tile: one
+/// destination stream) and runs that do not (`T(2,40)` of 48-byte rows: a
+/// gap of padding between tiles), the destination at every byte offset
+/// 0–63 of a line (one line-aligned buffer, offset): the result must be
+/// the non-streaming plan's (itself checked against the definition), and
+/// the bytes around the destination untouched.
+#[test]
+fn streamed_runs_joined_at_every_destination_offset() {
+    for (dims, attrs) in [([4u64, 160], "T(2,80)"), ([4, 76], "T(2,40)")] {
+        let t = shape("u8", &dims, &[1, 0], attrs);
+        let rows = strided(&dims, 8)[0];
+        let ab = (ArrayLayout::from(rows), ArrayLayout::from(t));
+        assert_eq!(check(ab.0, ab.1, 8, Some(false)), Kernel::Runs);
+        let plan = |nt| RelayoutPlan::new(rows, t).unwrap().with_streaming(Some(nt));
+        let (streamed, plain) = (plan(true), plan(false));
+        assert_eq!(streamed.stats().kernel, Kernel::Runs);
+        let sn = streamed.src_units(1) as usize;
+        let n = streamed.dst_units(1) as usize;
+        let src: Vec<u8> = (0..sn).map(|i| (i * 7 + 3) as u8).collect();
+        let mut want = vec![0u8; n];
+        plain.execute(&src, &mut want).unwrap();
+        let mut buf = vec![0u8; n + 192];
+        let line = buf.as_ptr().align_offset(64);
+        for off in 0..64 {
+            buf.fill(0xEE);
+            let at = line + off;
+            streamed.execute(&src, &mut buf[at..at + n]).unwrap();
+            assert_eq!(&buf[at..at + n], &want[..], "{attrs} at {off}");
+            assert!(
+                buf[..at].iter().chain(&buf[at + n..]).all(|&x| x == 0xEE),
+                "{attrs} at {off}: bytes outside the destination written"
+            );
+        }
     }
 }
 

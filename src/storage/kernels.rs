@@ -75,6 +75,9 @@ pub(crate) struct UnitMover<'a, T> {
     /// Source offset of the next [`Kernel::Gather`] block less this one's,
     /// for prefetching it while this one is read.
     pub(crate) ahead: Option<isize>,
+    /// The streamed [`Kernel::Runs`]' line held for the next run.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) join: Joiner,
 }
 
 impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
@@ -86,6 +89,19 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
     fn block(&mut self, k: Kernel, a: &Loop, b: &Loop, s: usize, d: usize) {
         let (src, dst) = (self.src, &mut *self.dst);
         match k {
+            // streamed runs through the joiner: runs adjacent in the
+            // destination (a tile's rows) share no plainly stored line
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Runs if self.nt => {
+                let (n, u) = (b.n as usize, size_of::<T>());
+                let bytes: &mut [u8] = bytemuck::cast_slice_mut(dst);
+                for i in 0..a.n as usize {
+                    let so = s + i * a.src as usize;
+                    let dof = d + i * a.dst as usize;
+                    let run = bytemuck::cast_slice(&src[so..so + n]);
+                    self.join.copy(run, bytes, dof * u);
+                }
+            }
             Kernel::Runs => {
                 let n = b.n as usize;
                 for i in 0..a.n as usize {
@@ -259,6 +275,7 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
     fn finish(&mut self) {
         #[cfg(target_arch = "x86_64")]
         if self.nt {
+            self.join.flush(bytemuck::cast_slice_mut(self.dst));
             stream::fence();
         }
     }
@@ -515,85 +532,9 @@ fn gather_block<T: bytemuck::Pod>(
 }
 
 #[cfg(target_arch = "x86_64")]
-mod stream {
-    // (under Miri the streaming intrinsics are replaced by plain stores)
-    #[cfg_attr(miri, allow(unused_imports))]
-    use core::arch::x86_64::{__m128i, _mm_sfence, _mm_stream_si128};
-
-    /// `dst.copy_from_slice(src)` with non-temporal stores for the whole
-    /// 64-byte lines of `dst`; the partial lines at both ends take plain
-    /// stores (a partial non-temporal line costs a read-modify-write in
-    /// memory). Pre: equal lengths.
-    pub(super) fn copy(src: &[u8], dst: &mut [u8]) {
-        let head = dst.as_ptr().align_offset(64).min(dst.len());
-        let (dh, rest) = dst.split_at_mut(head);
-        dh.copy_from_slice(&src[..head]);
-        let src = &src[head..];
-        let body = rest.len() / 64 * 64;
-        let (db, dt) = rest.split_at_mut(body);
-        for (o, i) in db.chunks_exact_mut(64).zip(src.chunks_exact(64)) {
-            let v: [__m128i; 4] = [
-                bytemuck::pod_read_unaligned(&i[0..16]),
-                bytemuck::pod_read_unaligned(&i[16..32]),
-                bytemuck::pod_read_unaligned(&i[32..48]),
-                bytemuck::pod_read_unaligned(&i[48..64]),
-            ];
-            let p = o.as_mut_ptr().cast::<__m128i>();
-            // SAFETY: for `p.add(k)` (k < 4) and `store`:
-            // - `o` is a live, exclusively borrowed 64-byte chunk of `dst`,
-            //   so `p .. p+4` (4 × 16 bytes) is valid for writes;
-            // - `p` is 64-byte (so 16-byte) aligned: `db` starts at
-            //   `dst + head` with `head = align_offset(64)`, and chunks
-            //   advance by 64 (if `align_offset` gave up, `head ==
-            //   dst.len()` and `db` is empty);
-            // - SSE2 is part of the x86-64 baseline.
-            unsafe {
-                for (k, x) in v.into_iter().enumerate() {
-                    store(p.add(k), x);
-                }
-            }
-        }
-        dt.copy_from_slice(&src[body..]);
-    }
-
-    /// One non-temporal 16-byte store.
-    ///
-    /// # Safety
-    /// `p` must be valid for a 16-byte write and 16-byte aligned.
-    #[inline(always)]
-    unsafe fn store(p: *mut __m128i, v: __m128i) {
-        // Miri cannot run `movntdq` (stdarch emits it as inline assembly);
-        // there the same pointer takes an aligned plain store, so Miri still
-        // checks the bounds and alignment claimed by the callers.
-        #[cfg(not(miri))]
-        // SAFETY: forwarded from this function's contract; SSE2 is part of
-        // the x86-64 baseline.
-        unsafe {
-            _mm_stream_si128(p, v)
-        };
-        #[cfg(miri)]
-        // SAFETY: forwarded from this function's contract (`__m128i` has
-        // 16-byte alignment, so `write` checks exactly that).
-        unsafe {
-            p.write(v)
-        };
-    }
-
-    /// Orders the streaming stores before any later store (they are weakly
-    /// ordered).
-    pub(super) fn fence() {
-        #[cfg(not(miri))]
-        // SAFETY: `sfence` has no memory operands and no preconditions
-        // beyond SSE, which is part of the x86-64 baseline.
-        unsafe {
-            _mm_sfence()
-        };
-        // Miri has no `sfence` and takes plain stores in `store`; a release
-        // fence models the ordering the streaming stores need.
-        #[cfg(miri)]
-        core::sync::atomic::fence(core::sync::atomic::Ordering::Release);
-    }
-}
+mod stream;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use stream::Joiner;
 
 /// The blocks of a zip/unzip kernel: `len` elements of rows `rs` apart,
 /// repeated by the two inner loops, each given as (count, row step, packed
