@@ -80,6 +80,18 @@ pub(crate) struct UnitMover<'a, T> {
     pub(crate) join: Joiner,
 }
 
+impl<T: bytemuck::Pod> UnitMover<'_, T> {
+    /// The run of `n` units at source slot `so` to destination slot
+    /// `dof`, streamed through the joiner.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn joined_run(&mut self, so: usize, dof: usize, n: usize) {
+        let run = bytemuck::cast_slice(&self.src[so..so + n]);
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(self.dst);
+        self.join.copy(run, bytes, dof * size_of::<T>());
+    }
+}
+
 impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
     fn next_call_step(&mut self, src: usize) {
         self.next = src;
@@ -93,13 +105,8 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
             // destination (a tile's rows) share no plainly stored line
             #[cfg(target_arch = "x86_64")]
             Kernel::Runs if self.nt => {
-                let (n, u) = (b.n as usize, size_of::<T>());
-                let bytes: &mut [u8] = bytemuck::cast_slice_mut(dst);
                 for i in 0..a.n as usize {
-                    let so = s + i * a.src as usize;
-                    let dof = d + i * a.dst as usize;
-                    let run = bytemuck::cast_slice(&src[so..so + n]);
-                    self.join.copy(run, bytes, dof * u);
+                    self.joined_run(s + i * a.src as usize, d + i * a.dst as usize, b.n as usize);
                 }
             }
             Kernel::Runs => {
@@ -239,6 +246,28 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                 // the same blocks with source and destination swapped
                 let bl = repeated(b.n, a.dst, (n, c.dst, c.src), (n2, c2.dst, c2.src));
                 unzip_blocks(self.isa, kk, self.src, s, self.dst, d, bl, self.nt);
+            }
+            // streamed runs whose repeat loop continues each run in the
+            // destination (a tile's rows: combined dims `T(2,*,128)`
+            // repeat a block of runs along a source row by the tile's
+            // second row, `c.dst == b.n`): walked in destination order,
+            // the repeat innermost, so that the runs form one chain
+            // through the joiner and every line inside it is streamed
+            // whole; walked in source order, each run's partial lines
+            // were stored plainly, half by one pass over the block and
+            // half by the next
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Runs if self.nt && n > 1 && c.dst == b.n => {
+                for u in 0..n2 {
+                    let (su, du) = (s + u * c2.src as usize, d + u * c2.dst as usize);
+                    for i in 0..a.n as usize {
+                        let (si, di) = (su + i * a.src as usize, du + i * a.dst as usize);
+                        for v in 0..n {
+                            let (so, dof) = (si + v * c.src as usize, di + v * c.dst as usize);
+                            self.joined_run(so, dof, b.n as usize);
+                        }
+                    }
+                }
             }
             _ => {
                 let at = |u: usize, v: usize| u * c2.src as usize + v * c.src as usize;
