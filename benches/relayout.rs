@@ -178,7 +178,11 @@ fn placements() -> Option<Vec<(usize, usize)>> {
         .split_whitespace()
         .map(|p| {
             let (a, b) = p.split_once(',').expect("RELAYOUT_AT: S,D pairs");
-            let n = |x: &str| x.trim().parse::<usize>().expect("RELAYOUT_AT: a byte offset");
+            let n = |x: &str| {
+                x.trim()
+                    .parse::<usize>()
+                    .expect("RELAYOUT_AT: a byte offset")
+            };
             (n(a) % 64, n(b) % 64)
         })
         .collect();

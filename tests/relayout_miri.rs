@@ -4,9 +4,6 @@
 //! - `kernels::stream::copy` (`_mm_stream_si128`, x86-64): forced
 //!   streaming on runs, and on the staged zip/unzip kernels, with
 //!   destinations at every alignment modulo 64 bytes;
-//! - `kernels::stream::Joiner` (the streamed runs kernel: runs adjacent
-//!   in the destination joined across their shared line), destinations at
-//!   every byte offset in a line;
 //! - `kernels::stream::fence` (`_mm_sfence`);
 //! - `simd::zip8_nibbles` and `simd::unzip8_nibbles` (the AVX2 and SSE2
 //!   calls);
@@ -106,15 +103,15 @@ fn streaming_at_every_destination_alignment() {
     }
 }
 
-/// Streamed runs that follow each other in the destination while their
-/// sources jump (a `T(2,80)` tile's two rows, and tile after tile: one
-/// destination stream) and runs that do not (`T(2,40)` of 48-byte rows: a
-/// gap of padding between tiles), the destination at every byte offset
-/// 0–63 of a line (one line-aligned buffer, offset): the result must be
-/// the non-streaming plan's (itself checked against the definition), and
-/// the bytes around the destination untouched.
+/// Streamed runs (`kernels::stream::copy`: partial lines in 16-byte
+/// stores) that follow each other in the destination while their sources
+/// jump (a `T(2,80)` tile's two rows, and tile after tile) and runs that
+/// do not (`T(2,40)` of 38-byte rows: padding between them), the
+/// destination at every byte offset 0–63 of a line (one line-aligned
+/// buffer, offset): the result must be the non-streaming plan's (itself
+/// checked against the definition), and the bytes around untouched.
 #[test]
-fn streamed_runs_joined_at_every_destination_offset() {
+fn streamed_runs_at_every_destination_offset() {
     for (dims, attrs) in [([4u64, 160], "T(2,80)"), ([4, 76], "T(2,40)")] {
         let t = shape("u8", &dims, &[1, 0], attrs);
         let rows = strided(&dims, 8)[0];

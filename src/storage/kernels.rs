@@ -75,21 +75,6 @@ pub(crate) struct UnitMover<'a, T> {
     /// Source offset of the next [`Kernel::Gather`] block less this one's,
     /// for prefetching it while this one is read.
     pub(crate) ahead: Option<isize>,
-    /// The streamed [`Kernel::Runs`]' line held for the next run.
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) join: Joiner,
-}
-
-impl<T: bytemuck::Pod> UnitMover<'_, T> {
-    /// The run of `n` units at source slot `so` to destination slot
-    /// `dof`, streamed through the joiner.
-    #[cfg(target_arch = "x86_64")]
-    #[inline]
-    fn joined_run(&mut self, so: usize, dof: usize, n: usize) {
-        let run = bytemuck::cast_slice(&self.src[so..so + n]);
-        let bytes: &mut [u8] = bytemuck::cast_slice_mut(self.dst);
-        self.join.copy(run, bytes, dof * size_of::<T>());
-    }
 }
 
 impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
@@ -101,14 +86,6 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
     fn block(&mut self, k: Kernel, a: &Loop, b: &Loop, s: usize, d: usize) {
         let (src, dst) = (self.src, &mut *self.dst);
         match k {
-            // streamed runs through the joiner: runs adjacent in the
-            // destination (a tile's rows) share no plainly stored line
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Runs if self.nt => {
-                for i in 0..a.n as usize {
-                    self.joined_run(s + i * a.src as usize, d + i * a.dst as usize, b.n as usize);
-                }
-            }
             Kernel::Runs => {
                 let n = b.n as usize;
                 for i in 0..a.n as usize {
@@ -247,28 +224,6 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                 let bl = repeated(b.n, a.dst, (n, c.dst, c.src), (n2, c2.dst, c2.src));
                 unzip_blocks(self.isa, kk, self.src, s, self.dst, d, bl, self.nt);
             }
-            // streamed runs whose repeat loop continues each run in the
-            // destination (a tile's rows: combined dims `T(2,*,128)`
-            // repeat a block of runs along a source row by the tile's
-            // second row, `c.dst == b.n`): walked in destination order,
-            // the repeat innermost, so that the runs form one chain
-            // through the joiner and every line inside it is streamed
-            // whole; walked in source order, each run's partial lines
-            // were stored plainly, half by one pass over the block and
-            // half by the next
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Runs if self.nt && n > 1 && c.dst == b.n => {
-                for u in 0..n2 {
-                    let (su, du) = (s + u * c2.src as usize, d + u * c2.dst as usize);
-                    for i in 0..a.n as usize {
-                        let (si, di) = (su + i * a.src as usize, du + i * a.dst as usize);
-                        for v in 0..n {
-                            let (so, dof) = (si + v * c.src as usize, di + v * c.dst as usize);
-                            self.joined_run(so, dof, b.n as usize);
-                        }
-                    }
-                }
-            }
             _ => {
                 let at = |u: usize, v: usize| u * c2.src as usize + v * c.src as usize;
                 for u in 0..n2 {
@@ -304,7 +259,6 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
     fn finish(&mut self) {
         #[cfg(target_arch = "x86_64")]
         if self.nt {
-            self.join.flush(bytemuck::cast_slice_mut(self.dst));
             stream::fence();
         }
     }
@@ -319,6 +273,19 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
 /// (callgrind), no change in time beyond the noise — plan 19.5–27.1 GB/s
 /// before, 21.8–27.6 after on 64-byte aligned buffers, wall clock, load
 /// 3.3, three alternations of 11 runs. Not kept.)
+///
+/// (Tried for streamed runs whose destinations follow each other: a
+/// joiner holding a run's last partial line until the next run completes
+/// it, then streaming it whole, and blocks whose repeat loop continues
+/// each run in the destination — combined dims `T(2,*,128)`, a tile's
+/// rows — walked in destination order so the runs chain. Once the
+/// partial lines took 16-byte stores (`stream::copy`), the chain gained
+/// nothing: combined dims f32[64,128,1024] at destination offsets
+/// 0/16/32/48 1.41–2.64 / 1.33–1.42 / 1.38–1.69 / 1.29–1.48× of memcpy
+/// without, 1.42–1.52 / 1.24–1.47 / 1.15–1.35 / 1.14–1.32× with, and the
+/// destination-order walk read `T(8,128)` → rows 32 source tiles at a
+/// time, 0.52–0.60× against 1.36–1.65× (wall clock, load average 3,
+/// three and two alternations of nine runs). Not kept.)
 #[inline]
 fn copy_run<T: bytemuck::Pod>(src: &[T], dst: &mut [T], nt: bool) {
     #[cfg(target_arch = "x86_64")]
@@ -562,8 +529,6 @@ fn gather_block<T: bytemuck::Pod>(
 
 #[cfg(target_arch = "x86_64")]
 mod stream;
-#[cfg(target_arch = "x86_64")]
-pub(crate) use stream::Joiner;
 
 /// The blocks of a zip/unzip kernel: `len` elements of rows `rs` apart,
 /// repeated by the two inner loops, each given as (count, row step, packed

@@ -260,8 +260,6 @@ impl Exec {
                         stage: alloc::vec![$pad; self.stage_len()],
                         next: 0,
                         ahead: None,
-                        #[cfg(target_arch = "x86_64")]
-                        join: kernels::Joiner::new(),
                     },
                     part,
                     slots,
