@@ -45,42 +45,34 @@ pub(super) fn copy(src: &[u8], dst: &mut [u8]) {
 }
 
 /// `dst.copy_from_slice(src)` for part of a line (under 64 bytes) beside
-/// streamed lines: ordinary stores of at most 16 bytes, straight-line (a
-/// loop would be turned into a `memcpy` call). Pre: equal lengths, under
-/// 64.
+/// streamed lines: ordinary stores of 16 bytes, then the bytes left.
+/// Pre: equal lengths.
 ///
-/// Why: with `copy_from_slice` (glibc's `memcpy`: 32 of those bytes in
-/// one 32-byte store), runs whose partial lines are 32 bytes ran at half
-/// speed: f32[4096,4096] `T(8,128)` → rows, destination 32 bytes into a
-/// line, 0.70–0.73× of memcpy against 1.44–1.49× in 16-byte stores; at
-/// 16 and 48 bytes 1.37–1.54× either way (AMD EPYC Zen 4, wall clock,
-/// load average 2–3, two alternations of nine runs). Cause not pinned
-/// down: the same bytes are written either way. (The same pieces in the
-/// direct transposes' line writer, `transpose512::lines::put`, did not
-/// help there: s8 and bf16 packed transposes 0.56–0.80× against
-/// 1.0–1.2× at destination offsets 16 and 48, 32 unchanged; not kept.)
+/// Why: with `copy_from_slice` (glibc's `memcpy`, which stores 32 of
+/// those bytes with one 32-byte store) runs whose partial lines are 32
+/// bytes ran at half speed: f32[4096,4096] `T(8,128)` → rows, destination
+/// 32 bytes into a line, 0.66–0.72× of memcpy (6.3–7.9 GB/s) against
+/// 1.40–1.61× (14–16 GB/s) in 16-byte stores; combined dims
+/// f32[64,128,1024] → `T(2,*,128)` 0.82–0.86× against 1.40–1.56×; at 16
+/// and 48 bytes 1.3–1.6× either way (AMD EPYC Zen 4, wall clock, load
+/// average 1.6–2, same runs alternated). The cause is not pinned down:
+/// the same bytes are written, and the form matters — the same 16-byte
+/// pieces written straight-line in a function of their own (a call per
+/// partial line) ran 6.4–7.9 GB/s at every offset but 0 (0.7–0.9×), in
+/// this loop inlined into [`copy`] 14–16 GB/s. The same pieces in the
+/// direct transposes' line writer (`transpose512::lines::put`) did not
+/// help there: s8 and bf16 packed transposes at offset 32 unchanged,
+/// 0.56–0.80× against 1.0–1.2× at 16 and 48; not kept.
 #[inline]
 fn copy_partial_line(src: &[u8], dst: &mut [u8]) {
-    let n = dst.len();
-    assert!(src.len() == n && n < 64, "part of a line");
-    let mut k = 0;
-    macro_rules! piece {
-        ($w:literal, $t:ty) => {
-            if n - k >= $w {
-                let v: $t = bytemuck::pod_read_unaligned(&src[k..k + $w]);
-                dst[k..k + $w].copy_from_slice(&v.to_ne_bytes());
-                k += $w;
-            }
-        };
+    let (mut o, mut i) = (dst.chunks_exact_mut(16), src.chunks_exact(16));
+    for (o, i) in (&mut o).zip(&mut i) {
+        let v: u128 = bytemuck::pod_read_unaligned(i);
+        o.copy_from_slice(&v.to_ne_bytes());
     }
-    piece!(16, u128);
-    piece!(16, u128);
-    piece!(16, u128);
-    piece!(8, u64);
-    piece!(4, u32);
-    piece!(2, u16);
-    piece!(1, u8);
-    debug_assert_eq!(k, n);
+    for (o, i) in o.into_remainder().iter_mut().zip(i.remainder()) {
+        *o = *i;
+    }
 }
 
 /// One non-temporal 16-byte store.
