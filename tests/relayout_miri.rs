@@ -106,10 +106,11 @@ fn streaming_at_every_destination_alignment() {
 /// Streamed runs (`kernels::stream::copy`: partial lines in 16-byte
 /// stores) that follow each other in the destination while their sources
 /// jump (a `T(2,80)` tile's two rows, and tile after tile) and runs that
-/// do not (`T(2,40)` of 38-byte rows: padding between them), the
+/// do not (`T(2,40)` of 76-byte rows: padding after each 36-byte run), the
 /// destination at every byte offset 0–63 of a line (one line-aligned
-/// buffer, offset): the result must be the non-streaming plan's (itself
-/// checked against the definition), and the bytes around untouched.
+/// buffer, offset; every third under Miri): the result must be the
+/// non-streaming plan's (itself checked against the definition), and the
+/// bytes around untouched.
 #[test]
 fn streamed_runs_at_every_destination_offset() {
     for (dims, attrs) in [([4u64, 160], "T(2,80)"), ([4, 76], "T(2,40)")] {
@@ -127,7 +128,8 @@ fn streamed_runs_at_every_destination_offset() {
         plain.execute(&src, &mut want).unwrap();
         let mut buf = vec![0u8; n + 192];
         let line = buf.as_ptr().align_offset(64);
-        for off in 0..64 {
+        // (under Miri every third offset: 11 s instead of 33)
+        for off in (0..64).step_by(if cfg!(miri) { 3 } else { 1 }) {
             buf.fill(0xEE);
             let at = line + off;
             streamed.execute(&src, &mut buf[at..at + n]).unwrap();

@@ -126,7 +126,9 @@ mod tests {
         let mut buf = vec![0u8; 200 + 192];
         let line = buf.as_ptr().align_offset(64);
         for off in 0..64 {
-            for n in 0..=200 {
+            // (under Miri the lengths around each 16-byte step only)
+            let lengths = (0..=200).filter(|n| !cfg!(miri) || n % 16 < 2 || n % 16 == 15);
+            for n in lengths {
                 buf.fill(0xEE);
                 let at = line + off;
                 super::copy(&src[3..3 + n], &mut buf[at..at + n]);
