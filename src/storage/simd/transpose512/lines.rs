@@ -154,6 +154,13 @@ fn align(v: __m512, prev: __m512, m: usize) -> __m512 {
 }
 
 /// Slots `from .. from + n` of `v` to `dst[at..at + n]`, ordinary stores.
+///
+/// (Tried for rows 16–48 bytes into a line: these slots in 16-byte
+/// stores, as `kernels::stream` stores a run's partial lines, and one
+/// masked store `vmovdqu32` straight from `v`; s8[2048,4096]
+/// `{1,0:T(8,128)(4,1)}` → `{0,1:T(8,128)(4,1)}` at destination offset
+/// 16: 1.0–1.2× of memcpy as it is, 0.56–0.61× and 0.32–0.36× so, 32
+/// not better (0.6–0.8× all three). Not kept.)
 #[target_feature(enable = "avx512f")]
 #[inline]
 fn put(dst: &mut [u32], at: usize, v: __m512, from: usize, n: usize) {
