@@ -1,7 +1,7 @@
 //! Streaming (non-temporal) stores for the runs kernel and the zips'
 //! stack buffers: [`copy`] streams the whole 64-byte lines of one run and
-//! stores its partial lines plainly, at most 16 bytes a store; [`fence`] orders
-//! the streaming stores before what follows.
+//! stores its partial lines plainly, at most 16 bytes a store; [`fence`]
+//! orders the streaming stores before what follows.
 
 // (under Miri the streaming intrinsics are replaced by plain stores)
 #[cfg_attr(miri, allow(unused_imports))]
@@ -48,8 +48,8 @@ pub(super) fn copy(src: &[u8], dst: &mut [u8]) {
 /// streamed lines: ordinary stores of 16 bytes, then the bytes left.
 /// Pre: equal lengths.
 ///
-/// Why: with `copy_from_slice` (glibc's `memcpy`, which stores 32 of
-/// those bytes with one 32-byte store) runs whose partial lines are 32
+/// Why: with `copy_from_slice` (a `memcpy` call, which on this glibc
+/// stores 32 bytes as one 32-byte store) runs whose partial lines are 32
 /// bytes ran at half speed: f32[4096,4096] `T(8,128)` → rows, destination
 /// 32 bytes into a line, 0.66–0.72× of memcpy (6.3–7.9 GB/s) against
 /// 1.40–1.61× (14–16 GB/s) in 16-byte stores; combined dims
@@ -59,11 +59,12 @@ pub(super) fn copy(src: &[u8], dst: &mut [u8]) {
 /// the same bytes are written, and the form matters — the same 16-byte
 /// pieces written straight-line in a function of their own (a call per
 /// partial line) ran 6.4–7.9 GB/s at every offset but 0 (0.7–0.9×), in
-/// this loop inlined into [`copy`] 14–16 GB/s. The same pieces in the
-/// direct transposes' line writer (`transpose512::lines::put`) did not
-/// help there: s8 and bf16 packed transposes at offset 32 unchanged,
-/// 0.56–0.80× against 1.0–1.2× at 16 and 48; not kept.
-#[inline]
+/// this loop inlined into [`copy`] 14–16 GB/s (hence `inline(always)`).
+/// The same pieces in the direct transposes' line writer
+/// (`transpose512::lines::put`) did not help there: s8 and bf16 packed
+/// transposes at offset 32 unchanged, 0.56–0.80× against 1.0–1.2× at 16
+/// and 48; not kept.
+#[inline(always)]
 fn copy_partial_line(src: &[u8], dst: &mut [u8]) {
     let (mut o, mut i) = (dst.chunks_exact_mut(16), src.chunks_exact(16));
     for (o, i) in (&mut o).zip(&mut i) {
