@@ -45,69 +45,53 @@
 //! 9.1 against 9.4–9.7; blocks of 256 slots a row (1 KiB runs) no
 //! better, 512 slots 15–25 % slower.
 
-use crate::storage::nest::Loop;
+use core::arch::x86_64::*;
 
-use super::{direct, direct_fits, load, store, Dest, Shape16};
+use super::{direct_fits, load, shifted, store, t16_regs, Dest, Shape16};
 
-/// How [`panel`] runs a block of shape `block`: `h` slots of each row
-/// at a time, read back from a panel as the shape `sh`.
+/// Slots between the panel's rows: two pieces of 16 slots a row.
+const PITCH: usize = 32;
+
+/// How [`panel`] runs a block: the block's shape, which reads its rows
+/// 16 at a time only through a panel.
 ///
-/// Invariant: `sh` is the panel's shape (`block`'s `16 · groups` rows `h`
-/// slots apart, `h / 16 ≥ 2` column steps, `h` dividing the block's
-/// columns) and [`direct_fits`] the destination.
+/// Invariant: `block` has no loops around its groups, at least two
+/// column steps, and [`direct_fits`] the destination.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Panel {
     block: Shape16,
-    sh: Shape16,
-    h: usize,
 }
 
 impl Panel {
     /// The panel for the block `sh` into `to`, with `room` slots of
     /// scratch, on a host whose L1d holds `l1d` bytes: for blocks whose
     /// rows [`Shape16::of`] leaves out (one loop, 4 KiB apart), with no
-    /// loops around the groups; `h` the largest multiple of 16 that
-    /// divides the block's columns, keeps the panel within half the L1d
-    /// (32 slots of 128 rows on a 32 KiB or 48 KiB L1d, 64 on 64 KiB),
-    /// and maps a piece's stage rows onto whole chunks; at least 32, so
-    /// that [`direct()`] has two column steps.
+    /// loops around the groups, whose panel (`16 · groups` rows of two
+    /// 64-byte pieces) fits half the L1d (128 rows: 16 KiB, half of a
+    /// 32 KiB L1d; a 48 KiB or 64 KiB one keeps it with more room).
     pub(crate) fn of(sh: &Shape16, to: &Dest, room: usize, l1d: usize) -> Option<Panel> {
-        if !sh.one_set || sh.n != 0 {
+        if !sh.one_set || sh.n != 0 || !direct_fits(sh, to) {
             return None;
         }
-        let (rows, cols) = (16 * sh.groups, 16 * sh.cols);
-        let most = (l1d / 2 / (4 * rows)).min(cols) / 16 * 16;
-        let h = (32..=most).rev().step_by(16).find(|&h| {
-            cols.is_multiple_of(h)
-                && h.checked_mul(sh.ds)
-                    .is_some_and(|x| x.is_multiple_of(to.foot))
-        })?;
+        let slots = (16 * sh.groups).checked_mul(PITCH)?;
         // (aligned to a line anywhere in the scratch)
-        if rows.checked_mul(h)?.checked_add(15)? > room {
+        if slots.checked_add(15)? > room || slots.checked_mul(4)? > l1d / 2 {
             return None;
         }
-        let p = Shape16 {
-            rest: [Loop::ONE; 16],
-            n: 0,
-            rows: core::array::from_fn(|k| k * h),
-            groups: sh.groups,
-            group: (16 * h, 16),
-            cols: h / 16,
-            ds: sh.ds,
-            one_set: false,
-        };
-        direct_fits(&p, to).then_some(Panel {
-            block: *sh,
-            sh: p,
-            h,
-        })
+        Some(Panel { block: *sh })
     }
 }
 
-/// The block of [`Panel`] `p` from `src` at `s` into
-/// `dst` through the panel in `scratch`, streaming whole lines; `ahead`:
-/// the next block's source offset less this one's, hinted into L2 piece
-/// by piece as this block's pieces are copied.
+/// The block of [`Panel`] `p` from `src` at `s` into `dst` through the
+/// panel in `scratch`, streaming whole lines; `ahead`: the next block's
+/// source offset less this one's, hinted into L2 piece by piece as this
+/// block's pieces are copied.
+///
+/// Piece `i` (the slots `16i .. 16i + 16` of every row) sits in the
+/// panel's half `i % 2`; while the line writer transposes group `g` of
+/// piece `i`, the same group's rows of piece `i + 1` are copied into the
+/// other half, so that the copy's loads (from L2) and the transposes'
+/// streaming stores are in flight together.
 #[target_feature(enable = "avx512f")]
 pub(crate) fn panel(
     src: &[u32],
@@ -118,62 +102,88 @@ pub(crate) fn panel(
     to: &Dest,
     ahead: Option<isize>,
 ) {
-    let (sh, h) = (&p.block, p.h);
-    let rows = 16 * sh.groups;
-    // the panel's rows on whole lines, so that pass 2 reads one line a row
+    // every destination row starts where the first does in its line
+    // (strides in whole lines, [`direct_fits`]): the writer's shift a
+    // constant, one monomorphised body per offset
+    let m = dst.as_ptr().wrapping_add(to.d).addr() / 4 % 16;
+    let f = match m {
+        0 => body::<0>,
+        1 => body::<15>,
+        2 => body::<14>,
+        3 => body::<13>,
+        4 => body::<12>,
+        5 => body::<11>,
+        6 => body::<10>,
+        7 => body::<9>,
+        8 => body::<8>,
+        9 => body::<7>,
+        10 => body::<6>,
+        11 => body::<5>,
+        12 => body::<4>,
+        13 => body::<3>,
+        14 => body::<2>,
+        _ => body::<1>,
+    };
+    f(src, s, p, scratch, dst, to, ahead);
+}
+
+/// [`panel`] with its destination rows `(16 - S) % 16` slots into
+/// their lines.
+#[target_feature(enable = "avx512f")]
+fn body<const S: i32>(
+    src: &[u32],
+    s: usize,
+    p: &Panel,
+    scratch: &mut [u32],
+    dst: &mut [u32],
+    to: &Dest,
+    ahead: Option<isize>,
+) {
+    let sh = &p.block;
+    let rows_n = 16 * sh.groups;
+    // the panel's rows on whole lines, so that a piece of a row is one line
     let a = scratch.as_ptr().addr() / 4 % 16;
     let o = (16 - a) % 16;
-    let buf = &mut scratch[o..o + rows * h];
-    // (Where the time goes, and what did not close the gap to the
-    // standalone study's 9.4–10.2 GB/s; f32[4096,4096] column-major →
-    // `{1,0:T(8,128)}`, plain `Vec`s, the bench, wall clock, medians of 9
-    // runs alternated inside the bench lock, AMD EPYC Zen 4, load average
-    // 2.2–2.9, memcpy 9.6–15 GB/s. Split by skipping one pass (output
-    // wrong, timing only), five rounds: the whole block 7.7–8.8 GB/s,
-    // pass 1 alone 17.5–22.4 (1.44–1.72× memcpy), pass 2 alone on a stale
-    // panel 15.2–15.8 (1.19–1.39×); 1/(1/a + 1/b) gives 8.1–9.3, so the
-    // passes hardly overlap and pass 2 takes 55–60 % of the time; the
-    // study's pass 1 alone (its `p32x`) ran 8.1–12.6 in the same locked
-    // runs: the copy is not the slower half. Tried in `lines::rows`: the
-    // first group peeled out of the loop (no branch on `g` per store),
-    // 6.2–8.7 against 6.5–8.6 for the code unchanged (six rounds), no
-    // gain; that plus the join by one `vpermt2d` with its index computed
-    // once instead of `valignd` through a `match` on `m`, 4.4–6.1 against
-    // 6.5–8.3 (unchanged) and 8.3–8.8 (`int`), lost: pass 2 is that
-    // sensitive to one shuffle per line, so it is bound by its
-    // instructions rather than by memory. Here: pass 1 folded into pass
-    // 2's first column step group by group (each group's 16 rows copied
-    // just before their first transpose, so that reads and streaming
-    // writes alternate every 1 KiB instead of every 16 KiB), 7.6–8.6
-    // against 7.7–8.7 (four rounds), no gain. Earlier, in the study's
-    // harness: `Dest::at` precomputed, `align` monomorphised on `m`, raw
-    // unaligned loads, each within noise.)
-    for b in (0..16 * sh.cols).step_by(h) {
-        for r in 0..rows {
-            let so = s + r / 16 * sh.group.0 + sh.rows[r % 16] + b;
+    let buf = &mut scratch[o..o + rows_n * PITCH];
+    // rows `r0 .. r0 + 16` of piece `i` into the panel, hinting the next
+    // block's same lines into L2
+    let copy = |buf: &mut [u32], i: usize, r0: usize| {
+        let c = 16 * i;
+        for r in r0..r0 + 16 {
+            let so = s + r / 16 * sh.group.0 + sh.rows[r % 16] + c;
             if let Some(x) = ahead {
-                // the line of each 16 slots' last (a row 16 bytes into a
-                // line reads two lines per 16 slots: the first is the
-                // previous one's last), and at a row's first piece its
-                // first line too
+                // the line of the piece's last slot (a row 16 bytes into a
+                // line reads two lines a piece: the first is the previous
+                // piece's last), and at a row's first piece its first too
                 let q = src.as_ptr().wrapping_add(so).wrapping_offset(x);
-                if b == 0 {
+                if i == 0 {
                     super::super::prefetch_l2(q);
                 }
-                for c in (0..h).step_by(16) {
-                    super::super::prefetch_l2(q.wrapping_add(c + 15));
-                }
+                super::super::prefetch_l2(q.wrapping_add(15));
             }
-            for c in (0..h).step_by(16) {
-                store(buf, r * h + c, load(src, so + c));
-            }
+            store(buf, r * PITCH + i % 2 * 16, load(src, so));
         }
-        // stage rows `b ..`: whole chunks on (`h · ds` is a multiple of
-        // `foot`, [`Panel::of`])
-        let piece = Dest {
-            d: to.d + b * sh.ds / to.foot * to.chunk,
-            ..*to
-        };
-        direct(buf, 0, &p.sh, dst, &piece, None);
+    };
+    for g in 0..sh.groups {
+        copy(buf, 0, 16 * g);
+    }
+    for i in 0..sh.cols {
+        let c0 = 16 * i;
+        // the stage rows c0 .. c0 + 16, each `16 · groups` slots
+        let at: [usize; 16] = core::array::from_fn(|k| to.at((c0 + k) * sh.ds));
+        shifted::rows::<S>(
+            dst,
+            &at,
+            sh.groups,
+            #[inline(always)]
+            |g| {
+                if i + 1 < sh.cols {
+                    copy(buf, i + 1, 16 * g);
+                }
+                let v: [__m512; 16] =
+                    core::array::from_fn(|r| load(buf, (16 * g + r) * PITCH + i % 2 * 16));
+                t16_regs(v)
+            },
+        );
     }
 }
