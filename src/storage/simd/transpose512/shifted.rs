@@ -32,14 +32,37 @@ pub(crate) fn rows<const S: i32>(
         return lines::rows(dst, at, groups, piece);
     }
     let m = (16 - S) as usize;
-    debug_assert_eq!(dst.as_ptr().wrapping_add(at[0]).addr() / 4 % 16, m);
     let len = 16 * groups;
+    // every line the loop below streams, row k's slots `16g - m ..
+    // 16g - m + 16` for `0 < g < groups`, lies inside `at[k] .. at[k] +
+    // len`, on a whole line: both checked here once per call instead of
+    // per line
+    for &a in at {
+        assert!(
+            a.checked_add(len).is_some_and(|e| e <= dst.len())
+                && dst.as_ptr().wrapping_add(a).addr() / 4 % 16 == m,
+            "a destination row inside `dst`, {m} slots into a line"
+        );
+    }
+    let base = dst.as_mut_ptr();
     let first = piece(0);
     let mut carry = first;
     for g in 1..groups {
         let v = piece(g);
         for k in 0..16 {
-            stream_line(dst, at[k] + 16 * g - m, join::<S>(v[k], carry[k]));
+            let p = base.wrapping_add(at[k] + 16 * g - m);
+            // SAFETY: `p` is the line `at[k] + 16g - m .. + 16` of `dst`,
+            // inside `at[k] .. at[k] + len` (`16 - m ≤ 16g - m` and
+            // `16g - m + 16 ≤ len - m`), which is inside `dst` (asserted
+            // above), so valid for a 64-byte write; `base` comes from the
+            // exclusive borrow `dst`, not used otherwise until after the
+            // loop (`piece` borrows other buffers), so the write aliases
+            // nothing live; `dst + at[k]` is `m` slots into a line
+            // (asserted above), so `p` is 64-byte aligned, as `vmovntps`
+            // requires; the CPU has AVX-512 F (this function's target
+            // feature). The store is weakly ordered: the mover's `finish`
+            // fences after the last one, as for every streaming store.
+            unsafe { _mm512_stream_ps(p.cast(), join::<S>(v[k], carry[k])) };
         }
         carry = v;
     }
