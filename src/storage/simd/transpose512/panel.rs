@@ -1,19 +1,27 @@
 //! A streaming gather block whose 16 source rows of a step all fall in
 //! one L1d set (rows a multiple of 4 KiB apart: a column-major source's
-//! columns), in two passes per piece of `h` source slots ([`panel`]):
+//! columns), transposed through an L1-resident panel ([`panel`]), a piece
+//! of 16 source slots of every row at a time:
 //!
-//! 1. copy the piece of every row of the block (`16 · groups` rows × `h`
-//!    slots, each row read front to back, so consecutive loads fall in
-//!    consecutive sets) into a panel of rows `h` slots apart — half an
-//!    L1d at most, so it stays there — hinting the next block's same
-//!    piece into L2 row by row;
-//! 2. run [`direct()`] on the panel: its 16 rows of a step are now `4·h`
-//!    bytes apart, over 16 different sets, as a tiled source's are, and
-//!    its whole-line streaming stores fill the destination.
+//! 1. piece `i` of every row of the block (`16 · groups` rows × 16
+//!    slots, one 64-byte load a row) is copied into half `i % 2` of a
+//!    panel whose rows are two lines apart (16 KiB for 128 rows: half a
+//!    32 KiB L1d, less of a 48 KiB or 64 KiB one, so it stays in L1),
+//!    hinting the next block's same piece into L2 row by row;
+//! 2. the line writer transposes piece `i` from the panel, where the 16
+//!    rows of a step are 128 bytes apart, over 16 different sets, as a
+//!    tiled source's are, and fills the destination with whole-line
+//!    streaming stores ([`shifted::rows`]).
+//!
+//! The passes overlap: while group `g` of piece `i` is transposed, the
+//! same group's rows of piece `i + 1` are copied into the other half, so
+//! that the copy's loads and the writer's streaming stores are in flight
+//! together (run one after the other, the two passes measured 17.5–22.4
+//! and 15.2–15.8 GB/s alone and 7.7–8.8 together: they hardly overlapped).
 //!
 //! ```text
-//!   panel[r·h + c] = src[s + row(r) + b + c]             pass 1, c < h
-//!   dst[at((b + c)·ds) + r] = panel[r·h + c]             pass 2
+//!   panel[r·32 + 16·(i % 2) + c] = src[s + row(r) + 16i + c]      c < 16
+//!   dst[at((16i + c)·ds) + r]    = panel[r·32 + 16·(i % 2) + c]
 //! ```
 //!
 //! Read straight from the source (what [`Shape16::of`] leaves to the
@@ -24,26 +32,26 @@
 //! more write and read of each slot in L1 and removes those conflicts.
 //!
 //! Measured (AMD EPYC Zen 4, 32 KiB L1d 8-way, 1 MiB L2, 32 MiB L3;
-//! `f32[4096,4096]` column-major → `{1,0:T(8,128)}`, plain `Vec`s): in
-//! the bench, alternated with the AVX2 level's stage that ran this case
-//! before (same rounds of 11 runs, load average 1.3–2.0, memcpy 9.7–13.0
-//! GB/s), 7.8–7.9 → 8.4–8.7 GB/s by the wall clock (five rounds) and
-//! 7.5–7.9 → 7.8–8.6 by the thread's CPU time (five rounds). In a
-//! standalone study of the same transposes (same machine, same-run
-//! alternations of 41 runs, load average 0.8–1.4) this pattern ran
-//! 9.4–9.7 GB/s, within 4–6 % of the `{1,0:T(8,128)}` →
-//! `{0,1:T(8,128)}` direct kernel, against 7.6–8.9 for [`direct()`] on
-//! the source itself; what lost there (same runs): a panel of the whole
-//! 128 × 128 block (64 KiB, in L2) 6.7–7.2 GB/s, 128 × 64 (32 KiB, the
-//! whole L1d) 8.3–8.6, 16 slots a row 5.8; rows 64 bytes further apart
-//! in the panel (`h + 16`) 3–9 % slower; the panel at the source's
-//! offset in a line instead of line-aligned 5.3 against 6.7 (`h` =
-//! 128); `prefetcht0` of the rows two ahead while copying 11–24 %
-//! slower; the next block hinted in address order (whole rows) over the
-//! copies instead of piece by piece 8.7–8.9 against 9.1, or over the
-//! transposes 8.0–8.4; the panel's next column step not hinted into L1
-//! 9.1 against 9.4–9.7; blocks of 256 slots a row (1 KiB runs) no
-//! better, 512 slots 15–25 % slower.
+//! `f32[4096,4096]` column-major → `{1,0:T(8,128)}`, plain `Vec`s, the
+//! bench, wall clock, medians of 9 runs alternated inside the bench lock
+//! with the previous build, load average 1.6–1.9, memcpy 9.2–11.5 GB/s):
+//! 7.6–8.1 GB/s (0.73–0.83× of memcpy) for two serial passes of 32 slots
+//! a row through `lines::rows` → 9.2–9.4 (0.82–0.95×), three rounds; the
+//! same with the passes serial again (load average 2.2–2.8): 7.6–7.8
+//! against 8.9–9.9 overlapped. With the first kernel of this kind (two
+//! serial passes), in the same bench, against the AVX2 level's stage that
+//! ran this case before: 7.8–7.9 → 8.4–8.7 GB/s. What lost in a
+//! standalone study of the serial passes (same machine, same-run
+//! alternations of 41 runs, load average 0.8–1.4, where they ran
+//! 9.4–9.7 GB/s): a panel of the whole 128 × 128 block (64 KiB, in L2)
+//! 6.7–7.2 GB/s, 128 × 64 (32 KiB, the whole L1d) 8.3–8.6; rows 64 bytes
+//! further apart in the panel 3–9 % slower; the panel at the source's
+//! offset in a line instead of line-aligned 5.3 against 6.7;
+//! `prefetcht0` of the rows two ahead while copying 11–24 % slower; the
+//! next block hinted in address order (whole rows) over the copies
+//! instead of piece by piece 8.7–8.9 against 9.1, or over the transposes
+//! 8.0–8.4; blocks of 256 slots a row (1 KiB runs) no better, 512 slots
+//! 15–25 % slower.
 
 use core::arch::x86_64::*;
 
@@ -164,6 +172,20 @@ fn body<const S: i32>(
             store(buf, r * PITCH + i % 2 * 16, load(src, so));
         }
     };
+    // (Tried, same case and bench as the figures above, wall clock: each
+    // group's rows of the same piece copied just before their first
+    // transpose, so that reads and streaming stores alternate every 1 KiB
+    // but each transpose waits for its copy, 7.6–8.6 against 7.7–8.7
+    // GB/s serial, no gain; the join by one `vpermt2d` instead of
+    // `valignd`, 4.4–6.1 against 6.5–8.3, lost. Left: a plain `Vec`'s
+    // column starts 16 bytes into a line, so each piece's load reads two
+    // lines and the second comes from L2 again at the next piece (the
+    // set has held 127 other columns' lines since); loads rounded down to
+    // the line, output wrong, timing only, ran 9.5–10.4 GB/s against
+    // 8.7–9.3 (0.96–0.99× against 0.84–0.89×, three rounds, load average
+    // 2.6–3.0): reading whole lines would need the pieces' steps shifted
+    // by the column's offset and the writer to skip the rows of the
+    // partial steps, not done.)
     for g in 0..sh.groups {
         copy(buf, 0, 16 * g);
     }
