@@ -183,9 +183,13 @@ fn body<const S: i32>(
     // set has held 127 other columns' lines since); loads rounded down to
     // the line, output wrong, timing only, ran 9.5–10.4 GB/s against
     // 8.7–9.3 (0.96–0.99× against 0.84–0.89×, three rounds, load average
-    // 2.6–3.0): reading whole lines would need the pieces' steps shifted
-    // by the column's offset and the writer to skip the rows of the
-    // partial steps, not done.)
+    // 2.6–3.0). Tried for it: the pieces between the first and the last
+    // shifted onto whole lines (slot `16 - e` on, the first piece the
+    // rows' first 16 slots, the last their last 16, the writer skipping
+    // the rows those two share with their neighbours: one piece more per
+    // block, two lines loaded twice a row instead of eight), 5.5–7.2 GB/s
+    // against 6.7–8.5 for this code (0.60–0.73× against 0.77–0.92×, three
+    // rounds, load average 1.5–2.2), lost.)
     for g in 0..sh.groups {
         copy(buf, 0, 16 * g);
     }
