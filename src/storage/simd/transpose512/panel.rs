@@ -36,8 +36,12 @@
 //! bench, wall clock, medians of 9 runs alternated inside the bench lock
 //! with the previous build, load average 1.6–1.9, memcpy 9.2–11.5 GB/s):
 //! 7.6–8.1 GB/s (0.73–0.83× of memcpy) for two serial passes of 32 slots
-//! a row through `lines::rows` → 9.2–9.4 (0.82–0.95×), three rounds; the
-//! same with the passes serial again (load average 2.2–2.8): 7.6–7.8
+//! a row through `lines::rows` → 9.2–9.4 (0.82–0.95×), three rounds;
+//! over all 13 such rounds of the session (load average 1.2–2.3, memcpy
+//! 8.3–11.5 GB/s) medians 8.3 → 9.0 GB/s, 0.83× → 0.90× (0.73–0.88× →
+//! 0.77–1.02×), and by the thread's CPU time (three rounds) 0.65–0.91× →
+//! 0.86–1.08×; 64-byte aligned buffers 0.86× → 0.92×. The same with the
+//! passes serial again (load average 2.2–2.8): 7.6–7.8
 //! against 8.9–9.9 overlapped. With the first kernel of this kind (two
 //! serial passes), in the same bench, against the AVX2 level's stage that
 //! ran this case before: 7.8–7.9 → 8.4–8.7 GB/s. What lost in a
