@@ -38,7 +38,7 @@
 //! 7.6–8.1 GB/s (0.73–0.83× of memcpy) for two serial passes of 32 slots
 //! a row through `lines::rows` → 9.2–9.4 (0.82–0.95×), three rounds;
 //! over all 13 such rounds of the session (load average 1.2–2.3, memcpy
-//! 8.3–11.5 GB/s) medians 8.3 → 9.0 GB/s, 0.83× → 0.90× (0.73–0.88× →
+//! 8.1–11.5 GB/s) medians 8.3 → 9.0 GB/s, 0.83× → 0.90× (0.73–0.88× →
 //! 0.77–1.02×), and by the thread's CPU time (three rounds) 0.65–0.91× →
 //! 0.86–1.08×; 64-byte aligned buffers 0.86× → 0.92×. The same with the
 //! passes serial again (load average 2.2–2.8): 7.6–7.8
