@@ -346,8 +346,8 @@ mod tests {
 
     /// Streaming blocks whose 16 rows of a step fall in one L1d set (a
     /// column-major source's columns, 4 KiB apart: the real plan's loops
-    /// for f32[1024,1024] column-major → `{1,0:T(8,128)}`, and a block of
-    /// 64 rows), at every source and destination offset in a line,
+    /// for f32[1024,1024] column-major → `{1,0:T(8,128)}`, blocks of 64
+    /// rows of 4 and 3 column steps, and one of 16 rows), at every source and destination offset in a line,
     /// against the definition through the chunk map (rows adjacent in the
     /// destination, or apart): the AVX-512 level runs them through the
     /// panel, the others run none; without room for the panel, or with
@@ -368,6 +368,10 @@ mod tests {
                 144,
             ),
             (alloc::vec![l(64, 2048, 1), l(64, 1, 64)], 512, 528),
+            // an odd number of pieces (the panel's halves alternate), and
+            // one group of 16 rows (no line inside a row but the ends)
+            (alloc::vec![l(64, 2048, 1), l(48, 1, 64)], 512, 528),
+            (alloc::vec![l(16, 1024, 1), l(32, 1, 16)], 256, 272),
         ];
         let src: alloc::vec::Vec<u32> = (0..140_000u32)
             .map(|i| i.wrapping_mul(2654435761))

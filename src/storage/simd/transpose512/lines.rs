@@ -188,3 +188,19 @@ fn stream(dst: &mut [u32], at: usize, v: __m512) {
     // `finish` fences after the last one (as for every streaming store).
     unsafe { _mm512_stream_ps(p.cast(), v) };
 }
+
+/// `v` to the whole line `dst[at..at + 16]` by a streaming store, for
+/// the writers beside this one (`shifted::rows`).
+#[target_feature(enable = "avx512f")]
+#[inline]
+pub(crate) fn stream_line(dst: &mut [u32], at: usize, v: __m512) {
+    stream(dst, at, v);
+}
+
+/// Slots `from .. from + n` of `v` to `dst[at..at + n]` by ordinary
+/// stores, for the writers beside this one (`shifted::rows`).
+#[target_feature(enable = "avx512f")]
+#[inline]
+pub(crate) fn put_slots(dst: &mut [u32], at: usize, v: __m512, from: usize, n: usize) {
+    put(dst, at, v, from, n);
+}

@@ -1,0 +1,95 @@
+//! The line writer of [`lines::rows`] for rows a fixed number of slots
+//! into their lines ([`rows`]): the same lines written the same way,
+//! with the offset a constant, so that the join of two pieces is one
+//! `valignd` with its shift in the instruction (no `match` per line), the
+//! first group peeled out of the loop (no test per line), and the lines
+//! inside the rows streamed through one pointer, their bounds and line
+//! offset checked once per call instead of per line.
+//!
+//! [`panel()`](super::panel()) writes through it. Measured there (same
+//! case and rounds as its figures, wall clock): the shift a constant but
+//! each line checked as `lines::rows` checks it, 7.4–8.4 GB/s, about as
+//! fast as `lines::rows` itself (7.0–7.8); checked once per call, 9.2–9.4:
+//! per-line checks kept LLVM from unrolling the 16 rows, so every join
+//! went through the stack.
+
+use core::arch::x86_64::*;
+
+use super::lines::{self, put_slots, stream_line};
+
+/// [`lines::rows`] for 16 rows that all start `(16 - S) % 16` slots
+/// into a line (`S < 16`, checked; `S = 0`, rows on lines, is
+/// `lines::rows`' own aligned loop), each of `16 · groups` slots, written
+/// from `piece(g)`, the `g`-th 16 slots of every row (`g` from 0 up, once
+/// each).
+///
+/// Pre: `dst[at[k] .. at[k] + 16 · groups]` are in bounds and disjoint.
+#[target_feature(enable = "avx512f")]
+#[inline]
+pub(crate) fn rows<const S: i32>(
+    dst: &mut [u32],
+    at: &[usize; 16],
+    groups: usize,
+    mut piece: impl FnMut(usize) -> [__m512; 16],
+) {
+    const { assert!(S < 16) };
+    if S == 0 {
+        return lines::rows(dst, at, groups, piece);
+    }
+    let m = (16 - S) as usize;
+    let len = 16 * groups;
+    // every line the loop below streams, row k's slots `16g - m ..
+    // 16g - m + 16` for `0 < g < groups`, lies inside `at[k] .. at[k] +
+    // len`, on a whole line: both checked here once per call instead of
+    // per line
+    for &a in at {
+        assert!(
+            a.checked_add(len).is_some_and(|e| e <= dst.len())
+                && dst.as_ptr().wrapping_add(a).addr() / 4 % 16 == m,
+            "a destination row inside `dst`, {m} slots into a line"
+        );
+    }
+    let base = dst.as_mut_ptr();
+    let first = piece(0);
+    let mut carry = first;
+    for g in 1..groups {
+        let v = piece(g);
+        for k in 0..16 {
+            let p = base.wrapping_add(at[k] + 16 * g - m);
+            // SAFETY: `p` is the line `at[k] + 16g - m .. + 16` of `dst`,
+            // inside `at[k] .. at[k] + len` (`16 - m ≤ 16g - m` and
+            // `16g - m + 16 ≤ len - m`), which is inside `dst` (asserted
+            // above), so valid for a 64-byte write; `base` comes from the
+            // exclusive borrow `dst`, not used otherwise until after the
+            // loop (`piece` borrows other buffers), so the write aliases
+            // nothing live; `dst + at[k]` is `m` slots into a line
+            // (asserted above), so `p` is 64-byte aligned, as `vmovntps`
+            // requires; the CPU has AVX-512 F (this function's target
+            // feature). The store is weakly ordered: the mover's `finish`
+            // fences after the last one, as for every streaming store.
+            unsafe { _mm512_stream_ps(p.cast(), join::<S>(v[k], carry[k])) };
+        }
+        carry = v;
+    }
+    // the partial lines at the rows' ends, as `lines::rows` writes them
+    for k in 0..16 {
+        if k + 1 < 16 && at[k + 1] == at[k] + len {
+            stream_line(dst, at[k] + len - m, join::<S>(first[k + 1], carry[k]));
+        } else {
+            put_slots(dst, at[k] + len - m, carry[k], 16 - m, m);
+        }
+        if k == 0 || at[k - 1] + len != at[k] {
+            put_slots(dst, at[k], first[k], 0, 16 - m);
+        }
+    }
+}
+
+/// The 16 slots of a line that starts `16 - S` slots before `v`'s: the
+/// last `16 - S` of `prev`, then the first `S` of `v`.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn join<const S: i32>(v: __m512, prev: __m512) -> __m512 {
+    let (a, b) = (_mm512_castps_si512(v), _mm512_castps_si512(prev));
+    // `valignd`: the 32 slots `a:b` shifted down by `S`
+    _mm512_castsi512_ps(_mm512_alignr_epi32::<S>(a, b))
+}
