@@ -441,7 +441,7 @@ mod tests {
     /// longer than a chunk as in the bench's f32[4096,4096]): the plan's
     /// blocks have four column steps (chunks of `choose::cut_most`), so
     /// that streaming, the AVX-512 level writes
-    /// them straight into the destination (`transpose512::direct`) — at
+    /// them straight into the destination (`transpose512::columns`) — at
     /// every source and destination offset in a line, against the
     /// definition through the chunk map, the slots around untouched; the
     /// other levels run none (the stage); and the whole plan agrees with
@@ -492,7 +492,11 @@ mod tests {
                     let isa = Isa::new(Some(level));
                     let ran = gather_direct_u32(isa, src, s, &loops, out, at, &mut [], Some(64));
                     let takes = can && level == Simd::Avx512;
-                    assert_eq!(ran, takes.then_some(Direct::Rows), "s={s} d={d} {level:?}");
+                    assert_eq!(
+                        ran,
+                        takes.then_some(Direct::Columns),
+                        "s={s} d={d} {level:?}"
+                    );
                     if takes {
                         assert!(*out == want[..], "s={s} d={d}");
                     }
