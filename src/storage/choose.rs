@@ -388,25 +388,29 @@ const fn split_to(l: &Loop, foot: u64, budget: &Budget) -> Option<(Loop, Loop)> 
 /// The longest chunk of a split loop (tiles → column-major, 32-bit
 /// slots): [`Budget::gather_max`], but at most a 64th of the stage, so
 /// that a block's stage holds 64 slots of each source row — four column
-/// steps of 16 — which lets the AVX-512 level's direct kernel take its
-/// streaming blocks (`simd::transpose512::direct`, which wants more than
-/// one, to hint the next step's lines into L1) instead of the stage.
+/// steps of 16 — which lets the AVX-512 level write its streaming blocks
+/// straight into the destination (`simd::transpose512::columns`, a
+/// variant of `direct`, which wants more than one column step, to hint
+/// the next step's lines into L1) instead of through the stage.
 ///
 /// On 32 KiB L1d / 1 MiB L2 (Zen 4, [`Caches::FALLBACK`]) chunks of 256
 /// slots (1 KiB) and blocks of 64 columns, against 1024 and 16 before;
 /// on 48 KiB / 1.25 MiB (Ice Lake) the same (a stage of 20480 slots:
 /// 320, the largest split of the loop below it 256); on 48 KiB / 2 MiB
-/// (Sapphire Rapids) 512 slots and 64 columns. Measured on f32[4096,4096]
+/// (Sapphire Rapids) 512 slots and 64 columns. Measured on `f32[4096,4096]`
 /// `{1,0:T(8,128)}` → column-major (AMD EPYC Zen 4, 32 KiB L1d, 1 MiB L2,
-/// 32 MiB L3; the bench, wall clock, plain `Vec`s, medians of 7–9 runs,
-/// alternated with the previous build inside the bench lock, load
-/// average 1.5–2.4): see the figures in the commit and report; the
-/// other bounds tried, chunks of 128 (8 column steps) and 512 (2), were
-/// no better, and the AVX2 level's stage gained too (0.38–0.48× →
+/// 32 MiB L3; the bench, plain `Vec`s, medians of 9 runs, alternated with
+/// the previous build inside the bench lock): by the wall clock, with
+/// `transpose512::columns` on these blocks, 0.49–0.62× → 0.68–0.80× of
+/// memcpy (four rounds, load average 3.9–4.5, memcpy 5.9–7.0 GB/s), by
+/// the thread's CPU time 0.53–0.58× → 0.66–0.72× (three rounds); 64-byte
+/// aligned buffers 0.50–0.72× → 0.63–0.99× and 0.51–0.63× → 0.78–0.99×.
+/// The other bounds tried, chunks of 128 slots (8 column steps) and 512
+/// (2), were no better; the AVX2 level's stage gains too (0.38–0.48× →
 /// 0.57×). Tried and not kept: the loop cut's outer part innermost (the
-/// blocks above and below one after the other, so that the lines their
-/// runs share stay in cache between them): 0.45–0.53× against
-/// 0.67–0.74×.
+/// blocks above and below one after the other, so that the partial lines
+/// their runs share stay in cache between them): 0.45–0.53× against
+/// 0.67–0.74× (three rounds, load average 1.9–2.4).
 const fn cut_most(budget: &Budget) -> u64 {
     let most = budget.stage / 64;
     if most < budget.gather_max {

@@ -22,7 +22,7 @@
 //! ```
 //!
 //! Measured (AMD EPYC Zen 4, 32 KiB L1d 8-way, 1 MiB L2, 32 MiB L3;
-//! f32[4096,4096] `{1,0:T(8,128)}` → column-major, blocks of 64 columns
+//! `f32[4096,4096]` `{1,0:T(8,128)}` → column-major, blocks of 64 columns
 //! × 256 rows; the bench, wall clock, plain `Vec`s, medians of 9–11 runs,
 //! this kernel and [`direct()`] on the same blocks alternated inside the
 //! bench lock, load average 1.1–2.9): 0.63–0.73× of memcpy against
@@ -31,7 +31,7 @@
 //! next step's L1 hints 0.66–0.77× against 0.71–0.73× (three pairs): no
 //! gain, kept.
 //!
-//! [`direct()`]: super::direct
+//! [`direct()`]: fn@super::direct
 
 use core::arch::x86_64::*;
 
@@ -45,7 +45,7 @@ use crate::storage::simd::{prefetch_l1, prefetch_l2};
 /// all start alike in their lines (row offsets and the group step in
 /// whole lines of slots), so that one window fits every row.
 ///
-/// [`direct()`]: super::direct
+/// [`direct()`]: fn@super::direct
 pub(crate) fn fits(sh: &Shape16, to: &Dest) -> bool {
     direct_fits(sh, to)
         && 16 * sh.groups == to.foot
