@@ -437,6 +437,91 @@ mod tests {
         );
     }
 
+    /// Tiles → column-major (f32[2048,256] `{1,0:T(8,128)}`, columns
+    /// longer than a chunk as in the bench's f32[4096,4096]): the plan's
+    /// blocks have four column steps (chunks of `choose::cut_most`), so
+    /// that streaming, the AVX-512 level writes
+    /// them straight into the destination (`transpose512::columns`) — at
+    /// every source and destination offset in a line, against the
+    /// definition through the chunk map, the slots around untouched; the
+    /// other levels run none (the stage); and the whole plan agrees with
+    /// its portable run at several offsets of both buffers.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn tiles_to_column_major_blocks_go_direct_at_every_offset() {
+        use crate::storage::simd::transpose::{gather_direct_u32, Direct};
+        use crate::storage::simd::{gather_by_definition, Isa};
+        use crate::storage::{RelayoutPlan, Simd, Strided};
+        use crate::value::parse_shape;
+        let tiles = parse_shape("f32[2048,256]{1,0:T(8,128)}").unwrap();
+        let cols = Strided::column_major(&[2048, 256], 32).unwrap();
+        let plan = RelayoutPlan::new(tiles, cols).unwrap();
+        let nest = plan.exec().and_then(|e| e.nest).unwrap();
+        let loops = nest.gather();
+        let (foot, chunk) = (nest.b().n as usize, nest.a().dst as usize);
+        // 64 columns of 256 rows a block (the chunk bound on the host's
+        // caches: 256 on 32 and 48 KiB L1ds with 1–1.25 MiB L2s)
+        let budget = crate::storage::choose::Budget::new(&crate::storage::Caches::host(), 32);
+        assert_eq!(nest.a().n as usize * foot, 16384.min(budget.stage as usize));
+        assert!(nest.a().n >= 64, "{loops:?}");
+        assert_eq!(chunk, 2048);
+        let n = 1 << 19;
+        let src: alloc::vec::Vec<u32> = (0..n as u32 + 32)
+            .map(|i| i.wrapping_mul(2654435761))
+            .collect();
+        // the source on a line too (offset `s` from it)
+        let src = &src[src.as_ptr().addr().wrapping_neg() % 64 / 4..];
+        let stage = 1 + loops.iter().map(|l| (l.n - 1) * l.dst).sum::<u64>() as usize;
+        assert_eq!(stage, nest.a().n as usize * foot);
+        let can = Simd::detected() >= Simd::Avx512;
+        for s in 0..=16 {
+            let mut want_stage = alloc::vec![0u32; stage];
+            gather_by_definition(src, s, &loops, &mut want_stage);
+            for d in 0..=16 {
+                let len = d + stage.div_ceil(foot) * chunk + 16;
+                let mut want = alloc::vec![0xDEAD_BEEFu32; len];
+                for (t, &v) in want_stage.iter().enumerate() {
+                    want[d + t / foot * chunk + t % foot] = v;
+                }
+                for level in Simd::ALL {
+                    // the slice on a line, `d` slots into it
+                    let mut buf = alloc::vec![0xDEAD_BEEFu32; len + 16];
+                    let a = buf.as_ptr().addr().wrapping_neg() % 64 / 4;
+                    let out = &mut buf[a..a + len];
+                    let at = (d, foot, chunk);
+                    let isa = Isa::new(Some(level));
+                    let ran = gather_direct_u32(isa, src, s, &loops, out, at, &mut [], Some(64));
+                    let takes = can && level == Simd::Avx512;
+                    assert_eq!(
+                        ran,
+                        takes.then_some(Direct::Columns),
+                        "s={s} d={d} {level:?}"
+                    );
+                    if takes {
+                        assert!(*out == want[..], "s={s} d={d}");
+                    }
+                    let (head, tail) = buf.split_at(a + len);
+                    assert!(head[..a].iter().chain(tail).all(|x| *x == 0xDEAD_BEEF));
+                }
+            }
+        }
+        let mut want = alloc::vec![0u32; n];
+        let portable = plan.clone().with_simd(Some(Simd::Portable));
+        let mut buf = alloc::vec![0u32; n + 32];
+        let a = buf.as_ptr().addr().wrapping_neg() % 64 / 4;
+        for (so, d) in [(0, 0), (4, 4), (3, 12), (15, 1)] {
+            portable.execute(&src[so..so + n], &mut want).unwrap();
+            let out = &mut buf[a + d..a + d + n];
+            for nt in [None, Some(true)] {
+                plan.clone()
+                    .with_streaming(nt)
+                    .execute(&src[so..so + n], out)
+                    .unwrap();
+                assert!(out == &want[..], "{nt:?} at {so}, {d}");
+            }
+        }
+    }
+
     /// The gather loops of real plans (the bench's three 32-bit tile
     /// transposes, smaller): the two from tiles take the AVX-512 level's
     /// 16 × 16 shape, the column-major source (columns 4 KiB apart) is

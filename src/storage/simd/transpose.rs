@@ -91,12 +91,16 @@ pub(crate) enum Direct {
     /// `transpose512::panel`: rows in one L1d set, copied into a panel
     /// first.
     Panel,
+    /// `transpose512::columns`: a column-major destination, the column
+    /// steps on the source's lines.
+    Columns,
 }
 
 /// A streaming gather block whose loops [`transposes`] accepts, from
 /// `src` at `s` straight into `dst` (stage slot `t` at `d + t / foot ·
 /// chunk + t % foot`), without the stage, if the level has a kernel for
-/// its shape (AVX-512: `transpose512::direct`, or `transpose512::panel`
+/// its shape (AVX-512: `transpose512::columns` into a column-major
+/// destination, else `transpose512::direct`, or `transpose512::panel`
 /// through `scratch` for rows 4 KiB apart); returns which ran, if one
 /// did. `ahead`: as for [`gather_u32`].
 #[allow(clippy::too_many_arguments)] // reason: both sides, the chunk map and the scratch, flat
@@ -112,9 +116,16 @@ pub(crate) fn gather_direct_u32(
 ) -> Option<Direct> {
     #[cfg(target_arch = "x86_64")]
     if isa.avx512() {
+        use super::transpose512::{columns, columns_fits};
         use super::transpose512::{direct, direct_fits, panel, Dest, Panel, Shape16};
         let to = Dest { d, foot, chunk };
         if let Some(sh) = Shape16::of(loops) {
+            if columns_fits(&sh, &to) {
+                // SAFETY: the CPU has AVX-512 F (`isa` is at most the
+                // detected level, and its AVX-512 level requires F and BW).
+                unsafe { columns(src, s, &sh, dst, &to, ahead) };
+                return Some(Direct::Columns);
+            }
             if direct_fits(&sh, &to) {
                 // SAFETY: the CPU has AVX-512 F (`isa` is at most the
                 // detected level, and its AVX-512 level requires F and BW).

@@ -60,6 +60,8 @@ use crate::storage::caches::Caches;
 use crate::storage::kernels::gather_rows;
 use crate::storage::nest::Loop;
 
+mod columns;
+pub(super) use columns::{columns, fits as columns_fits};
 mod direct;
 pub(super) use direct::{direct, fits as direct_fits};
 pub(super) mod lines;
