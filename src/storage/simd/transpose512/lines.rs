@@ -163,7 +163,7 @@ fn align(v: __m512, prev: __m512, m: usize) -> __m512 {
 /// not better (0.6–0.8× all three). Not kept.)
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn put(dst: &mut [u32], at: usize, v: __m512, from: usize, n: usize) {
+pub(crate) fn put(dst: &mut [u32], at: usize, v: __m512, from: usize, n: usize) {
     let mut b = [0u32; 16];
     super::store(&mut b, 0, v);
     dst[at..at + n].copy_from_slice(&b[from..from + n]);
@@ -173,7 +173,7 @@ fn put(dst: &mut [u32], at: usize, v: __m512, from: usize, n: usize) {
 /// streaming store.
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn stream(dst: &mut [u32], at: usize, v: __m512) {
+pub(crate) fn stream(dst: &mut [u32], at: usize, v: __m512) {
     let line = &mut dst[at..at + 16];
     let p = line.as_mut_ptr();
     assert!(
@@ -187,20 +187,4 @@ fn stream(dst: &mut [u32], at: usize, v: __m512) {
     // which its callers prove). The store is weakly ordered: the mover's
     // `finish` fences after the last one (as for every streaming store).
     unsafe { _mm512_stream_ps(p.cast(), v) };
-}
-
-/// `v` to the whole line `dst[at..at + 16]` by a streaming store, for
-/// the writers beside this one (`shifted::rows`).
-#[target_feature(enable = "avx512f")]
-#[inline]
-pub(crate) fn stream_line(dst: &mut [u32], at: usize, v: __m512) {
-    stream(dst, at, v);
-}
-
-/// Slots `from .. from + n` of `v` to `dst[at..at + n]` by ordinary
-/// stores, for the writers beside this one (`shifted::rows`).
-#[target_feature(enable = "avx512f")]
-#[inline]
-pub(crate) fn put_slots(dst: &mut [u32], at: usize, v: __m512, from: usize, n: usize) {
-    put(dst, at, v, from, n);
 }

@@ -15,7 +15,7 @@
 
 use core::arch::x86_64::*;
 
-use super::lines::{self, put_slots, stream_line};
+use super::lines::{self, put, stream};
 
 /// [`lines::rows`] for 16 rows that all start `(16 - S) % 16` slots
 /// into a line (`S < 16`, checked; `S = 0`, rows on lines, is
@@ -74,12 +74,12 @@ pub(crate) fn rows<const S: i32>(
     // the partial lines at the rows' ends, as `lines::rows` writes them
     for k in 0..16 {
         if k + 1 < 16 && at[k + 1] == at[k] + len {
-            stream_line(dst, at[k] + len - m, join::<S>(first[k + 1], carry[k]));
+            stream(dst, at[k] + len - m, join::<S>(first[k + 1], carry[k]));
         } else {
-            put_slots(dst, at[k] + len - m, carry[k], 16 - m, m);
+            put(dst, at[k] + len - m, carry[k], 16 - m, m);
         }
         if k == 0 || at[k - 1] + len != at[k] {
-            put_slots(dst, at[k], first[k], 0, 16 - m);
+            put(dst, at[k], first[k], 0, 16 - m);
         }
     }
 }
