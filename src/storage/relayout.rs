@@ -449,8 +449,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn tiles_to_column_major_blocks_go_direct_at_every_offset() {
-        use crate::storage::simd::transpose::{gather_direct_u32, Direct};
-        use crate::storage::simd::{gather_by_definition, Isa};
+        use crate::storage::simd::transpose::{check_direct_at_every_offset, Direct};
         use crate::storage::{RelayoutPlan, Simd, Strided};
         use crate::value::parse_shape;
         let tiles = parse_shape("f32[2048,256]{1,0:T(8,128)}").unwrap();
@@ -473,37 +472,8 @@ mod tests {
         let src = &src[src.as_ptr().addr().wrapping_neg() % 64 / 4..];
         let stage = 1 + loops.iter().map(|l| (l.n - 1) * l.dst).sum::<u64>() as usize;
         assert_eq!(stage, nest.a().n as usize * foot);
-        let can = Simd::detected() >= Simd::Avx512;
         for s in 0..=16 {
-            let mut want_stage = alloc::vec![0u32; stage];
-            gather_by_definition(src, s, &loops, &mut want_stage);
-            for d in 0..=16 {
-                let len = d + stage.div_ceil(foot) * chunk + 16;
-                let mut want = alloc::vec![0xDEAD_BEEFu32; len];
-                for (t, &v) in want_stage.iter().enumerate() {
-                    want[d + t / foot * chunk + t % foot] = v;
-                }
-                for level in Simd::ALL {
-                    // the slice on a line, `d` slots into it
-                    let mut buf = alloc::vec![0xDEAD_BEEFu32; len + 16];
-                    let a = buf.as_ptr().addr().wrapping_neg() % 64 / 4;
-                    let out = &mut buf[a..a + len];
-                    let at = (d, foot, chunk);
-                    let isa = Isa::new(Some(level));
-                    let ran = gather_direct_u32(isa, src, s, &loops, out, at, &mut [], Some(64));
-                    let takes = can && level == Simd::Avx512;
-                    assert_eq!(
-                        ran,
-                        takes.then_some(Direct::Columns),
-                        "s={s} d={d} {level:?}"
-                    );
-                    if takes {
-                        assert!(*out == want[..], "s={s} d={d}");
-                    }
-                    let (head, tail) = buf.split_at(a + len);
-                    assert!(head[..a].iter().chain(tail).all(|x| *x == 0xDEAD_BEEF));
-                }
-            }
+            check_direct_at_every_offset(src, s, &loops, (foot, chunk), &mut [], Direct::Columns);
         }
         let mut want = alloc::vec![0u32; n];
         let portable = plan.clone().with_simd(Some(Simd::Portable));

@@ -156,6 +156,60 @@ pub(crate) fn takes_16x16(loops: &[Loop]) -> bool {
     return false;
 }
 
+/// For the tests of the direct kernels: the block `loops` from `src` at
+/// `s` through [`gather_direct_u32`] (with `scratch`) into a destination
+/// that starts on a line and `d` slots into it, for every `d` in `0..=16`
+/// at every level: the AVX-512 level (where the CPU has it) runs
+/// `expect`, the others none; where one ran, every chunk holds the
+/// definition's stage (slot `t` at `d + t / foot · chunk + t % foot`,
+/// slots no loop reaches unwritten), and the slots around are untouched.
+#[cfg(test)]
+pub(crate) fn check_direct_at_every_offset(
+    src: &[u32],
+    s: usize,
+    loops: &[Loop],
+    (foot, chunk): (usize, usize),
+    scratch: &mut [u32],
+    expect: Direct,
+) {
+    use crate::storage::simd::Simd;
+    const OUT: u32 = 0xDEAD_BEEF;
+    let stage = 1 + loops.iter().map(|l| (l.n - 1) * l.dst).sum::<u64>() as usize;
+    let mut want_stage = alloc::vec![OUT; stage];
+    super::gather_by_definition(src, s, loops, &mut want_stage);
+    for d in 0..=16 {
+        let len = d + stage.div_ceil(foot) * chunk + 16;
+        let mut want = alloc::vec![OUT; len];
+        for (t, &v) in want_stage.iter().enumerate() {
+            want[d + t / foot * chunk + t % foot] = v;
+        }
+        for level in Simd::ALL {
+            // the slice on a line (the allocator's alignment drifts with
+            // the length, so a fresh buffer per `d` would not give every
+            // offset), `d` slots into it
+            let mut buf = alloc::vec![OUT; len + 16];
+            let a = buf.as_ptr().addr().wrapping_neg() % 64 / 4;
+            let out = &mut buf[a..a + len];
+            let isa = Isa::new(Some(level));
+            let at = (d, foot, chunk);
+            let ran = gather_direct_u32(isa, src, s, loops, out, at, scratch, Some(64));
+            let takes = cfg!(target_arch = "x86_64")
+                && level == Simd::Avx512
+                && Simd::detected() >= Simd::Avx512;
+            assert_eq!(
+                ran,
+                takes.then_some(expect),
+                "{loops:?} s={s} d={d} {level:?}"
+            );
+            if takes {
+                assert!(*out == want[..], "{loops:?} s={s} d={d}");
+            }
+            let (head, tail) = buf.split_at(a + len);
+            assert!(head[..a].iter().chain(tail).all(|x| *x == OUT));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,48 +364,8 @@ mod tests {
         let src: alloc::vec::Vec<u32> = (0..16400u32).map(|i| i.wrapping_mul(2654435761)).collect();
         for (loops, foot, chunk) in &cases {
             // (a stage with gaps: the slots no loop reaches stay unwritten)
-            let stage = 1 + loops.iter().map(|l| (l.n - 1) * l.dst).sum::<u64>() as usize;
-            let mut want_stage = alloc::vec![0xDEAD_BEEFu32; stage];
-            super::super::gather_by_definition(&src, 3, loops, &mut want_stage);
-            for d in 0..=16 {
-                let len = d + stage.div_ceil(*foot) * chunk + 16;
-                let mut want = alloc::vec![0xDEAD_BEEFu32; len];
-                for (t, &v) in want_stage.iter().enumerate() {
-                    want[d + t / foot * chunk + t % foot] = v;
-                }
-                for level in Simd::ALL {
-                    // `d` slots past a line: the slice starts on one (the
-                    // allocator's alignment drifts with the length)
-                    let mut buf = alloc::vec![0xDEAD_BEEFu32; len + 16];
-                    let a = buf.as_ptr().addr().wrapping_neg() % 64 / 4;
-                    let out = &mut buf[a..a + len];
-                    let isa = Isa::new(Some(level));
-                    let ran = gather_direct_u32(
-                        isa,
-                        &src,
-                        3,
-                        loops,
-                        out,
-                        (d, *foot, *chunk),
-                        &mut [],
-                        Some(64),
-                    );
-                    let can = cfg!(target_arch = "x86_64")
-                        && level == Simd::Avx512
-                        && Simd::detected() >= Simd::Avx512;
-                    assert_eq!(
-                        ran,
-                        can.then_some(Direct::Rows),
-                        "{loops:?} d={d} {level:?}"
-                    );
-                    let ran = ran.is_some();
-                    if ran {
-                        assert!(*out == want[..], "{loops:?} d={d}");
-                    }
-                    let (head, tail) = buf.split_at(a + len);
-                    assert!(head[..a].iter().chain(tail).all(|x| *x == 0xDEAD_BEEF));
-                }
-            }
+            let at = (*foot, *chunk);
+            super::check_direct_at_every_offset(&src, 3, loops, at, &mut [], Direct::Rows);
         }
     }
 
@@ -390,38 +404,16 @@ mod tests {
         let mut scratch = alloc::vec![0u32; 128 * 128];
         let can = cfg!(target_arch = "x86_64") && Simd::detected() >= Simd::Avx512;
         for (loops, foot, chunk) in &cases {
-            let stage = 1 + loops.iter().map(|l| (l.n - 1) * l.dst).sum::<u64>() as usize;
             for s in 0..=16 {
-                let mut want_stage = alloc::vec![0xDEAD_BEEFu32; stage];
-                super::super::gather_by_definition(&src, s, loops, &mut want_stage);
-                for d in 0..=16 {
-                    let len = d + stage.div_ceil(*foot) * chunk + 16;
-                    let mut want = alloc::vec![0xDEAD_BEEFu32; len];
-                    for (t, &v) in want_stage.iter().enumerate() {
-                        want[d + t / foot * chunk + t % foot] = v;
-                    }
-                    for level in Simd::ALL {
-                        // on a line, as above
-                        let mut buf = alloc::vec![0xDEAD_BEEFu32; len + 16];
-                        let a = buf.as_ptr().addr().wrapping_neg() % 64 / 4;
-                        let out = &mut buf[a..a + len];
-                        let isa = Isa::new(Some(level));
-                        let at = (d, *foot, *chunk);
-                        let ran =
-                            gather_direct_u32(isa, &src, s, loops, out, at, &mut scratch, Some(64));
-                        let takes = can && level == Simd::Avx512;
-                        assert_eq!(
-                            ran,
-                            takes.then_some(Direct::Panel),
-                            "{loops:?} s={s} d={d} {level:?}"
-                        );
-                        if takes {
-                            assert!(*out == want[..], "{loops:?} s={s} d={d}");
-                        }
-                        let (head, tail) = buf.split_at(a + len);
-                        assert!(head[..a].iter().chain(tail).all(|x| *x == 0xDEAD_BEEF));
-                    }
-                }
+                let at = (*foot, *chunk);
+                super::check_direct_at_every_offset(
+                    &src,
+                    s,
+                    loops,
+                    at,
+                    &mut scratch,
+                    Direct::Panel,
+                );
             }
         }
         if can {
