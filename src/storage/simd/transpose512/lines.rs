@@ -153,20 +153,47 @@ fn align(v: __m512, prev: __m512, m: usize) -> __m512 {
     _mm512_castsi512_ps(r)
 }
 
-/// Slots `from .. from + n` of `v` to `dst[at..at + n]`, ordinary stores.
+/// Slots `from .. from + n` of `v` to `dst[at..at + n]` (`from + n ≤
+/// 16`), ordinary stores of at most 16 bytes each, straight from the
+/// register (`vpermd` brings slot `from + i` to the bottom): whole
+/// 16-byte pieces, then the slots left one by one.
 ///
-/// (Tried for rows 16–48 bytes into a line: these slots in 16-byte
-/// stores, as `kernels::stream` stores a run's partial lines, and one
-/// masked store `vmovdqu32` straight from `v`; s8[2048,4096]
-/// `{1,0:T(8,128)(4,1)}` → `{0,1:T(8,128)(4,1)}` at destination offset
-/// 16: 1.0–1.2× of memcpy as it is, 0.56–0.61× and 0.32–0.36× so, 32
-/// not better (0.6–0.8× all three). Not kept.)
+/// Why at most 16 bytes: a row's partial lines beside the streamed
+/// whole lines were stored as a `copy_from_slice` of a stack copy of `v`
+/// (a `memcpy` call, which on this glibc stores 32 bytes as one 32-byte
+/// store), and rows 32 bytes into a line ran at 0.6–0.8× of memcpy, the
+/// packed transposes down from 1.1–1.4× at 0 bytes; one masked store
+/// (`vmovdqu32`) straight from `v` was slower still at 16, 32 and 48
+/// bytes (s8 0.35–0.43×, bf16 0.47–0.66×). In 16-byte stores the same
+/// partial lines ran at the speed of the other offsets (figures on
+/// [`rows`]): the store width is what matters, as `kernels::stream`
+/// found for the runs kernel's partial lines.
 #[target_feature(enable = "avx512f")]
 #[inline]
 pub(crate) fn put(dst: &mut [u32], at: usize, v: __m512, from: usize, n: usize) {
-    let mut b = [0u32; 16];
-    super::store(&mut b, 0, v);
-    dst[at..at + n].copy_from_slice(&b[from..from + n]);
+    let t = &mut dst[at..at + n];
+    let v = _mm512_castps_si512(v);
+    // the 4 slots of `v` from slot `j` (mod 16) as one 16-byte piece
+    let quad = |j: usize| -> [u32; 4] {
+        let j = _mm512_set1_epi32(j as i32);
+        let idx = _mm512_add_epi32(
+            j,
+            _mm512_setr_epi32(0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+        );
+        bytemuck::cast(_mm512_castsi512_si128(_mm512_permutexvar_epi32(idx, v)))
+    };
+    let mut pieces = t.chunks_exact_mut(4);
+    let mut j = from;
+    for o in &mut pieces {
+        o.copy_from_slice(&quad(j));
+        j += 4;
+    }
+    let rest = pieces.into_remainder();
+    if !rest.is_empty() {
+        for (o, x) in rest.iter_mut().zip(quad(j)) {
+            *o = x;
+        }
+    }
 }
 
 /// `v` to the 16 slots `dst[at..at + 16]`, a whole 64-byte line, with a
@@ -187,4 +214,41 @@ pub(crate) fn stream(dst: &mut [u32], at: usize, v: __m512) {
     // which its callers prove). The store is weakly ordered: the mover's
     // `finish` fences after the last one (as for every streaming store).
     unsafe { _mm512_stream_ps(p.cast(), v) };
+}
+
+#[cfg(test)]
+mod tests {
+    use core::arch::x86_64::*;
+
+    use super::put;
+
+    /// `put` against a plain copy, for every slot range of the register
+    /// and row offsets 0–16 slots into a line (native only: Miri has no
+    /// shims for these AVX-512 intrinsics).
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn put_matches_a_plain_copy_for_every_range() {
+        if !std::is_x86_feature_detected!("avx512f") {
+            return;
+        }
+        let src: [u32; 16] = core::array::from_fn(|i| 0x1000 + i as u32);
+        for at in 0..=16 {
+            for from in 0..16 {
+                for n in 0..=16 - from {
+                    let mut got = [u32::MAX; 48];
+                    // SAFETY: the CPU has AVX-512 F (detected above),
+                    // the target feature of `put` and of the load;
+                    // `_mm512_loadu_ps` reads the 64 bytes of `src`, a
+                    // live local array (no alignment required).
+                    unsafe {
+                        let v = _mm512_loadu_ps(src.as_ptr().cast());
+                        put(&mut got, at, v, from, n);
+                    }
+                    let mut want = [u32::MAX; 48];
+                    want[at..at + n].copy_from_slice(&src[from..from + n]);
+                    assert_eq!(got, want, "at {at}, from {from}, n {n}");
+                }
+            }
+        }
+    }
 }
