@@ -158,16 +158,32 @@ fn align(v: __m512, prev: __m512, m: usize) -> __m512 {
 /// register (`vpermd` brings slot `from + i` to the bottom): whole
 /// 16-byte pieces, then the slots left one by one.
 ///
-/// Why at most 16 bytes: a row's partial lines beside the streamed
-/// whole lines were stored as a `copy_from_slice` of a stack copy of `v`
-/// (a `memcpy` call, which on this glibc stores 32 bytes as one 32-byte
-/// store), and rows 32 bytes into a line ran at 0.6–0.8× of memcpy, the
-/// packed transposes down from 1.1–1.4× at 0 bytes; one masked store
-/// (`vmovdqu32`) straight from `v` was slower still at 16, 32 and 48
-/// bytes (s8 0.35–0.43×, bf16 0.47–0.66×). In 16-byte stores the same
-/// partial lines ran at the speed of the other offsets (figures on
-/// [`rows`]): the store width is what matters, as `kernels::stream`
-/// found for the runs kernel's partial lines.
+/// Why at most 16 bytes, straight from the register: with the partial
+/// lines stored as a `copy_from_slice` of a stack copy of `v` (a `memcpy`
+/// call, which on this glibc stores 32 bytes in 32-byte stores), rows
+/// 32 bytes into a line ran far below the other offsets, as
+/// `kernels::stream` found for the runs kernel's partial lines. Measured
+/// (AMD EPYC Zen 4, 32 KiB L1d, 1 MiB L2, 32 MiB L3; the bench with
+/// `RELAYOUT_AT` at source 0 and destination 0/16/32/48 bytes into a
+/// line, plain `Vec`s, wall clock, seven rounds of seven runs alternated
+/// with the `memcpy` form, load average 0.75–0.9; median and range of the
+/// rounds): at 32 bytes `f32[4096,4096]{1,0:T(8,128)}` →
+/// `{0,1:T(8,128)}` 0.65× [0.61–0.67] → 0.98× [0.84–0.99] of memcpy,
+/// bf16 `(8,128)(2,1)` 0.80× [0.67–0.81] → 1.19× [1.05–1.29], s8
+/// `(8,128)(4,1)` 0.61× [0.49–0.66] → 0.99× [0.50–1.24]; at 0, 16 and
+/// 48 bytes within the rounds' spread. The cause is not pinned down
+/// further: the same bytes are written, in 32-byte stores at two thirds
+/// of the speed.
+///
+/// Tried and not kept: one masked store (`vmovdqu32`) straight from `v`,
+/// slower at every offset but 0 (s8 `(8,128)(4,1)` 0.35–0.43×, bf16
+/// 0.47–0.66×, against 0.6–1.3× in the same runs); the 16-byte pieces
+/// streamed (`movntdq`) where aligned, at 32 bytes about as fast as
+/// these, s8 at 16 and 48 bytes 0.64–1.22× against 0.68–1.30× for the
+/// `memcpy` form in the same runs (a streamed partial line costs a
+/// read-modify-write in memory); 16-byte pieces of the
+/// stack copy (an earlier attempt), s8 at 16 bytes 0.56–0.61× against
+/// 1.0–1.2×.
 #[target_feature(enable = "avx512f")]
 #[inline]
 pub(crate) fn put(dst: &mut [u32], at: usize, v: __m512, from: usize, n: usize) {
