@@ -153,20 +153,63 @@ fn align(v: __m512, prev: __m512, m: usize) -> __m512 {
     _mm512_castsi512_ps(r)
 }
 
-/// Slots `from .. from + n` of `v` to `dst[at..at + n]`, ordinary stores.
+/// Slots `from .. from + n` of `v` to `dst[at..at + n]` (`from + n ≤
+/// 16`), ordinary stores of at most 16 bytes each, straight from the
+/// register (`vpermd` brings slot `from + i` to the bottom): whole
+/// 16-byte pieces, then the slots left one by one.
 ///
-/// (Tried for rows 16–48 bytes into a line: these slots in 16-byte
-/// stores, as `kernels::stream` stores a run's partial lines, and one
-/// masked store `vmovdqu32` straight from `v`; s8[2048,4096]
-/// `{1,0:T(8,128)(4,1)}` → `{0,1:T(8,128)(4,1)}` at destination offset
-/// 16: 1.0–1.2× of memcpy as it is, 0.56–0.61× and 0.32–0.36× so, 32
-/// not better (0.6–0.8× all three). Not kept.)
+/// Why at most 16 bytes, straight from the register: with the partial
+/// lines stored as a `copy_from_slice` of a stack copy of `v` (a `memcpy`
+/// call, which on this glibc stores 32 bytes in 32-byte stores), rows
+/// 32 bytes into a line ran far below the other offsets, as
+/// `kernels::stream` found for the runs kernel's partial lines. Measured
+/// (AMD EPYC Zen 4, 32 KiB L1d, 1 MiB L2, 32 MiB L3; the bench with
+/// `RELAYOUT_AT` at source 0 and destination 0/16/32/48 bytes into a
+/// line, plain `Vec`s, wall clock, seven rounds of seven runs alternated
+/// with the `memcpy` form, load average 0.75–0.9; median and range of the
+/// rounds): at 32 bytes `f32[4096,4096]{1,0:T(8,128)}` →
+/// `{0,1:T(8,128)}` 0.65× [0.61–0.67] → 0.98× [0.84–0.99] of memcpy,
+/// bf16 `(8,128)(2,1)` 0.80× [0.67–0.81] → 1.19× [1.05–1.29], s8
+/// `(8,128)(4,1)` 0.61× [0.49–0.66] → 0.99× [0.50–1.24]; at 0, 16 and
+/// 48 bytes within the rounds' spread. The cause is not pinned down
+/// further: the same bytes are written, in 32-byte stores at two thirds
+/// of the speed.
+///
+/// Tried and not kept: one masked store (`vmovdqu32`) straight from `v`,
+/// slower at every offset but 0 (s8 `(8,128)(4,1)` 0.35–0.43×, bf16
+/// 0.47–0.66×, against 0.6–1.3× in the same runs); the 16-byte pieces
+/// streamed (`movntdq`) where aligned, at 32 bytes about as fast as
+/// these, s8 at 16 and 48 bytes 0.64–1.22× against 0.68–1.30× for the
+/// `memcpy` form in the same runs (a streamed partial line costs a
+/// read-modify-write in memory); 16-byte pieces of the
+/// stack copy (an earlier attempt), s8 at 16 bytes 0.56–0.61× against
+/// 1.0–1.2×.
 #[target_feature(enable = "avx512f")]
 #[inline]
 pub(crate) fn put(dst: &mut [u32], at: usize, v: __m512, from: usize, n: usize) {
-    let mut b = [0u32; 16];
-    super::store(&mut b, 0, v);
-    dst[at..at + n].copy_from_slice(&b[from..from + n]);
+    let t = &mut dst[at..at + n];
+    let v = _mm512_castps_si512(v);
+    // the 4 slots of `v` from slot `j` (mod 16) as one 16-byte piece
+    let quad = |j: usize| -> [u32; 4] {
+        let j = _mm512_set1_epi32(j as i32);
+        let idx = _mm512_add_epi32(
+            j,
+            _mm512_setr_epi32(0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+        );
+        bytemuck::cast(_mm512_castsi512_si128(_mm512_permutexvar_epi32(idx, v)))
+    };
+    let mut pieces = t.chunks_exact_mut(4);
+    let mut j = from;
+    for o in &mut pieces {
+        o.copy_from_slice(&quad(j));
+        j += 4;
+    }
+    let rest = pieces.into_remainder();
+    if !rest.is_empty() {
+        for (o, x) in rest.iter_mut().zip(quad(j)) {
+            *o = x;
+        }
+    }
 }
 
 /// `v` to the 16 slots `dst[at..at + 16]`, a whole 64-byte line, with a
@@ -187,4 +230,41 @@ pub(crate) fn stream(dst: &mut [u32], at: usize, v: __m512) {
     // which its callers prove). The store is weakly ordered: the mover's
     // `finish` fences after the last one (as for every streaming store).
     unsafe { _mm512_stream_ps(p.cast(), v) };
+}
+
+#[cfg(test)]
+mod tests {
+    use core::arch::x86_64::*;
+
+    use super::put;
+
+    /// `put` against a plain copy, for every slot range of the register
+    /// and row offsets 0–16 slots into a line (native only: Miri has no
+    /// shims for these AVX-512 intrinsics).
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn put_matches_a_plain_copy_for_every_range() {
+        if !std::is_x86_feature_detected!("avx512f") {
+            return;
+        }
+        let src: [u32; 16] = core::array::from_fn(|i| 0x1000 + i as u32);
+        for at in 0..=16 {
+            for from in 0..16 {
+                for n in 0..=16 - from {
+                    let mut got = [u32::MAX; 48];
+                    // SAFETY: the CPU has AVX-512 F (detected above),
+                    // the target feature of `put` and of the load;
+                    // `_mm512_loadu_ps` reads the 64 bytes of `src`, a
+                    // live local array (no alignment required).
+                    unsafe {
+                        let v = _mm512_loadu_ps(src.as_ptr().cast());
+                        put(&mut got, at, v, from, n);
+                    }
+                    let mut want = [u32::MAX; 48];
+                    want[at..at + n].copy_from_slice(&src[from..from + n]);
+                    assert_eq!(got, want, "at {at}, from {from}, n {n}");
+                }
+            }
+        }
+    }
 }
