@@ -47,7 +47,13 @@
 //! kept: the next step's partial destination lines hinted into L1
 //! (`prefetcht0`, from step 0 on, the first step's before it), 0.59 /
 //! 0.68 / 0.70× against 0.57 / 0.70 / 0.69× (three rounds alternated,
-//! load average 3.2–3.3): no gain.
+//! load average 3.2–3.3): no gain. Also tried: the shifted lines joined
+//! by one `vpermt2d` with its index set once per call (`lines::rows`
+//! picks its `valignd` by a `match` on the offset for every piece; its
+//! loop over the rows stays rolled, the pieces on the stack, either
+//! way), 0.59 / 0.59 / 0.68× against 0.55 / 0.61 / 0.66× (three rounds
+//! alternated in one build, load average 4.0–4.3): no gain, so the
+//! instructions of that loop are not what the offset costs.
 //!
 //! [`direct()`]: fn@super::direct
 
