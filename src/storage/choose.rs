@@ -419,7 +419,14 @@ const fn split_to(l: &Loop, foot: u64, budget: &Budget) -> Option<(Loop, Loop)> 
 /// 0.57×). Tried and not kept: the loop cut's outer part innermost (the
 /// blocks above and below one after the other, so that the partial lines
 /// their runs share stay in cache between them): 0.45–0.53× against
-/// 0.67–0.74× (three rounds, load average 1.9–2.4).
+/// 0.67–0.74× (three rounds, load average 1.9–2.4). Re-measured with
+/// the partial lines in 16-byte stores (`lines::put`): chunks of 512
+/// slots (a 32nd of the stage, two column steps, half the run ends),
+/// plain `Vec`s 16 → 16 bytes into a line, by the thread's CPU time,
+/// three rounds alternated with 256 inside the bench lock (load average
+/// 3.2–3.3): 0.58 / 0.63 / 0.60× against 0.56 / 0.62 / 0.64×, aligned
+/// buffers 1.05 / 0.88 / 0.88× against 0.91 / 0.96 / 0.92×: no gain, not
+/// kept.
 const fn cut_most(budget: &Budget) -> u64 {
     let most = budget.stage / 64;
     if most < budget.gather_max {

@@ -31,6 +31,30 @@
 //! next step's L1 hints 0.66–0.77× against 0.71–0.73× (three pairs): no
 //! gain, kept.
 //!
+//! Where the time goes on plain `Vec`s (the same case and machine, the
+//! thread's CPU time, load average 3.2–4.6, medians of 7–9 runs): the
+//! source's offset costs nothing (source 16 bytes into a line,
+//! destination on lines: 0.87× against 0.82× with both on lines), the
+//! destination's costs it all (source on lines, destination 16 bytes
+//! in: 0.65×) — each destination row is one run of its column, 16 KiB
+//! from the next row, so every run starts and ends in a partial line,
+//! stored plainly. The partial lines' stores left out altogether (a
+//! diagnostic build, wrong output) gave 0.71 / 0.86 / 0.70× against
+//! 0.63 / 0.68 / 0.71× in the same rounds: joining a run's last partial
+//! line with the next block's first (a carry kept per column) can win
+//! at most that, and the rest of the gap to aligned buffers (0.87–1.08×
+//! in those rounds) lies elsewhere, not pinned down. Tried and not
+//! kept: the next step's partial destination lines hinted into L1
+//! (`prefetcht0`, from step 0 on, the first step's before it), 0.59 /
+//! 0.68 / 0.70× against 0.57 / 0.70 / 0.69× (three rounds alternated,
+//! load average 3.2–3.3): no gain. Also tried: the shifted lines joined
+//! by one `vpermt2d` with its index set once per call (`lines::rows`
+//! picks its `valignd` by a `match` on the offset for every piece; its
+//! loop over the rows stays rolled, the pieces on the stack, either
+//! way), 0.59 / 0.59 / 0.68× against 0.55 / 0.61 / 0.66× (three rounds
+//! alternated in one build, load average 4.0–4.3): no gain, so the
+//! instructions of that loop are not what the offset costs.
+//!
 //! [`direct()`]: fn@super::direct
 
 use core::arch::x86_64::*;
