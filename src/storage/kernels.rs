@@ -550,7 +550,7 @@ fn gather_block<T: bytemuck::Pod>(
 }
 
 #[cfg(target_arch = "x86_64")]
-mod stream;
+pub(crate) mod stream;
 
 /// The blocks of a zip/unzip kernel: `len` elements of rows `rs` apart,
 /// repeated by the two inner loops, each given as (count, row step, packed

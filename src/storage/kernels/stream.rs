@@ -76,12 +76,13 @@ fn copy_partial_line(src: &[u8], dst: &mut [u8]) {
     }
 }
 
-/// One non-temporal 16-byte store.
+/// One non-temporal 16-byte store (also the AVX2 zips' store of a
+/// half-aligned 32-byte step).
 ///
 /// # Safety
 /// `p` must be valid for a 16-byte write and 16-byte aligned.
 #[inline(always)]
-unsafe fn store(p: *mut __m128i, v: __m128i) {
+pub(crate) unsafe fn store(p: *mut __m128i, v: __m128i) {
     // Miri cannot run `movntdq` (stdarch emits it as inline assembly);
     // there the same pointer takes an aligned plain store, so Miri still
     // checks the bounds and alignment claimed by the callers.

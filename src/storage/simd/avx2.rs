@@ -6,6 +6,7 @@ use core::arch::x86_64::*;
 
 use super::{each_zip, Blocks};
 use crate::storage::caches::Caches;
+use crate::storage::kernels::stream::store as stream;
 
 mod unzip;
 pub(super) use unzip::{split_cols, unzip2_u16, unzip4_u8, unzip_by, unzip_edge, Seg};
@@ -166,8 +167,8 @@ pub(super) fn put<T: bytemuck::Pod>(nt: bool, d: &mut [T], v: __m256i) {
         // `b` (a live exclusive borrow), both 16-byte aligned (`p` checked
         // just above); SSE2 is part of the x86-64 baseline.
         unsafe {
-            stream128(p.cast(), lo);
-            stream128(p.add(16).cast(), hi);
+            stream(p.cast(), lo);
+            stream(p.add(16).cast(), hi);
         }
     } else {
         b.copy_from_slice(bytemuck::bytes_of(&v));
@@ -193,25 +194,6 @@ unsafe fn stream256(p: *mut __m256i, v: __m256i) {
     #[cfg(miri)]
     // SAFETY: as above (`__m256i` is 32-byte aligned, so `write` checks
     // exactly that).
-    unsafe {
-        p.write(v)
-    };
-}
-
-/// One non-temporal 16-byte store.
-///
-/// # Safety
-/// `p` must be valid for a 16-byte write and 16-byte aligned.
-#[inline(always)]
-unsafe fn stream128(p: *mut __m128i, v: __m128i) {
-    #[cfg(not(miri))]
-    // SAFETY: forwarded from this function's contract; SSE2 is part of
-    // the x86-64 baseline.
-    unsafe {
-        _mm_stream_si128(p, v)
-    };
-    #[cfg(miri)]
-    // SAFETY: as above (`__m128i` is 16-byte aligned).
     unsafe {
         p.write(v)
     };
