@@ -71,9 +71,10 @@
 //!
 #![doc = include_str!("../docs/names.md")] // the README's table too
 #![no_std]
-#[cfg(feature = "alloc")]
+// The unit tests use `alloc` and `std` whatever the features.
+#[cfg(any(feature = "alloc", test))]
 extern crate alloc;
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", test))]
 extern crate std;
 
 pub mod scalar;

@@ -390,7 +390,8 @@ impl RelayoutPlan {
     }
 }
 
-#[cfg(test)]
+// The kernels these tests pin (`simd::squares`, `simd::transpose`) are built with `alloc`.
+#[cfg(all(test, feature = "alloc"))]
 mod tests {
     /// The packed tile transposes the bench times (bf16 `(8,128)(2,1)`, s8
     /// `(8,128)(4,1)`, smaller): their streaming blocks are the shapes the

@@ -506,7 +506,7 @@ mod sse2;
 /// `out[Σ iᵢ·dstᵢ] = src[s + Σ iᵢ·srcᵢ]` over every index of `loops`:
 /// the definition of a gather block, slot by slot (for the tests of the
 /// tile and unit transposes).
-#[cfg(test)]
+#[cfg(all(test, feature = "alloc"))]
 pub(crate) fn gather_by_definition<T: Copy>(
     src: &[T],
     s: usize,
