@@ -526,6 +526,68 @@ pub(crate) fn gather_by_definition<T: Copy>(
     }
 }
 
+/// For the tests of the kernels that write a gather block straight into
+/// the destination: `run(isa, out, d)` writes the block whose definition
+/// is `stage` into `out`, a buffer that starts on a line, `d` slots into
+/// it (stage slot `t` at `d + t / foot · chunk + t % foot`), and returns
+/// which kernel ran, if one did; for every `d` in `0..offsets` at every
+/// level, checks that `expect(level, d)` ran, that where one ran every
+/// chunk holds the stage (slots no loop reaches unwritten) and where none
+/// did nothing was written, and that the slots around `out` are
+/// untouched. `fill` marks unwritten slots; `what` names the case in the
+/// messages. Returns how many runs a kernel took.
+#[cfg(all(test, feature = "alloc"))]
+#[allow(clippy::too_many_arguments)] // reason: the case, its chunk map and the two closures, flat
+pub(crate) fn check_chunks_at_every_offset<T, R>(
+    what: &dyn core::fmt::Debug,
+    stage: &[T],
+    (foot, chunk): (usize, usize),
+    offsets: usize,
+    fill: T,
+    mut run: impl FnMut(Isa, &mut [T], usize) -> Option<R>,
+    expect: impl Fn(Simd, usize) -> Option<R>,
+) -> usize
+where
+    T: bytemuck::Pod + PartialEq + core::fmt::Debug,
+    R: PartialEq + core::fmt::Debug,
+{
+    let line = 64 / size_of::<T>();
+    let mut ran_at = 0;
+    for d in 0..offsets {
+        let len = d + stage.len().div_ceil(foot) * chunk + line;
+        let mut want = alloc::vec![fill; len];
+        for (t, &v) in stage.iter().enumerate() {
+            want[d + t / foot * chunk + t % foot] = v;
+        }
+        for level in Simd::ALL {
+            // the slice on a line (the allocator's alignment drifts with
+            // the length, so a fresh buffer per `d` would not give every
+            // offset), `d` slots into it
+            let mut buf = alloc::vec![fill; len + line];
+            let a = buf.as_ptr().addr().wrapping_neg() % 64 / size_of::<T>();
+            let out = &mut buf[a..a + len];
+            assert!(out.as_ptr().addr().is_multiple_of(64));
+            let ran = run(Isa::new(Some(level)), out, d);
+            assert_eq!(ran, expect(level, d), "{what:?} d={d} {level:?}");
+            if ran.is_some() {
+                ran_at += 1;
+                assert!(*out == want[..], "{what:?} d={d} {level:?}");
+            } else {
+                assert!(
+                    out.iter().all(|x| *x == fill),
+                    "{what:?} d={d} {level:?}: written"
+                );
+            }
+            let (head, tail) = buf.split_at(a + len);
+            assert!(
+                head[..a].iter().chain(tail).all(|x| *x == fill),
+                "{what:?} d={d}: outside"
+            );
+        }
+    }
+    ran_at
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -160,9 +160,8 @@ pub(crate) fn takes_16x16(loops: &[Loop]) -> bool {
 /// `s` through [`gather_direct_u32`] (with `scratch`) into a destination
 /// that starts on a line and `d` slots into it, for every `d` in `0..=16`
 /// at every level: the AVX-512 level (where the CPU has it) runs
-/// `expect`, the others none; where one ran, every chunk holds the
-/// definition's stage (slot `t` at `d + t / foot · chunk + t % foot`,
-/// slots no loop reaches unwritten), and the slots around are untouched.
+/// `expect`, the others none (see [`super::check_chunks_at_every_offset`]
+/// for what is checked).
 #[cfg(test)]
 pub(crate) fn check_direct_at_every_offset(
     src: &[u32],
@@ -175,39 +174,20 @@ pub(crate) fn check_direct_at_every_offset(
     use crate::storage::simd::Simd;
     const OUT: u32 = 0xDEAD_BEEF;
     let stage = 1 + loops.iter().map(|l| (l.n - 1) * l.dst).sum::<u64>() as usize;
-    let mut want_stage = alloc::vec![OUT; stage];
-    super::gather_by_definition(src, s, loops, &mut want_stage);
-    for d in 0..=16 {
-        let len = d + stage.div_ceil(foot) * chunk + 16;
-        let mut want = alloc::vec![OUT; len];
-        for (t, &v) in want_stage.iter().enumerate() {
-            want[d + t / foot * chunk + t % foot] = v;
-        }
-        for level in Simd::ALL {
-            // the slice on a line (the allocator's alignment drifts with
-            // the length, so a fresh buffer per `d` would not give every
-            // offset), `d` slots into it
-            let mut buf = alloc::vec![OUT; len + 16];
-            let a = buf.as_ptr().addr().wrapping_neg() % 64 / 4;
-            let out = &mut buf[a..a + len];
-            let isa = Isa::new(Some(level));
-            let at = (d, foot, chunk);
-            let ran = gather_direct_u32(isa, src, s, loops, out, at, scratch, Some(64));
-            let takes = cfg!(target_arch = "x86_64")
-                && level == Simd::Avx512
-                && Simd::detected() >= Simd::Avx512;
-            assert_eq!(
-                ran,
-                takes.then_some(expect),
-                "{loops:?} s={s} d={d} {level:?}"
-            );
-            if takes {
-                assert!(*out == want[..], "{loops:?} s={s} d={d}");
-            }
-            let (head, tail) = buf.split_at(a + len);
-            assert!(head[..a].iter().chain(tail).all(|x| *x == OUT));
-        }
-    }
+    let mut want = alloc::vec![OUT; stage];
+    super::gather_by_definition(src, s, loops, &mut want);
+    let takes = cfg!(target_arch = "x86_64") && Simd::detected() >= Simd::Avx512;
+    super::check_chunks_at_every_offset(
+        &(loops, s),
+        &want,
+        (foot, chunk),
+        17,
+        OUT,
+        |isa, out, d| {
+            gather_direct_u32(isa, src, s, loops, out, (d, foot, chunk), scratch, Some(64))
+        },
+        |level, _| (takes && level == Simd::Avx512).then_some(expect),
+    );
 }
 
 #[cfg(test)]
