@@ -77,13 +77,10 @@ pub(crate) struct UnitMover<'a, T> {
     pub(crate) ahead: Option<isize>,
 }
 
-impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
-    fn next_call_step(&mut self, src: usize) {
-        self.next = src;
-    }
-
-    #[inline]
-    fn block(&mut self, k: Kernel, a: &Loop, b: &Loop, s: usize, d: usize) {
+impl<T: bytemuck::Pod> UnitMover<'_, T> {
+    /// The kernels but plain runs: [`Mover::block`]'s other cases.
+    #[inline(never)]
+    fn other_block(&mut self, k: Kernel, a: &Loop, b: &Loop, s: usize, d: usize) {
         let (src, dst) = (self.src, &mut *self.dst);
         match k {
             Kernel::Runs => {
@@ -187,6 +184,23 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
             }
         }
     }
+}
+
+impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
+    fn next_call_step(&mut self, src: usize) {
+        self.next = src;
+    }
+
+    #[inline]
+    fn block(&mut self, k: Kernel, a: &Loop, b: &Loop, s: usize, d: usize) {
+        // plain runs first, outside the other kernels' frame (see
+        // `plain_runs`)
+        if k == Kernel::Runs && !self.nt {
+            plain_runs(self.isa, self.src, s, self.dst, d, a, b.n as usize);
+            return;
+        }
+        self.other_block(k, a, b, s, d);
+    }
 
     #[inline]
     fn block_rep(&mut self, k: Kernel, c: &Loop, a: &Loop, b: &Loop, s: usize, d: usize) {
@@ -261,6 +275,45 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
         if self.nt {
             stream::fence();
         }
+    }
+}
+
+/// `a.n` runs of `n` units, run `i` from `src[s + i·a.src..]` to
+/// `dst[d + i·a.dst..]`, plain stores: the block's bounds checked once,
+/// then one `copy_from_slice` a run.
+#[inline]
+fn plain_runs<T: bytemuck::Pod>(
+    isa: Isa,
+    src: &[T],
+    s: usize,
+    dst: &mut [T],
+    d: usize,
+    a: &Loop,
+    n: usize,
+) {
+    let (count, ss, ds) = (a.n as usize, a.src as usize, a.dst as usize);
+    if count == 0 || n == 0 {
+        return;
+    }
+    let src = &src[s..s + (count - 1) * ss + n];
+    let dst = &mut dst[d..d + (count - 1) * ds + n];
+    #[cfg(target_arch = "x86_64")]
+    {
+        let u = size_of::<T>();
+        let r = simd::Runs {
+            count,
+            len: n * u,
+            src_step: ss * u,
+            dst_step: ds * u,
+        };
+        if simd::copy_runs(isa, cast(src), bytemuck::cast_slice_mut(dst), r) {
+            return;
+        }
+    }
+    let _ = isa;
+    for i in 0..count {
+        let (so, dof) = (i * ss, i * ds);
+        dst[dof..dof + n].copy_from_slice(&src[so..so + n]);
     }
 }
 
