@@ -67,7 +67,7 @@ unsafe fn run(s: *const u8, d: *mut u8, n: usize) {
         unsafe { _mm512_mask_storeu_epi8(d.cast(), k, _mm512_maskz_loadu_epi8(k, s.cast())) };
         return;
     }
-    // SAFETY (every load and store below): each touches 64 bytes at byte
+    // SAFETY: every load and store below touches 64 bytes at byte
     // `j` of the run with `0 ≤ j ≤ n − 64`, inside the `n` bytes the caller
     // vouches for; the aligned store's address `d + j` is a multiple of 64
     // (`j` starts at `head`, `d + head` is the first line boundary after
@@ -105,9 +105,7 @@ mod tests {
     #[test]
     fn runs_match_plain_copies_at_every_offset() {
         const OUT: u8 = 0xEE;
-        let lens = [
-            0, 1, 15, 31, 32, 33, 63, 64, 65, 96, 127, 128, 129, 200, 416, 512,
-        ];
+        let lens = [0, 1, 15, 31, 32, 33, 63, 64, 65, 96, 127, 128, 129, 200, 416, 512];
         let src: Vec<u8> = (0..2048u32).map(|i| (i * 37 + 11) as u8).collect();
         let sa = src.as_ptr().align_offset(64);
         let mut buf = alloc::vec![OUT; 2048];
