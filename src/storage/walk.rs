@@ -152,11 +152,9 @@ impl<'p> Walk<'p> {
     fn free_loop<M: Mover>(&self, m: &mut M, level: usize, l: &Loop, s: usize, d: usize) {
         let (n, len) = (self.nest, self.nest.outer_len());
         if let (true, Some(split)) = (level + 1 == len, self.split) {
-            // (a split block's calls repeat one by one: their blocks
-            // differ)
-            for v in 0..l.n {
-                split.replay(m, s + (v * l.src) as usize, d + (v * l.dst) as usize);
-            }
+            // (each of a split block's calls repeated by this loop, one
+            // call for all its values)
+            split.replay_rep(m, l, s, d);
         } else if self.split.is_some() {
             for v in 0..l.n {
                 self.free(

@@ -6,24 +6,32 @@
 
 use core::arch::x86_64::*;
 
-/// Where a block's runs sit: `count` runs of `len` bytes, run `i` at byte
-/// `i·src_step` of the source and `i·dst_step` of the destination.
+/// Where a block's runs sit, repeated: `count2 × count` runs of `len`
+/// bytes, run `(u, i)` at byte `u·src_step2 + i·src_step` of the source
+/// and `u·dst_step2 + i·dst_step` of the destination (`u < count2`, `i <
+/// count`, `i` inner).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Runs {
     pub(crate) count: usize,
     pub(crate) len: usize,
     pub(crate) src_step: usize,
     pub(crate) dst_step: usize,
+    pub(crate) count2: usize,
+    pub(crate) src_step2: usize,
+    pub(crate) dst_step2: usize,
 }
 
 impl Runs {
     /// Bytes from the first run's start to the last run's end on the side
-    /// whose runs are `step` apart (`None` on overflow; 0 for no runs).
-    pub(crate) fn extent(&self, step: usize) -> Option<usize> {
-        if self.count == 0 || self.len == 0 {
+    /// whose runs are `step` and `step2` apart (`None` on overflow; 0 for
+    /// no runs).
+    pub(crate) fn extent(&self, step: usize, step2: usize) -> Option<usize> {
+        if self.count == 0 || self.count2 == 0 || self.len == 0 {
             return Some(0);
         }
-        (self.count - 1).checked_mul(step)?.checked_add(self.len)
+        let last = (self.count - 1).checked_mul(step)?;
+        let last2 = (self.count2 - 1).checked_mul(step2)?;
+        last.checked_add(last2)?.checked_add(self.len)
     }
 }
 
@@ -33,7 +41,10 @@ impl Runs {
 /// If a run reaches past `src` or `dst` (the plan never asks for that).
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(super) fn copy_runs(src: &[u8], dst: &mut [u8], r: Runs) {
-    let (Some(se), Some(de)) = (r.extent(r.src_step), r.extent(r.dst_step)) else {
+    let (Some(se), Some(de)) = (
+        r.extent(r.src_step, r.src_step2),
+        r.extent(r.dst_step, r.dst_step2),
+    ) else {
         panic!("runs past the address space");
     };
     assert!(se <= src.len() && de <= dst.len(), "runs past the buffers");
@@ -41,12 +52,17 @@ pub(super) fn copy_runs(src: &[u8], dst: &mut [u8], r: Runs) {
         return;
     }
     let (sp, dp) = (src.as_ptr(), dst.as_mut_ptr());
-    for i in 0..r.count {
-        // SAFETY: run `i` is `[i·step, i·step + len)` on each side, inside
-        // the extents checked above (`i < count`), so both offsets stay in
-        // their slices; `src` and `dst` are a shared and an exclusive
-        // borrow, so they do not overlap.
-        unsafe { run(sp.add(i * r.src_step), dp.add(i * r.dst_step), r.len) };
+    for u in 0..r.count2 {
+        let (s2, d2) = (u * r.src_step2, u * r.dst_step2);
+        for i in 0..r.count {
+            let (so, dof) = (s2 + i * r.src_step, d2 + i * r.dst_step);
+            // SAFETY: run `(u, i)` is `[u·step2 + i·step, … + len)` on each
+            // side, inside the extents checked above (`u < count2`, `i <
+            // count`), so both offsets stay in their slices; `src` and
+            // `dst` are a shared and an exclusive borrow, so they do not
+            // overlap.
+            unsafe { run(sp.add(so), dp.add(dof), r.len) };
+        }
     }
 }
 
@@ -105,10 +121,12 @@ mod tests {
     #[test]
     fn runs_match_plain_copies_at_every_offset() {
         const OUT: u8 = 0xEE;
-        let lens = [0, 1, 15, 31, 32, 33, 63, 64, 65, 96, 127, 128, 129, 200, 416, 512];
-        let src: Vec<u8> = (0..2048u32).map(|i| (i * 37 + 11) as u8).collect();
+        let lens = [
+            0, 1, 15, 31, 32, 33, 63, 64, 65, 96, 127, 128, 129, 200, 416, 512,
+        ];
+        let src: Vec<u8> = (0..4096u32).map(|i| (i * 37 + 11) as u8).collect();
         let sa = src.as_ptr().align_offset(64);
-        let mut buf = alloc::vec![OUT; 2048];
+        let mut buf = alloc::vec![OUT; 4096];
         let da = buf.as_ptr().align_offset(64);
         for level in Simd::ALL {
             let isa = Isa::new(Some(level));
@@ -121,15 +139,23 @@ mod tests {
                         continue;
                     }
                     for len in lens {
-                        for (count, src_step, dst_step) in [(1, 0, 0), (3, len + 5, len + 70)] {
+                        for (count, src_step, dst_step, count2) in [
+                            (1, 0, 0, 1),
+                            (3, len + 5, len + 70, 1),
+                            (2, len + 3, len, 2),
+                        ] {
                             let r = Runs {
                                 count,
                                 len,
                                 src_step,
                                 dst_step,
+                                count2,
+                                src_step2: 2 * len + 9,
+                                dst_step2: 2 * len + 64,
                             };
-                            let de = r.extent(dst_step).unwrap();
-                            let s = &src[sa + so..sa + so + r.extent(src_step).unwrap()];
+                            let de = r.extent(dst_step, r.dst_step2).unwrap();
+                            let se = r.extent(src_step, r.src_step2).unwrap();
+                            let s = &src[sa + so..sa + so + se];
                             buf.fill(OUT);
                             let at = da + d;
                             let ran = copy_runs(isa, s, &mut buf[at..at + de], r);
@@ -137,9 +163,12 @@ mod tests {
                             assert_eq!(ran, takes, "{case}");
                             let mut want = alloc::vec![OUT; buf.len()];
                             if ran && len > 0 {
-                                for i in 0..count {
-                                    let (x, y) = (i * src_step, at + i * dst_step);
-                                    want[y..y + len].copy_from_slice(&s[x..x + len]);
+                                for u in 0..count2 {
+                                    for i in 0..count {
+                                        let x = u * r.src_step2 + i * src_step;
+                                        let y = at + u * r.dst_step2 + i * dst_step;
+                                        want[y..y + len].copy_from_slice(&s[x..x + len]);
+                                    }
                                 }
                             }
                             assert!(buf == want, "{case}");
@@ -152,15 +181,22 @@ mod tests {
 
     #[test]
     fn extents_count_the_last_run_once_and_overflow_to_none() {
-        let r = |count, len, step| Runs {
+        let r = |count, len, step, count2| Runs {
             count,
             len,
             src_step: step,
             dst_step: step,
+            count2,
+            src_step2: 8 * step,
+            dst_step2: 8 * step,
         };
-        assert_eq!(r(3, 104, 1000).extent(1000), Some(2104));
-        assert_eq!(r(0, 104, 1000).extent(1000), Some(0));
-        assert_eq!(r(5, 0, 1000).extent(1000), Some(0));
-        assert_eq!(r(3, 1, usize::MAX / 2 + 1).extent(usize::MAX / 2 + 1), None);
+        assert_eq!(r(3, 104, 1000, 1).extent(1000, 8000), Some(2104));
+        assert_eq!(r(3, 104, 1000, 2).extent(1000, 8000), Some(10104));
+        assert_eq!(r(0, 104, 1000, 2).extent(1000, 8000), Some(0));
+        assert_eq!(r(3, 104, 1000, 0).extent(1000, 8000), Some(0));
+        assert_eq!(r(5, 0, 1000, 1).extent(1000, 8000), Some(0));
+        let huge = usize::MAX / 2 + 1;
+        assert_eq!(r(3, 1, huge, 1).extent(huge, 0), None);
+        assert_eq!(r(1, 1, 0, 3).extent(0, huge), None);
     }
 }

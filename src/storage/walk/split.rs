@@ -105,6 +105,27 @@ impl Split {
             }
         }
     }
+
+    /// [`Split::replay`] at the `l.n` values of a loop around the block
+    /// (`l.src`/`l.dst` apart): each recorded call once for them all,
+    /// as [`Mover::block_rep`] (a kernel that moves several blocks a call
+    /// pays its call once), then the padding runs. The slots written are
+    /// the replays' (calls and padding runs write disjoint slots, so
+    /// their order does not matter).
+    #[inline]
+    pub(crate) fn replay_rep<M: Mover>(&self, m: &mut M, l: &Loop, s: usize, d: usize) {
+        for c in self.calls.iter() {
+            m.block_rep(c.k, l, &c.a, &c.b, s + c.s, d + c.d);
+        }
+        for v in 0..l.n as usize {
+            let dv = d + v * l.dst as usize;
+            for p in self.pads.iter() {
+                for i in 0..p.count {
+                    m.pad(dv + p.d + i * p.step, p.len);
+                }
+            }
+        }
+    }
 }
 
 impl Mover for Split {
