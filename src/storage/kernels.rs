@@ -296,16 +296,26 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
 /// `c.n × a.n` runs of `n` units, run `(u, i)` from `src[s + u·c.src +
 /// i·a.src..]` to `dst[d + u·c.dst + i·a.dst..]`, plain stores: the
 /// bounds checked once for them all, then at the AVX-512 level
-/// [`simd::copy_runs`], below it a `copy_from_slice` a run.
+/// [`simd::copy_runs`] (64-byte moves inline), below it a
+/// `copy_from_slice` a run.
 ///
-/// Why one call for many: the runs of a padded plan's block are short
-/// (f32[1000²] rows → `T(8,128)`: a row's 7 + 1 runs of 512 and 416
-/// bytes, in cache), and what the walker and the kernel paid around each
-/// block — the split block's replay, the kernel dispatch, the bounds —
-/// cost that plan ~10% against the same runs copied by plain loops
-/// (0.82–0.84× of memcpy against 0.91–0.97×, thread CPU clock, 301 runs,
-/// AMD EPYC Zen 4); its 8 source rows of a tile row now come as one
-/// call (`Split::replay_rep`).
+/// Why: where f32[1000²] padded rows ↔ `T(8,128)` (in cache, 8000 runs
+/// of 512 or 416 bytes) loses against memcpy was taken apart on the
+/// bench's buffers (thread CPU clock, 201–301 runs a figure, four
+/// placements, AMD EPYC Zen 4): 8000 sequential 512-byte
+/// `copy_from_slice` calls 1.02–1.08× of memcpy of the same 4 MB; the
+/// tile pattern over rows 4096 or 4000 bytes apart 0.98–1.04×; with the
+/// last column's 104-slot runs and the 24-slot padding fill, in tile
+/// order or in the plan's own order (a source row's 8 runs a block)
+/// 0.94–1.06×; 64-byte AVX-512 moves in place of `memcpy` in those loops
+/// within ±0.04; the exact f32[1000,1024] plan (no padding, the flat
+/// path) as the loops. The padded plan itself read 0.83–0.92×, 0.07–0.10
+/// below the same loops in the same rounds: not the copy, the access
+/// pattern, the source rows off their lines, 4 KiB aliasing or the
+/// padding, but the general walker's replay of the split block and the
+/// kernel's dispatch and bounds per block. Hence one call for a block's
+/// runs, and for the runs of all the rows the loop around a split block
+/// repeats (`Split::replay_rep`).
 #[inline]
 fn plain_runs<T: bytemuck::Pod>(
     isa: Isa,
