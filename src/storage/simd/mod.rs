@@ -500,6 +500,12 @@ mod runs;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use runs::Runs;
 
+/// Whether [`copy_runs`] copies at this level (AVX-512).
+#[inline]
+pub(crate) fn copies_runs_at_once(isa: Isa) -> bool {
+    cfg!(target_arch = "x86_64") && isa.avx512()
+}
+
 /// Copies the runs `r` from `src` into `dst` at the AVX-512 level, `true`;
 /// below it nothing, `false` (the caller copies a run at a time).
 ///
@@ -508,7 +514,7 @@ pub(crate) use runs::Runs;
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn copy_runs(isa: Isa, src: &[u8], dst: &mut [u8], r: Runs) -> bool {
-    if isa.avx512() {
+    if copies_runs_at_once(isa) {
         // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
         // detected level).
         unsafe { runs::copy_runs(src, dst, r) };

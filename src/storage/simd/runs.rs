@@ -187,8 +187,8 @@ mod tests {
             src_step: step,
             dst_step: step,
             count2,
-            src_step2: 8 * step,
-            dst_step2: 8 * step,
+            src_step2: step.saturating_mul(8),
+            dst_step2: step.saturating_mul(8),
         };
         assert_eq!(r(3, 104, 1000, 1).extent(1000, 8000), Some(2104));
         assert_eq!(r(3, 104, 1000, 2).extent(1000, 8000), Some(10104));
