@@ -152,10 +152,14 @@ impl<'p> Walk<'p> {
     fn free_loop<M: Mover>(&self, m: &mut M, level: usize, l: &Loop, s: usize, d: usize) {
         let (n, len) = (self.nest, self.nest.outer_len());
         if let (true, Some(split)) = (level + 1 == len, self.split) {
-            // (a split block's calls repeat one by one: their blocks
-            // differ)
-            for v in 0..l.n {
-                split.replay(m, s + (v * l.src) as usize, d + (v * l.dst) as usize);
+            if m.repeats_at_once(n.kernel) {
+                // each recorded call once for all this loop's values
+                split.replay_rep(m, l, s, d);
+            } else {
+                // (one replay a value: the mover's calls go one by one)
+                for v in 0..l.n {
+                    split.replay(m, s + (v * l.src) as usize, d + (v * l.dst) as usize);
+                }
             }
         } else if self.split.is_some() {
             for v in 0..l.n {

@@ -494,6 +494,35 @@ mod transpose_loops;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
+/// A block's plain runs, 64 bytes a move (AVX-512).
+#[cfg(target_arch = "x86_64")]
+mod runs;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use runs::Runs;
+
+/// Whether [`copy_runs`] copies at this level (AVX-512).
+#[inline]
+pub(crate) fn copies_runs_at_once(isa: Isa) -> bool {
+    cfg!(target_arch = "x86_64") && isa.avx512()
+}
+
+/// Copies the runs `r` from `src` into `dst` at the AVX-512 level, `true`;
+/// below it nothing, `false` (the caller copies a run at a time).
+///
+/// # Panics
+/// If a run reaches past `src` or `dst`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn copy_runs(isa: Isa, src: &[u8], dst: &mut [u8], r: Runs) -> bool {
+    if copies_runs_at_once(isa) {
+        // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
+        // detected level).
+        unsafe { runs::copy_runs(src, dst, r) };
+        return true;
+    }
+    false
+}
+
 /// The zips and unzips on blocks known at compile time (typed copies).
 pub(crate) mod known;
 /// AVX2 unzips of one contiguous block (for `known`).

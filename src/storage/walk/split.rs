@@ -105,6 +105,27 @@ impl Split {
             }
         }
     }
+
+    /// [`Split::replay`] at the `l.n` values of a loop around the block
+    /// (`l.src`/`l.dst` apart): each recorded call once for them all,
+    /// as [`Mover::block_rep`] (a kernel that moves several blocks a call
+    /// pays its call once), then the padding runs. The slots written are
+    /// the replays' (calls and padding runs write disjoint slots, so
+    /// their order does not matter).
+    #[inline]
+    pub(crate) fn replay_rep<M: Mover>(&self, m: &mut M, l: &Loop, s: usize, d: usize) {
+        for c in self.calls.iter() {
+            m.block_rep(c.k, l, &c.a, &c.b, s + c.s, d + c.d);
+        }
+        for v in 0..l.n as usize {
+            let dv = d + v * l.dst as usize;
+            for p in self.pads.iter() {
+                for i in 0..p.count {
+                    m.pad(dv + p.d + i * p.step, p.len);
+                }
+            }
+        }
+    }
 }
 
 impl Mover for Split {
@@ -156,7 +177,7 @@ mod tests {
     type Entry = (Option<Kernel>, usize, usize, u64, u64);
 
     /// What a mover was asked to do, in order.
-    struct Log(Fixed<Entry, 16>);
+    struct Log(Fixed<Entry, 32>);
 
     impl Log {
         fn new() -> Self {
@@ -240,5 +261,39 @@ mod tests {
             }
         };
         assert!(Split::record(Kernel::Runs, &a, &b, scattered).is_none());
+    }
+
+    /// A repeated replay makes the same calls and padding runs as one
+    /// replay at each of the loop's values (in another order: the calls
+    /// first).
+    #[test]
+    fn a_repeated_replay_writes_what_each_replay_writes() {
+        let (a, b) = (rows(8, 128, 1024), rows(128, 1, 1));
+        let record = |m: &mut Split| {
+            m.block(Kernel::Runs, &rows(7, 128, 1024), &b, 0, 0);
+            m.block(
+                Kernel::Runs,
+                &rows(1, 128, 1024),
+                &rows(104, 1, 1),
+                896,
+                7168,
+            );
+            m.pad(7272, 24);
+        };
+        let split = Split::record(Kernel::Runs, &a, &b, record).unwrap();
+        let l = rows(8, 1000, 128);
+        let mut got = Log::new();
+        split.replay_rep(&mut got, &l, 10, 100);
+        let mut want = Log::new();
+        for v in 0..8 {
+            split.replay(&mut want, 10 + v * 1000, 100 + v * 128);
+        }
+        assert_eq!(got.0.len(), 8 * 3);
+        let sorted = |l: &Log| {
+            let mut v: alloc::vec::Vec<Entry> = l.0.iter().copied().collect();
+            v.sort_unstable_by_key(|e| (e.1, e.2, e.3, e.4, e.0.is_some()));
+            v
+        };
+        assert_eq!(sorted(&got), sorted(&want));
     }
 }
