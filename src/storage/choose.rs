@@ -112,6 +112,24 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
     // memcpy as is, 0.81 / 0.82 / 0.80 / 0.86× so (64-byte aligned 0.87×
     // against 0.82×; thread CPU clock, load 3.3, AMD EPYC Zen 4). Not
     // kept.)
+    // (Tried for the same case, f32[1000²] rows ↔ `T(8,128)` padded, in
+    // cache, other walks of a tile row (its 32 KB of source, 32 KiB of
+    // destination). The walk kept reads one side in order (rows → `T`:
+    // the source row by row, the 8 tiles' destination runs 4 KiB apart;
+    // `T` → rows the mirror). Medians of five rounds of 15 runs, thread
+    // CPU clock, load 2.8–3.0, AMD EPYC Zen 4, as is: 0.83× / 0.81× of
+    // memcpy. The run loop cut into groups of 2 tiles walked over the
+    // tile's 8 rows (groups of 1 and 4 alike): rows → `T` 0.48×; the
+    // tile's rows cut into groups of 4 (2 alike), each group over the 8
+    // tiles: 0.56× / 0.49×; the destination-order block above (a whole
+    // tile) with the next tile row's source hinted a tile row (32 KB)
+    // ahead, `prefetcht0`/`t1`/`t2`: 0.76–0.83× / 0.78–0.80×. And the
+    // tile row blocked in cache: its 32 KiB of destination assembled in a
+    // stage and written out by one sequential copy, so that both sides
+    // stream as memcpy's do: 0.44× / 0.49× — moving the bytes through L2
+    // once more costs as much as the copy itself, so the plan is bound by
+    // what its runs cost in the core, not by how its L3 streams run. Not
+    // kept.)
     let ls = loops.as_slice();
     let mut ai: Option<usize> = None;
     let mut i = 0;
