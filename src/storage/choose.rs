@@ -126,10 +126,9 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
     // ahead, `prefetcht0`/`t1`/`t2`: 0.76–0.83× / 0.78–0.80×. And the
     // tile row blocked in cache: its 32 KiB of destination assembled in a
     // stage and written out by one sequential copy, so that both sides
-    // stream as memcpy's do: 0.44× / 0.49× — moving the bytes through L2
-    // once more costs as much as the copy itself, so the plan is bound by
-    // what its runs cost in the core, not by how its L3 streams run. Not
-    // kept.)
+    // stream as memcpy's do: 0.44× / 0.49× (the second copy costs about
+    // as much as the first; whatever the order of the plan's streams
+    // loses to memcpy's single one is less than that). Not kept.)
     let ls = loops.as_slice();
     let mut ai: Option<usize> = None;
     let mut i = 0;
