@@ -122,13 +122,24 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
     // tile's 8 rows (groups of 1 and 4 alike): rows → `T` 0.48×; the
     // tile's rows cut into groups of 4 (2 alike), each group over the 8
     // tiles: 0.56× / 0.49×; the destination-order block above (a whole
-    // tile) with the next tile row's source hinted a tile row (32 KB)
-    // ahead, `prefetcht0`/`t1`/`t2`: 0.76–0.83× / 0.78–0.80×. And the
+    // tile): 0.76× / 0.78×, with the next tile row's source hinted a tile
+    // row (32 KB) ahead by `prefetcht2` 0.83× / 0.80× (`t0`, `t1` within
+    // 0.05 of it, three rounds) — by the idle wall clock (load 0.9–1.0)
+    // 0.83× / 0.85× against 0.87× / 0.87× as is (seven rounds), and
+    // 0.84–0.89× / 0.78–0.82× against 0.88–1.00× / 0.61–0.86× in three
+    // full bench runs each. And the
     // tile row blocked in cache: its 32 KiB of destination assembled in a
     // stage and written out by one sequential copy, so that both sides
     // stream as memcpy's do: 0.44× / 0.49× (the second copy costs about
     // as much as the first; whatever the order of the plan's streams
-    // loses to memcpy's single one is less than that). Not kept.)
+    // loses to memcpy's single one is less than that). Not kept. As for
+    // 4 KiB aliasing between a run's loads and the stores just made: in
+    // both directions about 12% of the runs start their loads within 256
+    // bytes, modulo 4096, of the previous run's last stores, and as many
+    // have their destination less than 512 bytes ahead of their source
+    // modulo 4096, whatever the buffers' offsets (the strides' residues
+    // are multiples of 32 bytes) and in every order of the blocks above:
+    // no walk avoids it.)
     let ls = loops.as_slice();
     let mut ai: Option<usize> = None;
     let mut i = 0;

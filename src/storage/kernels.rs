@@ -293,8 +293,11 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
 /// 0.80× / 0.82×; `prefetcht0` 512 bytes on: 0.72–0.81× (three rounds);
 /// `prefetcht1` a tile row (32 KiB) on, into L2: 0.77× / 0.81×
 /// (`prefetcht2`: 0.80–0.85×, three rounds); the source `prefetcht1` 8 KiB
-/// ahead: 0.81× / 0.76×. The hardware prefetchers already run these
-/// streams; the hints only add requests. Not kept.)
+/// ahead: 0.81× / 0.76×. By the idle wall clock (load 0.9–1.0, seven
+/// rounds): as is 0.87× / 0.87×, `prefetchw` one block on 0.77× / 0.80×,
+/// its first line only 0.86× / 0.85×, `prefetcht1` a tile row on 0.81× /
+/// 0.83×. The hardware prefetchers already run these streams; the hints
+/// only add requests. Not kept.)
 ///
 /// (Tried for the plain runs at a destination not on a line, since the
 /// inline copy above was measured on aligned buffers only: each run's
