@@ -112,6 +112,34 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
     // memcpy as is, 0.81 / 0.82 / 0.80 / 0.86× so (64-byte aligned 0.87×
     // against 0.82×; thread CPU clock, load 3.3, AMD EPYC Zen 4). Not
     // kept.)
+    // (Tried for the same case, f32[1000²] rows ↔ `T(8,128)` padded, in
+    // cache, other walks of a tile row (its 32 KB of source, 32 KiB of
+    // destination). The walk kept reads one side in order (rows → `T`:
+    // the source row by row, the 8 tiles' destination runs 4 KiB apart;
+    // `T` → rows the mirror). Medians of five rounds of 15 runs, thread
+    // CPU clock, load 2.8–3.0, AMD EPYC Zen 4, as is: 0.83× / 0.81× of
+    // memcpy. The run loop cut into groups of 2 tiles walked over the
+    // tile's 8 rows (groups of 1 and 4 alike): rows → `T` 0.48×; the
+    // tile's rows cut into groups of 4 (2 alike), each group over the 8
+    // tiles: 0.56× / 0.49×; the destination-order block above (a whole
+    // tile): 0.76× / 0.78×, with the next tile row's source hinted a tile
+    // row (32 KB) ahead by `prefetcht2` 0.83× / 0.80× (`t0`, `t1` within
+    // 0.05 of it, three rounds) — by the idle wall clock (load 0.9–1.0)
+    // 0.83× / 0.85× against 0.87× / 0.87× as is (seven rounds), and
+    // 0.84–0.89× / 0.78–0.82× against 0.88–1.00× / 0.61–0.86× in three
+    // full bench runs each. And the
+    // tile row blocked in cache: its 32 KiB of destination assembled in a
+    // stage and written out by one sequential copy, so that both sides
+    // stream as memcpy's do: 0.44× / 0.49× (the second copy costs about
+    // as much as the first; whatever the order of the plan's streams
+    // loses to memcpy's single one is less than that). Not kept. As for
+    // 4 KiB aliasing between a run's loads and the stores just made: in
+    // both directions about 12% of the runs start their loads within 256
+    // bytes, modulo 4096, of the previous run's last stores, and as many
+    // have their destination less than 512 bytes ahead of their source
+    // modulo 4096, whatever the buffers' offsets (the strides' residues
+    // are multiples of 32 bytes) and in every order of the blocks above:
+    // no walk avoids it.)
     let ls = loops.as_slice();
     let mut ai: Option<usize> = None;
     let mut i = 0;
