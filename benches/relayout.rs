@@ -52,7 +52,13 @@
 //! GB/s counts the destination bytes written per second; a ratio is the
 //! median over runs of (memcpy time / that time), each run timing memcpy
 //! and the contender back to back so that both see the same load on a
-//! shared machine; `[lo–hi]` is the range over runs and `best` the ratio
+//! shared machine. A run times each of them over as many calls in a row
+//! as memcpy needs for `RELAYOUT_SAMPLE_MS` milliseconds (default 2; `0`
+//! for one call), so that an in-cache case (f32[1000,1000] padded, ~0.2 ms
+//! a call) is timed in its own steady state, not each call against the
+//! other contender's dirty lines, with a sample long beside the timer's
+//! and the host's noise; the line below a case says how many (none for a
+//! case of one call, as the DRAM-bound ones are); `[lo–hi]` is the range over runs and `best` the ratio
 //! of the fastest runs (the steadier figure on a loaded machine).
 
 use std::hint::black_box;
@@ -111,6 +117,31 @@ fn secs(f: &mut dyn FnMut()) -> f64 {
     let t = Instant::now();
     f();
     t.elapsed().as_secs_f64()
+}
+
+/// How many calls one timed sample makes: enough for memcpy's calls to
+/// last `RELAYOUT_SAMPLE_MS` milliseconds (default 2, `0` for one call),
+/// at least one. A 4 MB in-cache copy takes ~0.2 ms: one call a sample,
+/// alternated with the other contender's, timed each first call against
+/// the other's dirty lines in L2/L3 rather than its own steady state in
+/// cache; a DRAM-bound case (64 MB, ~5 ms a copy) keeps one call.
+fn calls_per_sample(memcpy: &mut dyn FnMut()) -> usize {
+    let want = std::env::var("RELAYOUT_SAMPLE_MS")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .unwrap_or(2.0)
+        / 1e3;
+    let one = (0..3).map(|_| secs(memcpy)).fold(f64::INFINITY, f64::min);
+    ((want / one).ceil() as usize).clamp(1, 1000)
+}
+
+/// Seconds per call of `f` over `n` calls back to back (by [`secs`]).
+fn per_call(f: &mut dyn FnMut(), n: usize) -> f64 {
+    secs(&mut || {
+        for _ in 0..n {
+            f();
+        }
+    }) / n as f64
 }
 
 /// A buffer of `n` units: plain (`Vec`'s own alignment, `None`) or
@@ -305,10 +336,11 @@ fn case<U: Unit>(
         // lines) evicts what memcpy and the plan would find in L2/L3, and
         // for an in-cache case that made the first line's ratio read
         // 1.04x where the same placement without alternatives read 0.83x
+        let n = calls_per_sample(&mut memcpy);
         let (mut ms, mut ts) = (Vec::new(), Vec::new());
         for _ in 0..runs() {
-            ms.push(secs(&mut memcpy));
-            ts.push(secs(&mut *relayout));
+            ms.push(per_call(&mut memcpy, n));
+            ts.push(per_call(&mut *relayout, n));
         }
         // then each alternative in its own rounds, against a memcpy timed
         // in those rounds (its ratio stays one of the same run)
@@ -317,8 +349,8 @@ fn case<U: Unit>(
             .map(|(_, f)| {
                 let (mut am, mut at) = (Vec::new(), Vec::new());
                 for _ in 0..runs() {
-                    am.push(secs(&mut memcpy));
-                    at.push(secs(&mut **f));
+                    am.push(per_call(&mut memcpy, n));
+                    at.push(per_call(&mut **f, n));
                 }
                 (am, at)
             })
@@ -346,6 +378,9 @@ fn case<U: Unit>(
             if st.streaming { " nt" } else { "" },
             place,
         );
+        if n > 1 {
+            println!("{:<52}        ({n} calls a sample)", "");
+        }
         for ((who, _), (am, at)) in others.iter().zip(&alts) {
             println!("{:<52}        {}", "", line(who, am, at));
         }
