@@ -207,18 +207,25 @@ mod tests {
         }
     }
 
+    /// The runs of a padded tile row's block (f32[1000] rows into
+    /// `T(8,128)`): 7 whole rows of 128 slots, the last row's 104.
+    fn padded_tile_row_runs(m: &mut Split) {
+        let b = rows(128, 1, 1);
+        m.block(Kernel::Runs, &rows(7, 128, 1024), &b, 0, 0);
+        m.block(
+            Kernel::Runs,
+            &rows(1, 128, 1024),
+            &rows(104, 1, 1),
+            896,
+            7168,
+        );
+    }
+
     #[test]
     fn a_replay_repeats_the_recorded_calls_and_merged_pads_at_an_offset() {
         let (a, b) = (rows(8, 128, 1024), rows(128, 1, 1));
         let record = |m: &mut Split| {
-            m.block(Kernel::Runs, &rows(7, 128, 1024), &b, 0, 0);
-            m.block(
-                Kernel::Runs,
-                &rows(1, 128, 1024),
-                &rows(104, 1, 1),
-                896,
-                7168,
-            );
+            padded_tile_row_runs(m);
             for r in 0..3 {
                 m.pad(7272 + r * 128, 24);
             }
@@ -270,14 +277,7 @@ mod tests {
     fn a_repeated_replay_writes_what_each_replay_writes() {
         let (a, b) = (rows(8, 128, 1024), rows(128, 1, 1));
         let record = |m: &mut Split| {
-            m.block(Kernel::Runs, &rows(7, 128, 1024), &b, 0, 0);
-            m.block(
-                Kernel::Runs,
-                &rows(1, 128, 1024),
-                &rows(104, 1, 1),
-                896,
-                7168,
-            );
+            padded_tile_row_runs(m);
             m.pad(7272, 24);
         };
         let split = Split::record(Kernel::Runs, &a, &b, record).unwrap();
