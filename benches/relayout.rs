@@ -52,13 +52,15 @@
 //! GB/s counts the destination bytes written per second; a ratio is the
 //! median over runs of (memcpy time / that time), each run timing memcpy
 //! and the contender back to back so that both see the same load on a
-//! shared machine. A run times each of them over as many calls in a row
-//! as memcpy needs for `RELAYOUT_SAMPLE_MS` milliseconds (default 2; `0`
-//! for one call), so that an in-cache case (f32[1000,1000] padded, ~0.2 ms
-//! a call) is timed in its own steady state, not each call against the
-//! other contender's dirty lines, with a sample long beside the timer's
-//! and the host's noise; the line below a case says how many (none for a
-//! case of one call, as the DRAM-bound ones are); `[lo–hi]` is the range over runs and `best` the ratio
+//! shared machine. For a case the plan keeps in cache (it does not
+//! stream), a run times each of them over as many calls in a row as
+//! memcpy needs for `RELAYOUT_SAMPLE_MS` milliseconds (default 2; `0` for
+//! one call), so that it (f32[1000,1000] padded, ~0.2 ms a call) is timed
+//! in its own steady state, not each call against the other contender's
+//! dirty lines, with a sample long beside the timer's and the host's
+//! noise; the line below a case says how many. A case the plan streams
+//! is timed a call a sample (in a run of calls memcpy would keep 8 MiB
+//! buffers in cache while the plan's streaming stores go to memory); `[lo–hi]` is the range over runs and `best` the ratio
 //! of the fastest runs (the steadier figure on a loaded machine).
 
 use std::hint::black_box;
@@ -119,12 +121,12 @@ fn secs(f: &mut dyn FnMut()) -> f64 {
     t.elapsed().as_secs_f64()
 }
 
-/// How many calls one timed sample makes: enough for memcpy's calls to
-/// last `RELAYOUT_SAMPLE_MS` milliseconds (default 2, `0` for one call),
-/// at least one. A 4 MB in-cache copy takes ~0.2 ms: one call a sample,
-/// alternated with the other contender's, timed each first call against
-/// the other's dirty lines in L2/L3 rather than its own steady state in
-/// cache; a DRAM-bound case (64 MB, ~5 ms a copy) keeps one call.
+/// How many calls one timed sample of a case the plan keeps in cache
+/// makes: enough for memcpy's calls to last `RELAYOUT_SAMPLE_MS`
+/// milliseconds (default 2, `0` for one call), at least one. A 4 MB
+/// in-cache copy takes ~0.2 ms: one call a sample, alternated with the
+/// other contender's, timed each first call against the other's dirty
+/// lines in L2/L3 rather than its own steady state in cache.
 fn calls_per_sample(memcpy: &mut dyn FnMut()) -> usize {
     let want = std::env::var("RELAYOUT_SAMPLE_MS")
         .ok()
@@ -336,7 +338,14 @@ fn case<U: Unit>(
         // lines) evicts what memcpy and the plan would find in L2/L3, and
         // for an in-cache case that made the first line's ratio read
         // 1.04x where the same placement without alternatives read 0.83x
-        let n = calls_per_sample(&mut memcpy);
+        // (a case the plan streams is timed a call a sample: in a run of
+        // calls memcpy would keep its buffers in cache while the plan's
+        // streaming stores go to memory, a cold copy against a warm one)
+        let n = if plan.stats().streaming {
+            1
+        } else {
+            calls_per_sample(&mut memcpy)
+        };
         let (mut ms, mut ts) = (Vec::new(), Vec::new());
         for _ in 0..runs() {
             ms.push(per_call(&mut memcpy, n));
