@@ -208,16 +208,17 @@ mod tests {
     }
 
     /// The runs of a padded tile row's block (f32[1000] rows into
-    /// `T(8,128)`): 7 whole rows of 128 slots, the last row's 104.
-    fn padded_tile_row_runs(m: &mut Split) {
+    /// `T(8,128)`) from source slot `s` to destination slot `d`: 7 whole
+    /// rows of 128 slots, the last row's 104.
+    fn padded_tile_row_runs<M: Mover>(m: &mut M, s: usize, d: usize) {
         let b = rows(128, 1, 1);
-        m.block(Kernel::Runs, &rows(7, 128, 1024), &b, 0, 0);
+        m.block(Kernel::Runs, &rows(7, 128, 1024), &b, s, d);
         m.block(
             Kernel::Runs,
             &rows(1, 128, 1024),
             &rows(104, 1, 1),
-            896,
-            7168,
+            s + 896,
+            d + 7168,
         );
     }
 
@@ -225,7 +226,7 @@ mod tests {
     fn a_replay_repeats_the_recorded_calls_and_merged_pads_at_an_offset() {
         let (a, b) = (rows(8, 128, 1024), rows(128, 1, 1));
         let record = |m: &mut Split| {
-            padded_tile_row_runs(m);
+            padded_tile_row_runs(m, 0, 0);
             for r in 0..3 {
                 m.pad(7272 + r * 128, 24);
             }
@@ -236,14 +237,7 @@ mod tests {
         let mut got = Log::new();
         split.replay(&mut got, 10, 100);
         let mut want = Log::new();
-        want.block(Kernel::Runs, &rows(7, 128, 1024), &b, 10, 100);
-        want.block(
-            Kernel::Runs,
-            &rows(1, 128, 1024),
-            &rows(104, 1, 1),
-            906,
-            7268,
-        );
+        padded_tile_row_runs(&mut want, 10, 100);
         for r in 0..3 {
             want.pad(7372 + r * 128, 24);
         }
@@ -277,7 +271,7 @@ mod tests {
     fn a_repeated_replay_writes_what_each_replay_writes() {
         let (a, b) = (rows(8, 128, 1024), rows(128, 1, 1));
         let record = |m: &mut Split| {
-            padded_tile_row_runs(m);
+            padded_tile_row_runs(m, 0, 0);
             m.pad(7272, 24);
         };
         let split = Split::record(Kernel::Runs, &a, &b, record).unwrap();
