@@ -308,32 +308,58 @@ pub(super) fn unzip8_sse2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize) -
 ///   row 2q   = e_q & 0xF | f_q << 4 & 0xF0
 ///   row 2q+1 = e_q >> 4  | f_q & 0xF0
 /// ```
-/// Returns the byte columns done (a multiple of 32).
+/// Streaming, two steps (64 columns) are stored together, each row's two
+/// halves back to back, so that no line stands half written while the
+/// other rows' stores go out: a step at a time, eight rows' lines stood
+/// half written at once, and s4[4096²] tiles → rows ran at 1.8–1.9 GB/s
+/// against 4.8–6.1 paired (0.25× → 0.6–0.7× memcpy; AMD EPYC Zen 3, AVX2,
+/// plain `Vec`s). Returns the byte columns done (a multiple of 32).
 #[target_feature(enable = "avx2")]
 pub(super) fn unzip8_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize, nt: bool) -> usize {
     let wide = cols / 32 * 32;
     let lo4 = _mm256_set1_epi8(0x0F);
-    for x in (0..wide).step_by(32) {
-        let w: [__m256i; 8] = core::array::from_fn(|j| {
-            let o = 8 * x + 16 * j;
-            let (a, b) = (load128(&in_[o..o + 16]), load128(&in_[o + 128..o + 144]));
-            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(a), b)
-        });
-        let p = unpack_rounds!(w, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8);
-        for q in 0..4 {
-            let (e, f) = (p[q], p[4 + q]);
-            // (16-bit shifts: the mask drops the bits crossing bytes)
-            let even = _mm256_or_si256(
-                _mm256_and_si256(e, lo4),
-                _mm256_andnot_si256(lo4, _mm256_slli_epi16::<4>(f)),
-            );
-            let odd = _mm256_or_si256(
-                _mm256_and_si256(_mm256_srli_epi16::<4>(e), lo4),
-                _mm256_andnot_si256(lo4, f),
-            );
-            for (k, v) in [(2 * q, even), (2 * q + 1, odd)] {
-                put(nt, &mut rows[k * rs + x..k * rs + x + 32], v);
+    // rows 0..8, byte columns x..x + 32 (a macro: a closure called twice a
+    // step was not inlined, 21 → 5 GB/s in cache)
+    macro_rules! step {
+        ($x:expr) => {{
+            let x: usize = $x;
+            let w: [__m256i; 8] = core::array::from_fn(|j| {
+                let o = 8 * x + 16 * j;
+                let (a, b) = (load128(&in_[o..o + 16]), load128(&in_[o + 128..o + 144]));
+                _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(a), b)
+            });
+            let p = unpack_rounds!(w, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8);
+            let mut r = [_mm256_setzero_si256(); 8];
+            for q in 0..4 {
+                let (e, f) = (p[q], p[4 + q]);
+                // (16-bit shifts: the mask drops the bits crossing bytes)
+                r[2 * q] = _mm256_or_si256(
+                    _mm256_and_si256(e, lo4),
+                    _mm256_andnot_si256(lo4, _mm256_slli_epi16::<4>(f)),
+                );
+                r[2 * q + 1] = _mm256_or_si256(
+                    _mm256_and_si256(_mm256_srli_epi16::<4>(e), lo4),
+                    _mm256_andnot_si256(lo4, f),
+                );
             }
+            r
+        }};
+    }
+    // (in cache, one step's rows at a time: the pairs' 16 registers spill,
+    // 0.47x → 0.33x memcpy on s4[1024, 2048] tiles → rows)
+    let pairs = if nt { wide / 64 * 64 } else { 0 };
+    for x in (0..pairs).step_by(64) {
+        let (a, b) = (step!(x), step!(x + 32));
+        for k in 0..8 {
+            let row = &mut rows[k * rs + x..k * rs + x + 64];
+            put(nt, &mut row[..32], a[k]);
+            put(nt, &mut row[32..], b[k]);
+        }
+    }
+    for x in (pairs..wide).step_by(32) {
+        let a = step!(x);
+        for (k, &v) in a.iter().enumerate() {
+            put(nt, &mut rows[k * rs + x..k * rs + x + 32], v);
         }
     }
     wide

@@ -131,7 +131,11 @@ pub(crate) fn unzip8_nibbles(
             0
         };
         if width > 0 && cols >= 2 * width {
-            let head = aligned_head(rows, rs, width, cols);
+            // (from a line where the rows' stride keeps them on lines:
+            // AVX2 stores two 32-byte steps of a row together,
+            // `unzip8_avx2`, so that they fill one line)
+            let line = if rs.is_multiple_of(64) { 64 } else { width };
+            let head = aligned_head(rows, rs, line, cols);
             unzip8_below(isa, width, in_, rows, rs, head);
             let (i, r) = (&in_[8 * head..], &mut rows[head..]);
             let done = head
