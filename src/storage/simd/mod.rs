@@ -127,7 +127,7 @@ impl Isa {
     /// AVX-512 F and BW (proved present).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     #[inline]
-    fn avx512(self) -> bool {
+    pub(crate) fn avx512(self) -> bool {
         cfg!(target_arch = "x86_64") && self.0 >= Simd::Avx512
     }
 

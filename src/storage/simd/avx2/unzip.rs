@@ -13,7 +13,10 @@
 //! rows ran at 0.50× (bf16) and 0.55× (s8) memcpy against 0.98× and
 //! 0.97× paired (plain `Vec`s, same run; AVX-512 stores whole lines and
 //! never had it). In cache the steps stay one at a time: paired, their
-//! registers spill (bf16 [1024, 1024] 0.30× → 0.25×).
+//! registers spill (bf16 [1024, 1024] 0.30× → 0.25×). A plan streams
+//! these unzips only when asked to: on a later session on the same kind
+//! of host, plain stores beat the paired streaming stores (see
+//! `Exec::unzips_below_avx512` in `relayout::exec`).
 
 use core::arch::x86_64::*;
 
