@@ -274,6 +274,23 @@ pub(in crate::storage::simd) fn split_cols(
     [start, start + (cols.end - start) / step * step]
 }
 
+/// Two streamed steps of `w` columns from column `c`, `a` then `b`: each
+/// row's line in two streaming stores back to back (the module's doc).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn put_line<T: bytemuck::Pod, const K: usize>(
+    rows: &mut [&mut [T]; K],
+    c: usize,
+    w: usize,
+    a: [[__m256i; 1]; K],
+    b: [[__m256i; 1]; K],
+) {
+    for (k, r) in rows.iter_mut().enumerate() {
+        put(true, &mut r[c..c + w], a[k][0]);
+        put(true, &mut r[c + w..c + 2 * w], b[k][0]);
+    }
+}
+
 /// Columns `cols` of two 16-bit rows from packed pairs, 16 columns a
 /// step, streaming whole lines only: the head before the rows' first
 /// line and the tail past their last whole line by [`unzip_edge`].
@@ -320,11 +337,7 @@ fn unzip2_u16_one(
         while c < body {
             prefetch(inp, seg.at(c + seg.ahead, 2));
             prefetch(inp, seg.at(c + 16 + seg.ahead, 2));
-            let (s0, s1) = (step!(c), step!(c + 16));
-            for (k, r) in rows.iter_mut().enumerate() {
-                put(nt, &mut r[c..c + 16], s0[k][0]);
-                put(nt, &mut r[c + 16..c + 32], s1[k][0]);
-            }
+            put_line(&mut rows, c, 16, step!(c), step!(c + 16));
             c += 32;
         }
     }
@@ -392,11 +405,7 @@ fn unzip4_u8_one(
                 prefetch(inp, pf);
                 prefetch(inp, pf + 64);
             }
-            let (s0, s1) = (step!(c), step!(c + 32));
-            for (k, r) in rows.iter_mut().enumerate() {
-                put(nt, &mut r[c..c + 32], s0[k][0]);
-                put(nt, &mut r[c + 32..c + 64], s1[k][0]);
-            }
+            put_line(&mut rows, c, 32, step!(c), step!(c + 32));
             c += 64;
         }
     }
