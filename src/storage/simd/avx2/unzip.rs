@@ -161,6 +161,13 @@ impl Seg {
         })
     }
 
+    /// Whether the columns `cols` lie in the first segment (one block,
+    /// [`Seg::ONE`]): column `c` then at `k · c`.
+    #[inline(always)]
+    pub(in crate::storage::simd) fn contiguous(self, cols: &core::ops::Range<usize>) -> bool {
+        cols.end <= 1usize << self.shift
+    }
+
     /// The slot of column `c`'s first element, for `k` slots per column.
     #[inline(always)]
     pub(in crate::storage::simd) fn at(self, c: usize, k: usize) -> usize {
@@ -313,12 +320,11 @@ fn unzip2_u16_one(
     // never straddle segments); a macro, not a closure, for the body (as
     // in `unzip4_u8_one`: called twice a step, the closure was not inlined
     // and halved the in-cache speed)
-    macro_rules! step {
-        ($c:expr) => {{
-            let c: usize = $c;
-            let (i0, i1) = (seg.at(c, 2), seg.at(c + 8, 2));
-            let t0 = _mm256_shuffle_epi8(load(&inp[i0..i0 + 16]), m);
-            let t1 = _mm256_shuffle_epi8(load(&inp[i1..i1 + 16]), m);
+    // (the 16 columns from their two 8-column pieces `a` and `b`)
+    macro_rules! step_in {
+        ($a:expr, $b:expr) => {{
+            let t0 = _mm256_shuffle_epi8(load($a), m);
+            let t1 = _mm256_shuffle_epi8(load($b), m);
             // qwords (a0-3, b0-3, a4-7, b4-7) -> (a0-3, a4-7, b0-3, b4-7)
             let p0 = _mm256_permute4x64_epi64::<0xD8>(t0);
             let p1 = _mm256_permute4x64_epi64::<0xD8>(t1);
@@ -326,6 +332,13 @@ fn unzip2_u16_one(
                 [_mm256_permute2x128_si256::<0x20>(p0, p1)],
                 [_mm256_permute2x128_si256::<0x31>(p0, p1)],
             ]
+        }};
+    }
+    macro_rules! step {
+        ($c:expr) => {{
+            let c: usize = $c;
+            let (i0, i1) = (seg.at(c, 2), seg.at(c + 8, 2));
+            step_in!(&inp[i0..i0 + 16], &inp[i1..i1 + 16])
         }};
     }
     let step = |c: usize| step!(c);
@@ -340,6 +353,25 @@ fn unzip2_u16_one(
             put_line(&mut rows, c, 16, step!(c), step!(c + 16));
             c += 32;
         }
+    }
+    if !nt && seg.contiguous(&cols) {
+        // one segment: the input of each step is the next 32 slots
+        // (slices walked in chunks: no index arithmetic or bounds check
+        // a step)
+        let n = (body - c) / 16;
+        let (src, [r0, r1]) = (&inp[2 * c..2 * (c + 16 * n)], &mut rows);
+        let (r0, r1) = (&mut r0[c..c + 16 * n], &mut r1[c..c + 16 * n]);
+        for ((i, a), b) in src
+            .chunks_exact(32)
+            .zip(r0.chunks_exact_mut(16))
+            .zip(r1.chunks_exact_mut(16))
+        {
+            prefetch(i, 2 * seg.ahead);
+            let [[x], [y]] = step_in!(&i[..16], &i[16..]);
+            put(false, a, x);
+            put(false, b, y);
+        }
+        c += 16 * n;
     }
     for c in (c..body).step_by(16) {
         prefetch(inp, seg.at(c + seg.ahead, 2));
@@ -373,15 +405,13 @@ fn unzip4_u8_one(
     // not a closure, for the body: its loop is compiled twice (streaming
     // or not) and the closure, called from both and the edges, was not
     // inlined (25% more instructions for s8 tiles → rows, callgrind)
-    macro_rules! step {
-        ($c:expr) => {{
-            let c: usize = $c;
+    // (the 32 columns from their four 8-column pieces `p(k)`)
+    macro_rules! step_in {
+        ($p:expr) => {{
             // u_k: qword j = row j, columns c+8k..c+8k+8 (8-column loads
             // never straddle segments)
-            let u = |k: usize| {
-                let i = seg.at(c + 8 * k, 4);
-                _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(load(&inp[i..i + 32]), m), order)
-            };
+            let u =
+                |k: usize| _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(load($p(k)), m), order);
             let (u0, u1, u2, u3) = (u(0), u(1), u(2), u(3));
             let (lo01, hi01) = (_mm256_unpacklo_epi64(u0, u1), _mm256_unpackhi_epi64(u0, u1));
             let (lo23, hi23) = (_mm256_unpacklo_epi64(u2, u3), _mm256_unpackhi_epi64(u2, u3));
@@ -391,6 +421,15 @@ fn unzip4_u8_one(
                 [_mm256_permute2x128_si256::<0x31>(lo01, lo23)],
                 [_mm256_permute2x128_si256::<0x31>(hi01, hi23)],
             ]
+        }};
+    }
+    macro_rules! step {
+        ($c:expr) => {{
+            let c: usize = $c;
+            step_in!(|k: usize| {
+                let i = seg.at(c + 8 * k, 4);
+                &inp[i..i + 32]
+            })
         }};
     }
     let step = |c: usize| step!(c);
@@ -408,6 +447,31 @@ fn unzip4_u8_one(
             put_line(&mut rows, c, 32, step!(c), step!(c + 32));
             c += 64;
         }
+    }
+    if !nt && seg.contiguous(&cols) {
+        // one segment: the input of each step is the next 128 slots (as
+        // in `unzip2_u16_one`)
+        let n = (body - c) / 32;
+        let (src, [r0, r1, r2, r3]) = (&inp[4 * c..4 * (c + 32 * n)], &mut rows);
+        let w = c..c + 32 * n;
+        let (r0, r1) = (&mut r0[w.clone()], &mut r1[w.clone()]);
+        let (r2, r3) = (&mut r2[w.clone()], &mut r3[w]);
+        for ((((i, a), b), d), e) in src
+            .chunks_exact(128)
+            .zip(r0.chunks_exact_mut(32))
+            .zip(r1.chunks_exact_mut(32))
+            .zip(r2.chunks_exact_mut(32))
+            .zip(r3.chunks_exact_mut(32))
+        {
+            prefetch(i, 4 * seg.ahead);
+            prefetch(i, 4 * seg.ahead + 64);
+            let [[x0], [x1], [x2], [x3]] = step_in!(|k: usize| &i[32 * k..32 * k + 32]);
+            put(false, a, x0);
+            put(false, b, x1);
+            put(false, d, x2);
+            put(false, e, x3);
+        }
+        c += 32 * n;
     }
     for c in (c..body).step_by(32) {
         let pf = seg.at(c + seg.ahead, 4);
