@@ -247,6 +247,26 @@ pub(super) fn zip2_u16_one(
     }
 }
 
+/// Columns `c..c + 32` of four 8-bit rows (`a`, `b`, `x`, `y`) zipped:
+/// the 128 output bytes, 32 a register, in order.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn zip4_u8_step(a: __m256i, b: __m256i, x: __m256i, y: __m256i) -> [__m256i; 4] {
+    let (ab_lo, ab_hi) = (_mm256_unpacklo_epi8(a, b), _mm256_unpackhi_epi8(a, b));
+    let (xy_lo, xy_hi) = (_mm256_unpacklo_epi8(x, y), _mm256_unpackhi_epi8(x, y));
+    // per lane: w0 columns 0-3, w1 4-7, w2 8-11, w3 12-15 (+16 in lane 1)
+    let w0 = _mm256_unpacklo_epi16(ab_lo, xy_lo);
+    let w1 = _mm256_unpackhi_epi16(ab_lo, xy_lo);
+    let w2 = _mm256_unpacklo_epi16(ab_hi, xy_hi);
+    let w3 = _mm256_unpackhi_epi16(ab_hi, xy_hi);
+    [
+        _mm256_permute2x128_si256::<0x20>(w0, w1),
+        _mm256_permute2x128_si256::<0x20>(w2, w3),
+        _mm256_permute2x128_si256::<0x31>(w0, w1),
+        _mm256_permute2x128_si256::<0x31>(w2, w3),
+    ]
+}
+
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn zip4_u8_one(
@@ -277,30 +297,11 @@ pub(super) fn zip4_u8_one(
         }
         let (a, b) = (load(&r[0][c..c + 32]), load(&r[1][c..c + 32]));
         let (x, y) = (load(&r[2][c..c + 32]), load(&r[3][c..c + 32]));
-        let (ab_lo, ab_hi) = (_mm256_unpacklo_epi8(a, b), _mm256_unpackhi_epi8(a, b));
-        let (xy_lo, xy_hi) = (_mm256_unpacklo_epi8(x, y), _mm256_unpackhi_epi8(x, y));
-        // per lane: w0 columns 0-3, w1 4-7, w2 8-11, w3 12-15 (+16 in lane 1)
-        let w0 = _mm256_unpacklo_epi16(ab_lo, xy_lo);
-        let w1 = _mm256_unpackhi_epi16(ab_lo, xy_lo);
-        let w2 = _mm256_unpacklo_epi16(ab_hi, xy_hi);
-        let w3 = _mm256_unpackhi_epi16(ab_hi, xy_hi);
+        let v = zip4_u8_step(a, b, x, y);
         let o = &mut out[4 * c..4 * c + 128];
-        put(nt, &mut o[0..32], _mm256_permute2x128_si256::<0x20>(w0, w1));
-        put(
-            nt,
-            &mut o[32..64],
-            _mm256_permute2x128_si256::<0x20>(w2, w3),
-        );
-        put(
-            nt,
-            &mut o[64..96],
-            _mm256_permute2x128_si256::<0x31>(w0, w1),
-        );
-        put(
-            nt,
-            &mut o[96..128],
-            _mm256_permute2x128_si256::<0x31>(w2, w3),
-        );
+        for (k, o) in o.chunks_exact_mut(32).enumerate() {
+            put(nt, o, v[k]);
+        }
     }
     let rest = [
         &r[0][body..n],
