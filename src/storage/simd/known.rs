@@ -5,7 +5,9 @@
 //! kernel inlines there with every count, stride and length known: the
 //! block loops unroll, the slicing checks fold, and no prefetch or
 //! streaming decision is left to make (these blocks are written with
-//! plain stores). Below AVX2 the blocks go to the runtime kernels.
+//! plain stores). Where the inliner did not oblige (the AVX2 s8 zip), the
+//! loop is written here around the kernel's step. Below AVX2 the blocks
+//! go to the runtime kernels.
 
 use super::{Blocks, Isa};
 
