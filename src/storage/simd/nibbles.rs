@@ -320,12 +320,13 @@ pub(super) fn unzip8_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize, n
     let lo4 = _mm256_set1_epi8(0x0F);
     // rows 0..8, byte columns x..x + 32 (a macro: a closure called twice a
     // step was not inlined, 21 → 5 GB/s in cache)
-    macro_rules! step {
-        ($x:expr) => {{
-            let x: usize = $x;
+    // (`i`: the step's 256 input bytes, from byte `8x`)
+    macro_rules! step_in {
+        ($i:expr) => {{
+            let i: &[u8] = $i;
             let w: [__m256i; 8] = core::array::from_fn(|j| {
-                let o = 8 * x + 16 * j;
-                let (a, b) = (load128(&in_[o..o + 16]), load128(&in_[o + 128..o + 144]));
+                let o = 16 * j;
+                let (a, b) = (load128(&i[o..o + 16]), load128(&i[o + 128..o + 144]));
                 _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(a), b)
             });
             let p = unpack_rounds!(w, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8);
@@ -343,6 +344,12 @@ pub(super) fn unzip8_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize, n
                 );
             }
             r
+        }};
+    }
+    macro_rules! step {
+        ($x:expr) => {{
+            let x: usize = $x;
+            step_in!(&in_[8 * x..8 * x + 256])
         }};
     }
     // (in cache, one step's rows at a time: the pairs' 16 registers spill,
