@@ -366,13 +366,26 @@ fn units(slots: u64, bits: u32, unit_bytes: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::storage::{RelayoutPlan, Strided};
+
+    /// The plans row-major → `{ty}[16384,16384]{1,0:{tile}}` and back
+    /// (past every host's streaming threshold; planning allocates nothing).
+    fn zip_and_unzip(ty: &str, bits: u32, tile: &str) -> (RelayoutPlan, RelayoutPlan) {
+        let n = 16384;
+        let t = crate::value::parse_shape(&alloc::format!("{ty}[{n},{n}]{{1,0:{tile}}}")).unwrap();
+        let r = Strided::row_major(&[n, n], bits).unwrap();
+        (
+            RelayoutPlan::new(r, t).unwrap(),
+            RelayoutPlan::new(t, r).unwrap(),
+        )
+    }
 
     /// The unzips into 2, 4 and 8 rows stream by themselves only at the
     /// AVX-512 level (`Exec::unzips_below_avx512`); asked to, they stream
     /// at every level; the zips stream at every level.
     #[test]
     fn the_unzips_stream_by_themselves_at_the_avx512_level_only() {
-        use crate::storage::{RelayoutPlan, Simd, Strided};
+        use crate::storage::Simd;
         let x86 = cfg!(target_arch = "x86_64");
         let avx512 = x86 && Simd::detected() >= Simd::Avx512;
         for (ty, bits, tile) in [
@@ -380,12 +393,7 @@ mod tests {
             ("s8", 8, "T(8,128)(4,1)"),
             ("s4", 4, "T(8,128)(8,1)E(4)"),
         ] {
-            let n = 16384;
-            let t =
-                crate::value::parse_shape(&alloc::format!("{ty}[{n},{n}]{{1,0:{tile}}}")).unwrap();
-            let r = Strided::row_major(&[n, n], bits).unwrap();
-            let unzip = RelayoutPlan::new(t, r).unwrap();
-            let zip = RelayoutPlan::new(r, t).unwrap();
+            let (zip, unzip) = zip_and_unzip(ty, bits, tile);
             for (level, want) in [
                 (None, avx512),
                 (Some(Simd::Avx512), avx512),
@@ -404,7 +412,6 @@ mod tests {
 
     #[test]
     fn only_the_sub_byte_unzips_of_many_rows_store_plainly() {
-        use crate::storage::{RelayoutPlan, Strided};
         // (arrays past every host's streaming threshold: 32–128 MiB a
         // side, the 105 MiB L3 seen so far streams from 26 MiB; planning
         // allocates nothing)
@@ -413,12 +420,7 @@ mod tests {
             ("u2", 2, "T(16,128)(16,1)E(2)", true, false),
             ("pred", 1, "T(32,128)(32,1)E(1)", true, false),
         ] {
-            let n = 16384;
-            let t =
-                crate::value::parse_shape(&alloc::format!("{ty}[{n},{n}]{{1,0:{tile}}}")).unwrap();
-            let r = Strided::row_major(&[n, n], bits).unwrap();
-            let zip = RelayoutPlan::new(r, t).unwrap();
-            let unzip = RelayoutPlan::new(t, r).unwrap();
+            let (zip, unzip) = zip_and_unzip(ty, bits, tile);
             assert_eq!(
                 zip.stats().streaming,
                 to_tiles && cfg!(target_arch = "x86_64"),
