@@ -277,7 +277,9 @@ impl Exec {
                         #[cfg(feature = "alloc")]
                         gather,
                         #[cfg(feature = "alloc")]
-                        stage: alloc::vec![$pad; self.stage_len()],
+                        stage: alloc::vec![$pad; self.stage_len(size_of_val(&$pad))],
+                        #[cfg(feature = "alloc")]
+                        pending: None,
                         next: 0,
                         ahead: None,
                     },
@@ -299,9 +301,13 @@ impl Exec {
     }
 
     #[cfg(feature = "alloc")]
-    fn stage_len(&self) -> usize {
+    fn stage_len(&self, z: usize) -> usize {
         match &self.nest {
-            Some(n) if n.kernel == Kernel::Gather => (n.a().n * n.b().n) as usize,
+            // (two halves, for `UnitMover::gather_overlapped`, and a
+            // line's worth more, to start them on a line)
+            Some(n) if n.kernel == Kernel::Gather => {
+                2 * kernels::stage_half((n.a().n * n.b().n) as usize, z) + 64
+            }
             _ => 0,
         }
     }

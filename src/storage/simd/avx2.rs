@@ -11,6 +11,9 @@ use crate::storage::kernels::stream::store as stream;
 mod unzip;
 pub(super) use unzip::{split_cols, unzip2_u16, unzip4_u8, unzip_by, unzip_edge, Seg};
 
+#[cfg(feature = "alloc")]
+mod panels;
+
 /// A gather block's 8 × 8 transposes (`simd::transpose::gather_u32`),
 /// the loops compiled with AVX2 so that [`transpose8_u32`] inlines.
 #[cfg(feature = "alloc")]
@@ -25,6 +28,26 @@ pub(super) fn gather_transpose_u32(
     super::transpose_loops::blocks(src, s, loops, out, ahead, |a, s, ss, b, d, ds| {
         transpose8_u32(a, s, ss, b, d, ds)
     });
+}
+
+/// A gather block's 8 × 8 transposes in panels ([`panels::Panels`]),
+/// `tick(k, of)` after each (`simd::transpose::gather_panels_u32`);
+/// `false`, and nothing done, for blocks without them.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+pub(super) fn gather_panels_u32(
+    src: &[u32],
+    s: usize,
+    loops: &[crate::storage::nest::Loop],
+    out: &mut [u32],
+    ahead: Option<isize>,
+    tick: impl FnMut(usize, usize),
+) -> bool {
+    let Some(p) = panels::Panels::of(loops) else {
+        return false;
+    };
+    panels::gather(src, s, &p, out, ahead, tick);
+    true
 }
 
 /// An 8 × 8 transpose of 32-bit slots (`simd::transpose::transpose8_u32`).
@@ -44,6 +67,18 @@ pub(super) fn transpose8_u32(
             &src[s + k * ss..s + k * ss + 8],
         ))
     });
+    for (c, v) in t8_regs(r).iter().enumerate() {
+        let row = &mut dst[d + c * ds..d + c * ds + 8];
+        bytemuck::cast_slice_mut::<u32, u8>(row).copy_from_slice(bytemuck::bytes_of(v));
+    }
+}
+
+/// The 8 × 8 transpose of the registers `r` (row `k` in `r[k]`): column
+/// `c` in the result's `c`.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn t8_regs(r: [__m256; 8]) -> [__m256; 8] {
     // pairs, then quads within 128-bit lanes, then lanes
     let t0 = _mm256_unpacklo_ps(r[0], r[1]);
     let t1 = _mm256_unpackhi_ps(r[0], r[1]);
@@ -61,7 +96,7 @@ pub(super) fn transpose8_u32(
     let u5 = _mm256_shuffle_ps::<0xEE>(t4, t6);
     let u6 = _mm256_shuffle_ps::<0x44>(t5, t7);
     let u7 = _mm256_shuffle_ps::<0xEE>(t5, t7);
-    let o = [
+    [
         _mm256_permute2f128_ps::<0x20>(u0, u4),
         _mm256_permute2f128_ps::<0x20>(u1, u5),
         _mm256_permute2f128_ps::<0x20>(u2, u6),
@@ -70,11 +105,7 @@ pub(super) fn transpose8_u32(
         _mm256_permute2f128_ps::<0x31>(u1, u5),
         _mm256_permute2f128_ps::<0x31>(u2, u6),
         _mm256_permute2f128_ps::<0x31>(u3, u7),
-    ];
-    for (c, v) in o.iter().enumerate() {
-        let row = &mut dst[d + c * ds..d + c * ds + 8];
-        bytemuck::cast_slice_mut::<u32, u8>(row).copy_from_slice(bytemuck::bytes_of(v));
-    }
+    ]
 }
 
 #[target_feature(enable = "avx2")]

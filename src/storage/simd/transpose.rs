@@ -6,7 +6,10 @@
 //! step); the others, and the lower levels, the 8 × 8 loops
 //! (`transpose_loops`). Streaming blocks of some shapes skip the stage
 //! there ([`gather_direct_u32`]: `transpose512::direct`, or
-//! `transpose512::panel` where the source rows are 4 KiB apart).
+//! `transpose512::panel` where the source rows are 4 KiB apart). Below
+//! AVX-512, streaming blocks in panels of 8 rows run the AVX2 level's
+//! panels ([`gather_panels_u32`]), the previous block's stage copied out
+//! as they are gathered.
 //!
 //! ```text
 //!   dst[d + c·ds + r] = src[s + r·ss + c]      r, c < 8
@@ -81,6 +84,30 @@ pub(crate) fn gather_u32(
     }
     let _ = isa;
     super::transpose_loops::blocks(src, s, loops, out, ahead, portable8);
+}
+
+/// A gather block whose loops [`transposes`] accepts, from `src` at `s`
+/// into the stage `out`, at the AVX2 level (below AVX-512) where its rows
+/// come in panels of 8 (`avx2::panels`), calling `tick(k, of)` after each
+/// of its `of` panels, so that the caller can copy out a share of the
+/// previous block's stage as this one is gathered; `false`, and nothing
+/// done, elsewhere.
+pub(crate) fn gather_panels_u32(
+    isa: Isa,
+    src: &[u32],
+    s: usize,
+    loops: &[Loop],
+    out: &mut [u32],
+    ahead: Option<isize>,
+    tick: impl FnMut(usize, usize),
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx2() && !isa.avx512() {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+        return unsafe { super::avx2::gather_panels_u32(src, s, loops, out, ahead, tick) };
+    }
+    let _ = (isa, src, s, loops, out, ahead, tick);
+    false
 }
 
 /// Which kernel [`gather_direct_u32`] ran a block with.
@@ -231,6 +258,77 @@ mod tests {
             let mut out = alloc::vec![0u32; 2 * 384];
             gather_u32(Isa::new(Some(level)), &src, 5, &loops, &mut out, Some(17));
             assert_eq!(out, want, "{level:?}");
+        }
+    }
+
+    /// The AVX2 panels (`gather_panels_u32`) against the definition, at
+    /// source offsets 0–16 slots and with and without a next block to
+    /// hint: rows of whole tiles (the column loop merged), column-major
+    /// rows of 64 and 128 slots, two 8-row groups; each block's ticks count
+    /// its panels one by one. Blocks without panels (columns not a
+    /// multiple of 64, rows not whole groups of 8) are refused untouched,
+    /// and at the other levels every block is.
+    #[test]
+    fn panels_match_the_definition() {
+        let l = Loop::free;
+        // (the loops, and how many panels they make)
+        let cases: [(&str, alloc::vec::Vec<Loop>, Option<usize>); 6] = [
+            // `{1,0:T(8,128)}` → `{0,1:T(8,128)}`: 4 tiles, 16 chunks of
+            // 8 columns merged into 128-slot rows
+            (
+                "T->T",
+                alloc::vec![l(4, 2048, 8), l(16, 8, 256), l(8, 128, 1), l(8, 1, 32)],
+                Some(4),
+            ),
+            // column-major → `T(8,128)`: 16 rows of 64 slots, 200 apart
+            (
+                "cols->T",
+                alloc::vec![l(8, 8, 128), l(16, 200, 1), l(8, 1, 16)],
+                Some(2),
+            ),
+            // 128-slot columns, one loop, around another loop
+            (
+                "cols 128",
+                alloc::vec![l(3, 5000, 1024), l(8, 300, 1), l(128, 1, 8)],
+                Some(3),
+            ),
+            // 48 columns, 16 columns, 12 rows: no panels
+            ("48 cols", alloc::vec![l(16, 64, 1), l(48, 1, 16)], None),
+            ("16 cols", alloc::vec![l(8, 16, 1), l(16, 1, 8)], None),
+            ("12 rows", alloc::vec![l(12, 64, 1), l(64, 1, 12)], None),
+        ];
+        let src: alloc::vec::Vec<u32> = (0..20000u32).map(|i| i.wrapping_mul(2654435761)).collect();
+        for (name, loops, panels) in &cases {
+            let stage: u64 = loops.iter().map(|l| l.n).product();
+            for (s, level) in (0..=16).flat_map(|s| Simd::ALL.map(|l| (s, l))) {
+                let isa = Isa::new(Some(level));
+                for ahead in [None, Some(7), Some(-3)] {
+                    let mut want = alloc::vec![0u32; stage as usize];
+                    super::super::gather_by_definition(&src, s, loops, &mut want);
+                    let mut out = alloc::vec![0u32; stage as usize];
+                    let mut ticks = alloc::vec::Vec::new();
+                    let ran = gather_panels_u32(isa, &src, s, loops, &mut out, ahead, |k, of| {
+                        ticks.push((k, of));
+                    });
+                    if !isa.avx2() || isa.avx512() {
+                        // (the other levels run no panels)
+                        assert!(!ran && ticks.is_empty(), "{name} {level:?}");
+                        continue;
+                    }
+                    match panels {
+                        Some(n) => {
+                            assert!(ran, "{name}");
+                            assert!(out == want, "{name} s={s} ahead={ahead:?}");
+                            let each: alloc::vec::Vec<_> = (1..=*n).map(|k| (k, *n)).collect();
+                            assert_eq!(ticks, each, "{name}");
+                        }
+                        None => {
+                            assert!(!ran && ticks.is_empty(), "{name}");
+                            assert!(out.iter().all(|&x| x == 0), "{name}: untouched");
+                        }
+                    }
+                }
+            }
         }
     }
 
