@@ -493,6 +493,36 @@ mod tests {
         }
     }
 
+    /// On a 512 KiB L2 (AMD Zen 3: a stage budget of 32 KiB, 8192 f32
+    /// slots), `{1,0:T(8,128)}` → `{0,1:T(8,128)}` still gathers 16 whole
+    /// source tiles a block, 16 chunks of 4 KiB (twice the budget:
+    /// `choose::gather` completes the loop that continues the source run
+    /// where the chunks are pages), as on a 1 MiB L2; tiles →
+    /// column-major, whose chunks are shorter, keeps to the budget.
+    #[test]
+    fn blocks_read_whole_tiles_on_a_512k_l2_where_chunks_are_pages() {
+        use crate::storage::{ArrayLayout, Caches, RelayoutPlan, Strided};
+        use crate::value::parse_shape;
+        let t = |s: &str| ArrayLayout::from(parse_shape(s).unwrap());
+        let tiles = t("f32[4096,4096]{1,0:T(8,128)}");
+        let cols = ArrayLayout::from(Strided::column_major(&[4096, 4096], 32).unwrap());
+        let zen3 = Caches {
+            l2: 512 << 10,
+            ..Caches::FALLBACK
+        };
+        for caches in [zen3, Caches::FALLBACK] {
+            let blocks = |a, b| {
+                let plan = RelayoutPlan::plan(&a, &b, false, &caches).unwrap();
+                let nest = plan.exec().and_then(|e| e.nest).unwrap();
+                (nest.a().n, nest.b().n)
+            };
+            assert_eq!(blocks(tiles, t("f32[4096,4096]{0,1:T(8,128)}")), (16, 1024));
+            let budget = crate::storage::choose::Budget::new(&caches, 32).stage;
+            let (n, foot) = blocks(tiles, cols);
+            assert!(foot * 4 < 4096 && n * foot == budget, "{caches:?}");
+        }
+    }
+
     /// The gather loops of real plans (the bench's three 32-bit tile
     /// transposes, smaller): the two from tiles take the AVX-512 level's
     /// 16 × 16 shape, the column-major source (columns 4 KiB apart) is
@@ -500,8 +530,8 @@ mod tests {
     /// `transpose512::panel`); each plan agrees with its portable run,
     /// streaming or not. Planned for [`Caches::FALLBACK`] (1 MiB of L2,
     /// as on the hosts the kernels were written on): the stage, a
-    /// sixteenth of L2, shapes the loops, and with a 512 KiB L2 (AMD Zen 3)
-    /// the tile transposes' inner loop is 8 source slots, not 16.
+    /// sixteenth of L2, shapes the loops, and a 512 KiB L2 (AMD Zen 3)
+    /// gives some of them other loops.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_tile_transposes_plans_take_the_16x16_shape() {
