@@ -234,6 +234,36 @@ fn overlapped_tile_transposes_agree_across_levels() {
     }
 }
 
+/// The same for transposes between packed tilings (bf16 pairs of rows):
+/// below AVX-512 the AVX2 level's unit transposes gather each block while
+/// the previous one's stage is copied out (four blocks of 32 chunks of
+/// 256 bytes, copied out 16 at a time).
+#[test]
+fn overlapped_packed_transposes_agree_across_levels() {
+    let (dims, tile) = ([64, 256], "T(8,64)(2,1)");
+    let a = shape("bf16", &dims, &[1, 0], tile);
+    let b = shape("bf16", &dims, &[0, 1], tile);
+    let plan = RelayoutPlan::new(a, b).unwrap();
+    assert_eq!(plan.stats().kernel, Kernel::Gather);
+    let n = plan.src_units(2) as usize;
+    let src: Vec<u16> = (0..n).map(|i| (i as u16).wrapping_mul(40503)).collect();
+    let mut want = vec![0u16; plan.dst_units(2) as usize];
+    plan.clone()
+        .with_simd(Some(Simd::Portable))
+        .with_streaming(Some(false))
+        .execute(&src, &mut want)
+        .unwrap();
+    for level in Simd::ALL {
+        let mut got = vec![1u16; want.len()];
+        plan.clone()
+            .with_simd(Some(level))
+            .with_streaming(Some(true))
+            .execute(&src, &mut got)
+            .unwrap();
+        assert!(got == want, "{level:?}");
+    }
+}
+
 /// Tile transposes go through the gather kernel and its 8 × 8 transposes.
 #[test]
 fn tile_transpose_matches_the_definition() {

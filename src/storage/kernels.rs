@@ -91,7 +91,7 @@ pub(crate) struct UnitMover<'a, T> {
 }
 
 /// A streaming gather block's stage left to copy out while the next block
-/// is gathered (AVX2 panels, `simd::transpose::gather_panels_u32`): its
+/// is gathered ([`UnitMover::gather_overlapped`]): its
 /// half of the stage, its `chunks` chunks of `foot` slots for the
 /// destination from `d`, `step` apart, and how many are out.
 #[cfg(feature = "alloc")]
@@ -166,14 +166,14 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
     fn gather_one(&mut self, a: &Loop, b: &Loop, s: usize, d: usize) {
         let (foot, g) = (b.n as usize, self.gather);
         let len = a.n as usize * foot;
-        // 32-bit tile transposes in panels that stream, in chunks of a
-        // page or more: the previous block's stage copied out as this one
-        // is gathered (in chunks of 512 bytes, `T(8,128)` → column-major,
-        // the copy-out's short bursts of streaming stores among the reads
+        // tile transposes that stream, 32-bit ones in chunks of a page or
+        // more, packed ones in any: the previous block's stage copied out
+        // as this one is gathered where the level has the kernels for it
+        // (32-bit chunks of 512 bytes, `T(8,128)` → column-major, with
+        // the copy-out's short bursts of streaming stores among the reads,
         // ran 0.43–0.48× of memcpy against 0.62× after the gather)
         if self.nt
-            && size_of::<T>() == 4
-            && foot * 4 >= 4096
+            && (size_of::<T>() != 4 || foot * 4 >= 4096)
             && self.gather_overlapped(a, foot, s, d)
         {
             return;
@@ -230,11 +230,15 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
         }
     }
 
-    /// A streaming gather block of 32-bit tile transposes in panels
-    /// (`simd::transpose::gather_panels_u32`) into one half of the stage,
-    /// the previous block's stage (the other half, [`Pending`]) copied
-    /// out a share after each panel, this one left pending; `false`, and
-    /// nothing done, where the level has no such kernel for the block.
+    /// A streaming gather block into one half of the stage, the previous
+    /// block's stage (the other half, [`Pending`]) copied out a share at
+    /// a time as this one is gathered, this one left pending: 32-bit tile
+    /// transposes in panels (`simd::transpose::gather_panels_u32`, a
+    /// share after each panel), transposes between packed tilings
+    /// (`simd::squares::gather_squares_ticked`, after each row group),
+    /// each share whole chunks of 4 KiB or more; `false`, and nothing
+    /// done, where the level has no such kernel for the block (AVX2
+    /// only).
     ///
     /// Measured (f32[4096,4096], AMD EPYC Zen 3 without AVX-512: 32 KiB
     /// L1d, 512 KiB L2, 32 MiB L3; the bench, plain `Vec`s, wall clock,
@@ -247,7 +251,11 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
     /// 0.68–0.72× and 0.77–0.80×: the two gain together. In a standalone
     /// model of the first case, a share of a whole chunk (4 KiB) after
     /// each panel took it from 0.82–0.89× to 0.89–0.97×; shares of 1 KiB
-    /// and 256 bytes, every few transposes, 0.81× and 0.66×.
+    /// and 256 bytes, every few transposes, 0.81× and 0.66×. Packed
+    /// transposes, `[2048,4096]` `{1,0:T(8,128)(k,1)}` →
+    /// `{0,1:T(8,128)(k,1)}` (two rounds): bf16 6.6–6.7 → 7.6–8.3 GB/s,
+    /// s8 6.3–6.5 → 8.3–8.6 GB/s (memcpy of these 16 and 8 MiB, partly
+    /// in the L3, 9.4–16.9 GB/s).
     #[cfg(feature = "alloc")]
     fn gather_overlapped(&mut self, a: &Loop, foot: usize, s: usize, d: usize) -> bool {
         let len = a.n as usize * foot;
@@ -259,20 +267,29 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
         let (h0, h1) = self.stage[at..at + 2 * h].split_at_mut(h);
         let (cur, prev) = if half == 0 { (h0, &*h1) } else { (h1, &*h0) };
         let (dst, mut pending) = (&mut *self.dst, self.pending);
-        let ran = simd::transpose::gather_panels_u32(
-            isa,
-            cast(src),
-            s,
-            g,
-            bytemuck::cast_slice_mut(&mut cur[..len]),
-            ahead,
-            |k, of| {
-                if let Some(p) = pending.as_mut() {
-                    let upto = p.chunks * k / of.max(1);
+        // (shares of whole chunks, 4 KiB or more, and the last)
+        let share = (4096 / (foot * size_of::<T>()).max(1)).max(1);
+        let tick = |k: usize, of: usize| {
+            if let Some(p) = pending.as_mut() {
+                let upto = p.chunks * k / of.max(1);
+                if upto == p.chunks || upto >= p.done + share {
                     p.copy_out(&prev[..p.chunks * p.foot], dst, upto);
                 }
-            },
-        );
+            }
+        };
+        let ran = if size_of::<T>() == 4 {
+            simd::transpose::gather_panels_u32(
+                isa,
+                cast(src),
+                s,
+                g,
+                bytemuck::cast_slice_mut(&mut cur[..len]),
+                ahead,
+                tick,
+            )
+        } else {
+            simd::squares::gather_squares_ticked(isa, src, s, g, &mut cur[..len], ahead, tick)
+        };
         if !ran {
             return false;
         }

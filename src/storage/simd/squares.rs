@@ -69,7 +69,7 @@ pub(crate) fn gather_units(
     #[cfg(target_arch = "x86_64")]
     if fits(avx2) && isa.avx2() {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-        unsafe { avx2_units(u, src, s, loops, out, ahead) };
+        unsafe { avx2_units(u, src, s, loops, out, ahead, |_, _| {}) };
         return true;
     }
     let _ = (isa, src, s, out, ahead, avx512, avx2, fits);
@@ -87,6 +87,7 @@ fn avx2_units(
     loops: &[Loop],
     out: &mut [u8],
     ahead: Option<isize>,
+    tick: impl FnMut(usize, usize),
 ) {
     if u == 8 {
         blocks(
@@ -98,6 +99,7 @@ fn avx2_units(
             out,
             ahead,
             |a, so, ss, b, d, ds| avx2::t4_u64(a, so, ss, b, d, ds),
+            tick,
         );
     } else {
         blocks(
@@ -109,6 +111,7 @@ fn avx2_units(
             out,
             ahead,
             |a, so, ss, b, d, ds| avx2::t2_u128(a, so, ss, b, d, ds),
+            tick,
         );
     }
 }
@@ -135,6 +138,7 @@ fn avx512_units(
             out,
             ahead,
             |a, so, ss, b, d, ds| avx512::t4x8_u64(a, so, ss, b, d, ds),
+            |_, _| {},
         );
     } else {
         blocks(
@@ -146,6 +150,7 @@ fn avx512_units(
             out,
             ahead,
             |a, so, ss, b, d, ds| avx512::t2x4_u128(a, so, ss, b, d, ds),
+            |_, _| {},
         );
     }
 }
@@ -166,10 +171,15 @@ fn blocks(
     out: &mut [u8],
     ahead: Option<isize>,
     mut t: impl FnMut(&[u8], usize, usize, &mut [u8], usize, usize),
+    mut tick: impl FnMut(usize, usize),
 ) {
     let [.., y, x] = loops else {
         return;
     };
+    let of = loops[..loops.len() - 2]
+        .iter()
+        .fold(y.n as usize / side.0, |k, l| k.saturating_mul(l.n as usize));
+    let mut done = 0;
     let (sy, sx) = side;
     let (ss, ds) = (y.src as usize * u, x.dst as usize * u);
     let (nr, nc) = (y.n as usize / sy, x.n as usize / sx);
@@ -201,6 +211,8 @@ fn blocks(
                 }
                 t(src, so, ss, out, dof, ds);
             }
+            done += 1;
+            tick(done, of);
         });
     }
 }
@@ -307,6 +319,49 @@ fn unit_loops(rest: &[Loop], kk: u64) -> Option<([Loop; 16], usize)> {
         }
     }
     Some((ul, n))
+}
+
+/// [`gather_squares`] at the AVX2 level (below AVX-512) where the loops
+/// end in a `kernels::square_unit` and are a tile transpose of units the
+/// level has blocks for, `tick(k, of)`
+/// after each of the block's `of` row groups; `false`, and nothing done,
+/// elsewhere.
+pub(crate) fn gather_squares_ticked<T: bytemuck::Pod>(
+    isa: Isa,
+    src: &[T],
+    s: usize,
+    loops: &[Loop],
+    out: &mut [T],
+    ahead: Option<isize>,
+    tick: impl FnMut(usize, usize),
+) -> bool {
+    let z = size_of::<T>();
+    let Some(k) = crate::storage::kernels::square_unit(loops, z) else {
+        return false;
+    };
+    let kk = k as usize * k as usize;
+    let (i8s, o8s): (&[u8], &mut [u8]) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(out));
+    let Some((ul, n)) = unit_loops(&loops[..loops.len().saturating_sub(2)], kk as u64) else {
+        return false;
+    };
+    let (u, loops) = (kk * z, &ul[..n]);
+    let (side, fits) = match u {
+        8 => ((4u64, 4u64), true),
+        16 => ((2, 2), true),
+        _ => ((1, 1), false),
+    };
+    let fits = fits
+        && matches!(loops, [.., y, x]
+            if x.src == 1 && y.dst == 1 && x.n % side.1 == 0 && y.n % side.0 == 0);
+    #[cfg(target_arch = "x86_64")]
+    if fits && isa.avx2() && !isa.avx512() {
+        let ahead = ahead.map(|x| x * z as isize);
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+        unsafe { avx2_units(u, i8s, s * z, loops, o8s, ahead, tick) };
+        return true;
+    }
+    let _ = (isa, i8s, o8s, s, ahead, tick, fits);
+    false
 }
 
 /// The 2 × 2 transpose of the 16-bit slots of a unit read from memory
@@ -535,7 +590,9 @@ mod tests {
     /// (the AVX2 level's, which must run where the CPU has AVX2, and the
     /// AVX-512 level's, which must run where it has AVX-512), loops whose
     /// counts only AVX2 takes or neither takes, and strides that are not
-    /// whole units (both slot by slot).
+    /// whole units (both slot by slot); and the AVX2 level's blocks with
+    /// ticks between row groups (`gather_squares_ticked`), which no other
+    /// level runs.
     #[test]
     fn gather_squares_match_the_definition_at_every_level() {
         let l = Loop::free;
@@ -579,6 +636,24 @@ mod tests {
                     assert_eq!(ran, want_ran, "{level:?} {loops:?}");
                     if ran {
                         assert_eq!(o, want, "{level:?} units");
+                    }
+                    // with ticks: at the AVX2 level only, where its
+                    // blocks fit; each row group counted once, in order
+                    let mut o = alloc::vec![val(0); stage];
+                    let mut ticks = Vec::new();
+                    let ran =
+                        gather_squares_ticked(isa, &src, s, loops, &mut o, Some(64), |k, of| {
+                            ticks.push((k, of))
+                        });
+                    let avx2 = isa.avx2() && !isa.avx512();
+                    assert_eq!(ran, fits2 && avx2, "{level:?} {loops:?} ticked");
+                    if ran {
+                        assert_eq!(o, want, "{level:?} ticked");
+                        let n = ticks.len();
+                        let each: Vec<_> = (1..=n).map(|k| (k, n)).collect();
+                        assert!(n > 0 && ticks == each, "{ticks:?}");
+                    } else {
+                        assert!(ticks.is_empty() && o.iter().all(|x| *x == val(0)));
                     }
                 }
             }
