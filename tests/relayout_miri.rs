@@ -19,7 +19,7 @@
 
 mod relayout_common;
 use relayout_common::{check, shape, strided};
-use tilelayout::storage::{ArrayLayout, Kernel, RelayoutPlan, Simd};
+use tilelayout::storage::{ArrayLayout, Kernel, RelayoutPlan, Simd, Unit};
 
 fn both_ways(ty: &str, dims: &[u64], attrs: &str, bits: u32, kernels: [Kernel; 2]) {
     let rows = ArrayLayout::from(strided(dims, bits)[0]);
@@ -204,27 +204,30 @@ fn uneven_packed_tile_transposes_match_the_definition() {
     }
 }
 
-/// Streaming tile transposes whose chunks are whole destination tiles (4
-/// KiB): below AVX-512 the AVX2 level gathers each block in panels while
-/// the previous block's stage is copied out (four blocks of four chunks
-/// here: three copied out during the next one's gather, the last at the
-/// end; 52 s under Miri).
-/// Every level must write what the portable one writes without streaming.
-#[test]
-fn overlapped_tile_transposes_agree_across_levels() {
-    let a = shape("f32", &[128, 128], &[1, 0], "T(16,64)");
-    let b = shape("f32", &[128, 128], &[0, 1], "T(16,64)");
+/// The plan `ty[dims]{1,0:tile}` → `{0,1:tile}` (a gather) streamed at
+/// every level writes what the portable level writes without streaming
+/// (into a destination filled with `fill` beforehand).
+fn streamed_transpose_agrees_across_levels<U: Unit + PartialEq>(
+    ty: &str,
+    dims: [u64; 2],
+    tile: &str,
+    val: impl Fn(usize) -> U,
+    fill: U,
+) {
+    let a = shape(ty, &dims, &[1, 0], tile);
+    let b = shape(ty, &dims, &[0, 1], tile);
     let plan = RelayoutPlan::new(a, b).unwrap();
     assert_eq!(plan.stats().kernel, Kernel::Gather);
-    let src: Vec<f32> = (0..128 * 128).map(|i| i as f32).collect();
-    let mut want = vec![0f32; 128 * 128];
+    let z = size_of::<U>();
+    let src: Vec<U> = (0..plan.src_units(z) as usize).map(&val).collect();
+    let mut want = vec![val(0); plan.dst_units(z) as usize];
     plan.clone()
         .with_simd(Some(Simd::Portable))
         .with_streaming(Some(false))
         .execute(&src, &mut want)
         .unwrap();
     for level in Simd::ALL {
-        let mut got = vec![-1f32; 128 * 128];
+        let mut got = vec![fill; want.len()];
         plan.clone()
             .with_simd(Some(level))
             .with_streaming(Some(true))
@@ -234,34 +237,24 @@ fn overlapped_tile_transposes_agree_across_levels() {
     }
 }
 
+/// Streaming tile transposes whose chunks are whole destination tiles (4
+/// KiB): below AVX-512 the AVX2 level gathers each block in panels while
+/// the previous block's stage is copied out (four blocks of four chunks
+/// here: three copied out during the next one's gather, the last at the
+/// end; 52 s under Miri).
+#[test]
+fn overlapped_tile_transposes_agree_across_levels() {
+    streamed_transpose_agrees_across_levels("f32", [128, 128], "T(16,64)", |i| i as f32, -1.0);
+}
+
 /// The same for transposes between packed tilings (bf16 pairs of rows):
 /// below AVX-512 the AVX2 level's unit transposes gather each block while
 /// the previous one's stage is copied out (four blocks of 32 chunks of
 /// 256 bytes, copied out 16 at a time).
 #[test]
 fn overlapped_packed_transposes_agree_across_levels() {
-    let (dims, tile) = ([64, 256], "T(8,64)(2,1)");
-    let a = shape("bf16", &dims, &[1, 0], tile);
-    let b = shape("bf16", &dims, &[0, 1], tile);
-    let plan = RelayoutPlan::new(a, b).unwrap();
-    assert_eq!(plan.stats().kernel, Kernel::Gather);
-    let n = plan.src_units(2) as usize;
-    let src: Vec<u16> = (0..n).map(|i| (i as u16).wrapping_mul(40503)).collect();
-    let mut want = vec![0u16; plan.dst_units(2) as usize];
-    plan.clone()
-        .with_simd(Some(Simd::Portable))
-        .with_streaming(Some(false))
-        .execute(&src, &mut want)
-        .unwrap();
-    for level in Simd::ALL {
-        let mut got = vec![1u16; want.len()];
-        plan.clone()
-            .with_simd(Some(level))
-            .with_streaming(Some(true))
-            .execute(&src, &mut got)
-            .unwrap();
-        assert!(got == want, "{level:?}");
-    }
+    let val = |i: usize| (i as u16).wrapping_mul(40503);
+    streamed_transpose_agrees_across_levels("bf16", [64, 256], "T(8,64)(2,1)", val, 1);
 }
 
 /// Tile transposes go through the gather kernel and its 8 × 8 transposes.

@@ -38,7 +38,11 @@ pub(crate) use next::NextSource;
 /// one around it contiguous in the stage, their counts multiples of the
 /// block's columns and rows (AVX-512's blocks where they fit, else
 /// AVX2's). Returns whether it ran. `ahead`: the source byte offset
-/// of the next block less this one's, prefetched as this one is read.
+/// of the next block less this one's, prefetched as this one is read;
+/// `tick(k, of)` after each of the AVX2 blocks' `of` row groups (the
+/// AVX-512 blocks take no ticks: [`gather_squares_ticked`] runs below
+/// them only).
+#[allow(clippy::too_many_arguments)] // reason: the gather's arguments and the tick, flat
 pub(crate) fn gather_units(
     isa: Isa,
     u: usize,
@@ -47,6 +51,7 @@ pub(crate) fn gather_units(
     loops: &[Loop],
     out: &mut [u8],
     ahead: Option<isize>,
+    tick: impl FnMut(usize, usize),
 ) -> bool {
     // (rows, columns) of a block in units: AVX2 a square of two 32-byte
     // registers' worth, AVX-512 whole 64-byte lines of each source row
@@ -69,10 +74,10 @@ pub(crate) fn gather_units(
     #[cfg(target_arch = "x86_64")]
     if fits(avx2) && isa.avx2() {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-        unsafe { avx2_units(u, src, s, loops, out, ahead, |_, _| {}) };
+        unsafe { avx2_units(u, src, s, loops, out, ahead, tick) };
         return true;
     }
-    let _ = (isa, src, s, out, ahead, avx512, avx2, fits);
+    let _ = (isa, src, s, out, ahead, avx512, avx2, fits, tick);
     false
 }
 
@@ -256,10 +261,9 @@ pub(crate) fn gather_squares<T: bytemuck::Pod>(
     let z = size_of::<T>();
     let kk = k as usize * k as usize;
     let (i8s, o8s): (&[u8], &mut [u8]) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(out));
-    if let Some((ul, n)) = unit_loops(&loops[..loops.len().saturating_sub(2)], kk as u64) {
-        let u = kk * z;
+    if let Some((u, ul, n)) = unit_block(k, z, loops) {
         let ahead = ahead.map(|x| x * z as isize);
-        if gather_units(isa, u, i8s, s * z, &ul[..n], o8s, ahead) {
+        if gather_units(isa, u, i8s, s * z, &ul[..n], o8s, ahead, |_, _| {}) {
             return;
         }
     }
@@ -335,33 +339,26 @@ pub(crate) fn gather_squares_ticked<T: bytemuck::Pod>(
     ahead: Option<isize>,
     tick: impl FnMut(usize, usize),
 ) -> bool {
-    let z = size_of::<T>();
-    let Some(k) = crate::storage::kernels::square_unit(loops, z) else {
+    if !isa.avx2() || isa.avx512() {
         return false;
-    };
-    let kk = k as usize * k as usize;
-    let (i8s, o8s): (&[u8], &mut [u8]) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(out));
-    let Some((ul, n)) = unit_loops(&loops[..loops.len().saturating_sub(2)], kk as u64) else {
-        return false;
-    };
-    let (u, loops) = (kk * z, &ul[..n]);
-    let (side, fits) = match u {
-        8 => ((4u64, 4u64), true),
-        16 => ((2, 2), true),
-        _ => ((1, 1), false),
-    };
-    let fits = fits
-        && matches!(loops, [.., y, x]
-            if x.src == 1 && y.dst == 1 && x.n % side.1 == 0 && y.n % side.0 == 0);
-    #[cfg(target_arch = "x86_64")]
-    if fits && isa.avx2() && !isa.avx512() {
-        let ahead = ahead.map(|x| x * z as isize);
-        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-        unsafe { avx2_units(u, i8s, s * z, loops, o8s, ahead, tick) };
-        return true;
     }
-    let _ = (isa, i8s, o8s, s, ahead, tick, fits);
-    false
+    let z = size_of::<T>();
+    let Some((u, ul, n)) =
+        crate::storage::kernels::square_unit(loops, z).and_then(|k| unit_block(k, z, loops))
+    else {
+        return false;
+    };
+    let (i8s, o8s): (&[u8], &mut [u8]) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(out));
+    let ahead = ahead.map(|x| x * z as isize);
+    gather_units(isa, u, i8s, s * z, &ul[..n], o8s, ahead, tick)
+}
+
+/// The unit bytes and unit loops (`unit_loops`, and how many) of a block
+/// of `z`-byte slots whose loops end in `k × k` squares.
+fn unit_block(k: u8, z: usize, loops: &[Loop]) -> Option<(usize, [Loop; 16], usize)> {
+    let kk = k as usize * k as usize;
+    let (ul, n) = unit_loops(&loops[..loops.len().saturating_sub(2)], kk as u64)?;
+    Some((kk * z, ul, n))
 }
 
 /// The 2 × 2 transpose of the 16-bit slots of a unit read from memory
@@ -630,6 +627,7 @@ mod tests {
                         &ul[..n],
                         bytemuck::cast_slice_mut(&mut o),
                         None,
+                        |_, _| {},
                     );
                     let at = |l: Simd| Simd::detected() >= l && level >= l;
                     let want_ran = (fits512 && at(Simd::Avx512)) || (fits2 && at(Simd::Avx2));

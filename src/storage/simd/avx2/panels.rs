@@ -56,8 +56,7 @@ impl Panels {
         // the loop continuing the columns in both the source and the
         // stage: one longer row (a gather visits every slot once, in
         // whatever order)
-        let continues =
-            |l: &Loop| Some(l.src) == Some(x.n) && Some(l.dst) == x.n.checked_mul(x.dst);
+        let continues = |l: &Loop| l.src == x.n && Some(l.dst) == x.n.checked_mul(x.dst);
         if let Some(i) = r[..n].iter().position(continues) {
             w = w.checked_mul(r[i].n)?;
             r.copy_within(i + 1..n, i);
