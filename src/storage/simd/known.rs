@@ -215,10 +215,16 @@ fn blocks_avx512(inp: &[u16], rows: &mut [u16], bl: &Blocks) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn unzip2_u16_avx2<B: KnownBlocks>(inp: &[u16], rows: &mut [u16]) {
+    use super::unzip_blocks::{realign_u16_rows, unzip2_u16_block, unzip2_u16_block_realigned};
     let bl = &B::BLOCKS;
-    unzips::<u16, 2>(bl, inp, rows, |i, r| {
-        super::unzip_blocks::unzip2_u16_block(i, r, bl.len)
-    });
+    // one loop per kind of block, each small enough to inline and unroll
+    if realign_u16_rows(rows, bl.len) {
+        unzips::<u16, 2>(bl, inp, rows, |i, r| {
+            unzip2_u16_block_realigned(i, r, bl.len)
+        });
+    } else {
+        unzips::<u16, 2>(bl, inp, rows, |i, r| unzip2_u16_block(i, r, bl.len));
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

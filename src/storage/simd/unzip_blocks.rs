@@ -12,29 +12,57 @@ fn load<T: bytemuck::Pod>(s: &[T]) -> __m256i {
     bytemuck::pod_read_unaligned(&bytemuck::cast_slice::<T, u8>(s)[..32])
 }
 
+#[inline(always)]
+fn load128<T: bytemuck::Pod>(s: &[T]) -> __m128i {
+    bytemuck::pod_read_unaligned(&bytemuck::cast_slice::<T, u8>(s)[..16])
+}
+
+/// Whether [`unzip2_u16_block_realigned`] applies to rows at `rows` with
+/// blocks `len` columns long and pays: the rows are not on a 32-byte
+/// boundary (an ordinary `Vec<u16>` is 16 bytes off one), and the body
+/// is whole 16-column steps, at least two.
+pub(super) fn realign_u16_rows(rows: &[u16], len: usize) -> bool {
+    !rows.as_ptr().cast::<__m256i>().is_aligned() && len.is_multiple_of(16) && len >= 32
+}
+
+/// The 16 columns from column `c` of one unzip block: the low and high
+/// halves of each 32-bit pair masked or shifted down and packed
+/// (`vpackusdw`: values below 2^16 pack exactly). The inputs are loaded
+/// as 16-byte halves paired (columns `c..c+4 | c+8..c+12` and
+/// `c+4..c+8 | c+12..c+16`) so that the per-lane packs come out in column
+/// order.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn unzip2_u16_step(inp: &[u16], [a, b]: [&mut [u16]; 2], c: usize) {
+    let i = &inp[2 * c..2 * c + 32];
+    let two = |l: &[u16], h: &[u16]| {
+        _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(load128(l)), load128(h))
+    };
+    let (v0, v1) = (two(&i[..8], &i[16..24]), two(&i[8..16], &i[24..]));
+    let low = _mm256_set1_epi32(0xFFFF);
+    let lo = _mm256_packus_epi32(_mm256_and_si256(v0, low), _mm256_and_si256(v1, low));
+    let hi = _mm256_packus_epi32(_mm256_srli_epi32::<16>(v0), _mm256_srli_epi32::<16>(v1));
+    put(false, &mut a[c..c + 16], lo);
+    put(false, &mut b[c..c + 16], hi);
+}
+
 /// One unzip block (`2 · len` packed slots into two rows of `len`),
-/// plain stores, for the blocks of `known`: per 16 columns the low and
-/// high halves of each 32-bit pair are masked or shifted down and packed
-/// (`vpackusdw`: values below 2^16 pack exactly), then one qword permute
-/// per row puts the lanes in order — four shuffles where
-/// the streaming unzip's `unzip2_u16_one` needs six (whose segment
-/// arithmetic does not inline here either); the rest to SSE2.
+/// plain stores, for the blocks of `known`: [`unzip2_u16_step`]s, the
+/// rest to SSE2.
+///
+/// Two things keep the one-tile copy near memcpy on an AVX2-only Zen 3
+/// (bf16[8,128] tile -> rows, 2 KiB, best of 7 × 2000, memcpy 21 ns):
+/// - The paired 16-byte loads of the step, instead of a qword permute per
+///   row after the packs: two shuffles per 32-byte result where the
+///   permute made three, and the shuffles were what bound the loop
+///   (rows on a 32-byte boundary: 38 -> 33 ns).
+/// - [`unzip2_u16_block_realigned`] for rows off a 32-byte boundary.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn unzip2_u16_block(inp: &[u16], [a, b]: [&mut [u16]; 2], len: usize) {
     let body = len / 16 * 16;
-    let low = _mm256_set1_epi32(0xFFFF);
-    let chunks = inp[..2 * body]
-        .chunks_exact(32)
-        .zip(a[..body].chunks_exact_mut(16))
-        .zip(b[..body].chunks_exact_mut(16));
-    for ((i, xa), xb) in chunks {
-        let (v0, v1) = (load(&i[..16]), load(&i[16..]));
-        // per lane: qwords (columns 0-3, 8-11 | 4-7, 12-15)
-        let lo = _mm256_packus_epi32(_mm256_and_si256(v0, low), _mm256_and_si256(v1, low));
-        let hi = _mm256_packus_epi32(_mm256_srli_epi32::<16>(v0), _mm256_srli_epi32::<16>(v1));
-        put(false, xa, _mm256_permute4x64_epi64::<0xD8>(lo));
-        put(false, xb, _mm256_permute4x64_epi64::<0xD8>(hi));
+    for c in (0..body).step_by(16) {
+        unzip2_u16_step(inp, [&mut *a, &mut *b], c);
     }
     if body < len {
         // AVX2 implies SSE2
@@ -44,6 +72,26 @@ pub(super) fn unzip2_u16_block(inp: &[u16], [a, b]: [&mut [u16]; 2], len: usize)
             &mut b[body..len],
         );
     }
+}
+
+/// [`unzip2_u16_block`] for rows off a 32-byte boundary, `len` a multiple
+/// of 16 and at least 32 (else it panics): the body starts at the column
+/// that puts every 32-byte store on a boundary, with one overlapping step
+/// at each end. Correct for any alignment; it pays when both rows are
+/// equally off by whole elements.
+///
+/// Storing across lines cost the one-tile copy 48.5 ns against 38 with
+/// the rows on a boundary (storing every result in 16-byte halves
+/// instead did not help: 48.5 ns); realigned, 39 ns against 35.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn unzip2_u16_block_realigned(inp: &[u16], [a, b]: [&mut [u16]; 2], len: usize) {
+    let head = (32 - a.as_ptr() as usize % 32) % 32 / 2;
+    unzip2_u16_step(inp, [&mut *a, &mut *b], 0);
+    for k in 0..len / 16 - 1 {
+        unzip2_u16_step(inp, [&mut *a, &mut *b], head + 16 * k);
+    }
+    unzip2_u16_step(inp, [a, b], len - 16);
 }
 
 /// One unzip block (`4 · len` packed slots into four rows of `len`),
