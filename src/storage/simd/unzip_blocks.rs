@@ -52,9 +52,9 @@ fn unzip2_u16_step(inp: &[u16], [a, b]: [&mut [u16]; 2], c: usize) {
 ///
 /// Two things keep the one-tile copy near memcpy on an AVX2-only Zen 3
 /// (bf16[8,128] tile -> rows, 2 KiB, best of 7 × 2000, memcpy 21 ns):
-/// - The paired 16-byte loads of the step, instead of a qword permute per
-///   row after the packs: two shuffles per 32-byte result where the
-///   permute made three, and the shuffles were what bound the loop
+/// - The paired 16-byte loads of the step (the high half inserted
+///   straight from memory), in place of a cross-lane qword permute
+///   (`vpermq`) of each result after the packs, which bound the loop
 ///   (rows on a 32-byte boundary: 38 -> 33 ns).
 /// - [`unzip2_u16_block_realigned`] for rows off a 32-byte boundary.
 #[target_feature(enable = "avx2")]
