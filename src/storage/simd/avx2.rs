@@ -160,9 +160,16 @@ pub(super) fn long_rows(rs: usize) -> bool {
     rs > 1024
 }
 
+/// The first 32 bytes of `s` (a safe unaligned copy).
 #[inline(always)]
-fn load<T: bytemuck::Pod>(s: &[T]) -> __m256i {
+pub(super) fn load<T: bytemuck::Pod>(s: &[T]) -> __m256i {
     bytemuck::pod_read_unaligned(&bytemuck::cast_slice::<T, u8>(s)[..32])
+}
+
+/// The first 16 bytes of `s` (a safe unaligned copy).
+#[inline(always)]
+pub(super) fn load128<T: bytemuck::Pod>(s: &[T]) -> __m128i {
+    bytemuck::pod_read_unaligned(&bytemuck::cast_slice::<T, u8>(s)[..16])
 }
 
 /// A prefetch hint for `s[i]` (past the end is fine: a hint never

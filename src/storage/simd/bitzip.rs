@@ -28,7 +28,7 @@
 
 use core::arch::x86_64::*;
 
-use super::avx2::put;
+use super::avx2::{load128, put};
 use super::nibbles::{lanes4x4, load512, prefetch_rows, put512, select};
 
 /// `[r[i0], r[i1], …]`.
@@ -412,12 +412,6 @@ fn unzip_loop_avx2<const K: usize>(
         }
     }
     wide
-}
-
-/// 16 bytes from `s` (a safe unaligned copy).
-#[inline(always)]
-fn load128(s: &[u8]) -> __m128i {
-    bytemuck::pod_read_unaligned(&s[..16])
 }
 
 /// [`zip2_avx512`] with AVX2, 32 byte columns at a time.

@@ -20,12 +20,7 @@
 
 use core::arch::x86_64::*;
 
-use super::avx2::put;
-
-#[inline(always)]
-fn load128(s: &[u8]) -> __m128i {
-    bytemuck::pod_read_unaligned(&s[..16])
-}
+use super::avx2::{load128, put};
 
 #[inline(always)]
 fn load256(s: &[u8]) -> __m256i {

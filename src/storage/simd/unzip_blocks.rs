@@ -5,17 +5,7 @@
 
 use core::arch::x86_64::*;
 
-use super::avx2::put;
-
-#[inline(always)]
-fn load<T: bytemuck::Pod>(s: &[T]) -> __m256i {
-    bytemuck::pod_read_unaligned(&bytemuck::cast_slice::<T, u8>(s)[..32])
-}
-
-#[inline(always)]
-fn load128<T: bytemuck::Pod>(s: &[T]) -> __m128i {
-    bytemuck::pod_read_unaligned(&bytemuck::cast_slice::<T, u8>(s)[..16])
-}
+use super::avx2::{load, load128, put};
 
 /// Whether [`unzip2_u16_block_realigned`] applies to rows at `rows` with
 /// blocks `len` columns long and pays: the rows are not on a 32-byte
