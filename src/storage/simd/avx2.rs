@@ -8,6 +8,48 @@ use super::{each_zip, Blocks};
 use crate::storage::caches::Caches;
 use crate::storage::kernels::stream::store as stream;
 
+/// Columns `c..c + 32` of four 8-bit rows from their packed quads, in
+/// an `avx2` function: `$q(g)` gives the 16 bytes of columns `c + 4g ..
+/// c + 4g + 4` (`g < 8`); the value is rows 0 to 3, 32 bytes each.
+/// Columns `4g` and `16 + 4g` are loaded as the two halves of one
+/// register (the high half inserted straight from memory), so that after
+/// the in-lane byte shuffle (dword `k` of a lane = row `k` of its four
+/// columns) two rounds of unpacks leave every row in column order: 16
+/// shuffles for 128 bytes, none across lanes. The 32-byte loads this
+/// replaced needed a `vpermd` per load and a lane permute per row.
+///
+/// A macro, not a function: the streaming unzip calls it from four places
+/// and a function was not inlined into them (s8 tiles → rows in cache
+/// 16 → 6 GB/s).
+macro_rules! unzip4_u8_step {
+    ($q:expr) => {{
+        let m = _mm256_setr_epi8(
+            0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, //
+            0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+        );
+        // s_g, lane l: dword k = row k of columns 16l + 4g .. 16l + 4g + 4
+        // (each piece's closure called once: no call left to inline)
+        macro_rules! two {
+            ($g:expr) => {{
+                let v = $crate::storage::simd::avx2::load128(($q)($g));
+                let h = $crate::storage::simd::avx2::load128(($q)($g + 4));
+                let v = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(v), h);
+                _mm256_shuffle_epi8(v, m)
+            }};
+        }
+        let (s0, s1, s2, s3) = (two!(0), two!(1), two!(2), two!(3));
+        let (a, b) = (_mm256_unpacklo_epi32(s0, s1), _mm256_unpacklo_epi32(s2, s3));
+        let (c, d) = (_mm256_unpackhi_epi32(s0, s1), _mm256_unpackhi_epi32(s2, s3));
+        [
+            _mm256_unpacklo_epi64(a, b),
+            _mm256_unpackhi_epi64(a, b),
+            _mm256_unpacklo_epi64(c, d),
+            _mm256_unpackhi_epi64(c, d),
+        ]
+    }};
+}
+pub(super) use unzip4_u8_step;
+
 mod unzip;
 pub(super) use unzip::{split_cols, unzip2_u16, unzip4_u8, unzip_by, unzip_edge, Seg};
 
@@ -272,17 +314,28 @@ pub(super) fn zip2_u16_one(
                 prefetch(b, c + 1024);
             }
         }
-        let (x, y) = (load(xa), load(xb));
-        // unpack works per 128-bit lane; the permutes put lanes in order
-        let (lo, hi) = (_mm256_unpacklo_epi16(x, y), _mm256_unpackhi_epi16(x, y));
+        let [v0, v1] = zip2_u16_step(load(xa), load(xb));
         let (o0, o1) = o.split_at_mut(16);
-        put(nt, o0, _mm256_permute2x128_si256::<0x20>(lo, hi));
-        put(nt, o1, _mm256_permute2x128_si256::<0x31>(lo, hi));
+        put(nt, o0, v0);
+        put(nt, o1, v1);
     }
     if body < n {
         // AVX2 implies SSE2
         super::sse2::zip2_u16(&a[body..n], &b[body..n], &mut out[2 * body..2 * n])
     }
+}
+
+/// Columns `c..c + 16` of two 16-bit rows (`x`, `y`) zipped: the 64
+/// output bytes, 32 a register, in order.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn zip2_u16_step(x: __m256i, y: __m256i) -> [__m256i; 2] {
+    // unpack works per 128-bit lane; the permutes put lanes in order
+    let (lo, hi) = (_mm256_unpacklo_epi16(x, y), _mm256_unpackhi_epi16(x, y));
+    [
+        _mm256_permute2x128_si256::<0x20>(lo, hi),
+        _mm256_permute2x128_si256::<0x31>(lo, hi),
+    ]
 }
 
 /// Columns `c..c + 32` of four 8-bit rows (`a`, `b`, `x`, `y`) zipped:

@@ -8,6 +8,19 @@
 //! plain stores). Where the inliner did not oblige (the AVX2 s8 zip), the
 //! loop is written here around the kernel's step. Below AVX2 the blocks
 //! go to the runtime kernels.
+//!
+//! The same loops, on blocks known only at run time and with a prefetch
+//! of the input, are the general executor's zips and unzips with plain
+//! stores at AVX2 (the `*_blocks` entries; AVX-512 keeps its own zips
+//! and 8-bit unzip). The runtime kernels' per-block setup (segments and
+//! edges, the streaming test at every store, the block iterator) had
+//! cost about as much as their steps in cache. On an AMD EPYC Zen 3
+//! (AVX2, L2 512 KiB), plan GB/s, best of 300 calls: s8 `(8,128)(4,1)`
+//! tiles → rows [64, 1024] 14 → 26–28 (with the 16-byte paired loads of
+//! `avx2::unzip4_u8_step`), rows → tiles [1024, 1024] 14–15 → 19–21;
+//! bf16 rows → tiles [64, 1024] 16–17 → 19–21.
+
+use core::marker::PhantomData;
 
 use super::{Blocks, Isa};
 
@@ -15,6 +28,57 @@ use super::{Blocks, Isa};
 pub(crate) trait KnownBlocks {
     /// The blocks (as the runtime kernels take them).
     const BLOCKS: Blocks;
+}
+
+/// The blocks an AVX2 block loop runs on: a compile-time constant
+/// ([`Const`], the typed copies': each loop is its own instance, which
+/// inlines with every count and stride folded) or a value ([`Runtime`],
+/// the general executor's, which also prefetches its input).
+#[cfg(target_arch = "x86_64")]
+trait Given: Copy {
+    /// How far ahead (bytes) the loops prefetch their input (0: not at
+    /// all): 2 KiB at run time, as the streaming unzips'
+    /// [`Seg`](super::avx2::Seg); none for a constant's few small tiles.
+    const AHEAD: usize;
+    /// The blocks.
+    fn blocks(self) -> Blocks;
+}
+
+/// `B::BLOCKS` as [`Given`] blocks.
+#[cfg(target_arch = "x86_64")]
+struct Const<B>(PhantomData<B>);
+
+#[cfg(target_arch = "x86_64")]
+impl<B> Clone for Const<B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<B> Copy for Const<B> {}
+
+#[cfg(target_arch = "x86_64")]
+impl<B: KnownBlocks> Given for Const<B> {
+    const AHEAD: usize = 0;
+    #[inline(always)]
+    fn blocks(self) -> Blocks {
+        B::BLOCKS
+    }
+}
+
+/// Blocks known at run time as [`Given`] blocks.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Runtime<'a>(&'a Blocks);
+
+#[cfg(target_arch = "x86_64")]
+impl Given for Runtime<'_> {
+    const AHEAD: usize = 2048;
+    #[inline(always)]
+    fn blocks(self) -> Blocks {
+        *self.0
+    }
 }
 
 /// [`super::zip2_u16`] on `B::BLOCKS`, plain stores.
@@ -131,16 +195,59 @@ fn zip2_u16_avx512<B: KnownBlocks>(rows: &[u16], out: &mut [u16]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn zip2_u16_avx2<B: KnownBlocks>(rows: &[u16], out: &mut [u16]) {
-    let bl = &B::BLOCKS;
-    zips::<u16, 2>(bl, rows, out, |[x, y], o| {
-        super::avx2::zip2_u16_one(x, y, o, false, None, bl.rs)
-    });
+    zip2_u16_avx2_on(rows, out, Const::<B>(PhantomData))
+}
+
+/// The `given` blocks of an AVX2 zip of two 16-bit rows, plain stores,
+/// prefetching [`Given::AHEAD`] bytes on along each row.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn zip2_u16_avx2_on<G: Given>(rows: &[u16], out: &mut [u16], given: G) {
+    let (bl, ahead) = (&given.blocks(), G::AHEAD);
+    if !bl.len.is_multiple_of(16) {
+        return zips::<u16, 2>(bl, rows, out, |[x, y], o| {
+            super::avx2::zip2_u16_one(x, y, o, false, None, bl.rs)
+        });
+    }
+    // whole steps, the loop written around the kernel's step (as in
+    // `zip4_u8_avx2_on`: with the runtime blocks' loop calling it too,
+    // `zip2_u16_one` stayed a call, bf16[8,128] rows → `(8,128)(2,1)` 28
+    // → 39 ns a copy, AMD EPYC Zen 3)
+    for i in 0..bl.count2 {
+        for j in 0..bl.count {
+            let (ro, po) = at(bl, i, j);
+            let x = &rows[ro..ro + bl.len];
+            let y = &rows[ro + bl.rs..ro + bl.rs + bl.len];
+            let o = &mut out[po..po + 2 * bl.len];
+            let steps = x.chunks_exact(16).zip(y.chunks_exact(16));
+            for (c, ((x, y), o)) in steps.zip(o.chunks_exact_mut(32)).enumerate() {
+                if ahead != 0 && c % 2 == 0 {
+                    super::prefetch(x.as_ptr().cast::<u8>().wrapping_add(ahead));
+                    super::prefetch(y.as_ptr().cast::<u8>().wrapping_add(ahead));
+                }
+                let v = super::avx2::zip2_u16_step(super::avx2::load(x), super::avx2::load(y));
+                for (o, v) in o.chunks_exact_mut(16).zip(v) {
+                    o.copy_from_slice(bytemuck::cast_slice(bytemuck::bytes_of(&v)));
+                }
+            }
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn zip4_u8_avx2<B: KnownBlocks>(rows: &[u8], out: &mut [u8]) {
-    let bl = &B::BLOCKS;
+    zip4_u8_avx2_on(rows, out, Const::<B>(PhantomData))
+}
+
+/// The `given` blocks of an AVX2 zip of four 8-bit rows, plain stores,
+/// prefetching [`Given::AHEAD`] bytes on along each row.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn zip4_u8_avx2_on<G: Given>(rows: &[u8], out: &mut [u8], given: G) {
+    let (bl, ahead) = (&given.blocks(), G::AHEAD);
     if !bl.len.is_multiple_of(32) {
         return zips::<u8, 4>(bl, rows, out, |r, o| {
             super::avx2::zip4_u8_one(r, o, false, None, bl.rs)
@@ -160,6 +267,11 @@ fn zip4_u8_avx2<B: KnownBlocks>(rows: &[u8], out: &mut [u8]) {
             let o = &mut out[po..po + 4 * bl.len];
             for (c, o) in o.chunks_exact_mut(128).enumerate() {
                 let w = 32 * c..32 * c + 32;
+                if ahead != 0 && c % 2 == 0 {
+                    for r in [r0, r1, r2, r3] {
+                        super::prefetch(r.as_ptr().wrapping_add(32 * c + ahead));
+                    }
+                }
                 let v = super::avx2::zip4_u8_step(
                     load(&r0[w.clone()]),
                     load(&r1[w.clone()]),
@@ -174,25 +286,68 @@ fn zip4_u8_avx2<B: KnownBlocks>(rows: &[u8], out: &mut [u8]) {
     }
 }
 
+/// The zip of [`super::zip2_u16`] on blocks known at run time, plain
+/// stores, at AVX2 (not AVX-512, which keeps its own): the general
+/// executor's when it does not stream, the typed copies' loops. `false`
+/// (nothing written) at other levels.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn zip2_u16_blocks(isa: Isa, rows: &[u16], out: &mut [u16], bl: &Blocks) -> bool {
+    // SAFETY: `avx2_only` runs it only where the CPU has AVX2.
+    avx2_only(isa, || unsafe { zip2_u16_avx2_on(rows, out, Runtime(bl)) })
+}
+
+/// As [`zip2_u16_blocks`], for [`super::zip4_u8`], prefetching 2 KiB on
+/// along each row (as the runtime kernel does in cache).
+#[cfg(target_arch = "x86_64")]
+pub(super) fn zip4_u8_blocks(isa: Isa, rows: &[u8], out: &mut [u8], bl: &Blocks) -> bool {
+    // SAFETY: `avx2_only` runs it only where the CPU has AVX2.
+    avx2_only(isa, || unsafe { zip4_u8_avx2_on(rows, out, Runtime(bl)) })
+}
+
+/// Runs `f` (an `avx2` function's call) and returns `true` if the level
+/// is AVX2 but not AVX-512 (`isa` is at most the detected level, so the
+/// CPU has AVX2 when `f` runs); `false` otherwise.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn avx2_only(isa: Isa, f: impl FnOnce()) -> bool {
+    let run = isa.avx2() && !isa.avx512();
+    if run {
+        f();
+    }
+    run
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn unzip2_u16_avx512<B: KnownBlocks>(inp: &[u16], rows: &mut [u16]) {
     blocks_avx512(inp, rows, &B::BLOCKS)
 }
 
-/// The AVX-512 unzip of [`unzip2_u16`] on blocks known at run time (the
-/// general executor's, when it does not stream: in cache the 16-bit
-/// unzip was shuffle-bound at AVX2); `false` (nothing written) below
-/// AVX-512.
+/// The unzip of [`unzip2_u16`] on blocks known at run time, plain
+/// stores, at AVX-512 (its block kernel) or AVX2 (the typed copies' loop
+/// with a prefetch of the input 2 KiB ahead, as the streaming unzips'
+/// [`Seg`](super::avx2::Seg) prefetch): the general executor's, when it
+/// does not stream. `false` (nothing written) below AVX2.
 #[cfg(target_arch = "x86_64")]
 pub(super) fn unzip2_u16_blocks(isa: Isa, inp: &[u16], rows: &mut [u16], bl: &Blocks) -> bool {
-    if !isa.avx512() {
-        return false;
+    if isa.avx512() {
+        // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
+        // detected level).
+        unsafe { blocks_avx512(inp, rows, bl) };
+        return true;
     }
-    // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the detected
-    // level).
-    unsafe { blocks_avx512(inp, rows, bl) };
-    true
+    // SAFETY: `avx2_only` runs it only where the CPU has AVX2.
+    avx2_only(isa, || unsafe {
+        unzip2_u16_avx2_on(inp, rows, Runtime(bl))
+    })
+}
+
+/// As [`zip2_u16_blocks`], for [`unzip4_u8`] (AVX2 only: the AVX-512
+/// unzip keeps its own loop), with the prefetch of [`unzip2_u16_blocks`].
+#[cfg(target_arch = "x86_64")]
+pub(super) fn unzip4_u8_blocks(isa: Isa, inp: &[u8], rows: &mut [u8], bl: &Blocks) -> bool {
+    // SAFETY: `avx2_only` runs it only where the CPU has AVX2.
+    avx2_only(isa, || unsafe { unzip4_u8_avx2_on(inp, rows, Runtime(bl)) })
 }
 
 // (tried: rows starting 16 bytes into a 32-byte unit, the allocator's
@@ -215,23 +370,41 @@ fn blocks_avx512(inp: &[u16], rows: &mut [u16], bl: &Blocks) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn unzip2_u16_avx2<B: KnownBlocks>(inp: &[u16], rows: &mut [u16]) {
+    unzip2_u16_avx2_on(inp, rows, Const::<B>(PhantomData))
+}
+
+/// The `given` blocks of an AVX2 unzip into two 16-bit rows, prefetching
+/// [`Given::AHEAD`] bytes on.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn unzip2_u16_avx2_on<G: Given>(inp: &[u16], rows: &mut [u16], given: G) {
+    let (bl, ahead) = (&given.blocks(), G::AHEAD);
     use super::unzip_blocks::{realign_u16_rows, unzip2_u16_block, unzip2_u16_block_realigned};
-    let bl = &B::BLOCKS;
     // one loop per kind of block, each small enough to inline and unroll
     if realign_u16_rows(rows, bl.len) {
         unzips::<u16, 2>(bl, inp, rows, |i, r| {
-            unzip2_u16_block_realigned(i, r, bl.len)
+            unzip2_u16_block_realigned(i, r, bl.len, ahead)
         });
     } else {
-        unzips::<u16, 2>(bl, inp, rows, |i, r| unzip2_u16_block(i, r, bl.len));
+        unzips::<u16, 2>(bl, inp, rows, |i, r| unzip2_u16_block(i, r, bl.len, ahead));
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn unzip4_u8_avx2<B: KnownBlocks>(inp: &[u8], rows: &mut [u8]) {
-    let bl = &B::BLOCKS;
+    unzip4_u8_avx2_on(inp, rows, Const::<B>(PhantomData))
+}
+
+/// The `given` blocks of an AVX2 unzip into four 8-bit rows, prefetching
+/// [`Given::AHEAD`] bytes on.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn unzip4_u8_avx2_on<G: Given>(inp: &[u8], rows: &mut [u8], given: G) {
+    let (bl, ahead) = (&given.blocks(), G::AHEAD);
     unzips::<u8, 4>(bl, inp, rows, |i, r| {
-        super::unzip_blocks::unzip4_u8_block(i, r, bl.len)
+        super::unzip_blocks::unzip4_u8_block(i, r, bl.len, ahead)
     });
 }

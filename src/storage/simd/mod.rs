@@ -261,6 +261,7 @@ impl Blocks {
 }
 
 /// `K` mutable rows of `n` slots, `rs` apart from slot `d`. Pre: `rs ≥ n`.
+#[inline]
 pub(crate) fn rows_mut<T, const K: usize>(
     dst: &mut [T],
     d: usize,
@@ -307,6 +308,11 @@ fn each_unzip<T, const K: usize>(
 
 /// Two 16-bit rows zipped, block by block.
 pub(crate) fn zip2_u16(isa: Isa, rows: &[u16], out: &mut [u16], bl: Blocks, nt: bool) {
+    // (plain stores at AVX2: `known`'s block loops)
+    #[cfg(target_arch = "x86_64")]
+    if !nt && known::zip2_u16_blocks(isa, rows, out, &bl) {
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     if isa.avx512() {
         // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
@@ -332,6 +338,11 @@ pub(crate) fn zip2_u16(isa: Isa, rows: &[u16], out: &mut [u16], bl: Blocks, nt: 
 
 /// Four 8-bit rows zipped, block by block.
 pub(crate) fn zip4_u8(isa: Isa, rows: &[u8], out: &mut [u8], bl: Blocks, nt: bool) {
+    // (plain stores at AVX2: `known`'s block loops)
+    #[cfg(target_arch = "x86_64")]
+    if !nt && known::zip4_u8_blocks(isa, rows, out, &bl) {
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     if isa.avx2() {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
@@ -350,8 +361,8 @@ pub(crate) fn zip4_u8(isa: Isa, rows: &[u8], out: &mut [u8], bl: Blocks, nt: boo
 
 /// Blocks of 16-bit pairs split into two rows.
 pub(crate) fn unzip2_u16(isa: Isa, inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
-    // (plain stores only: the streaming unzip with its line-aligned
-    // windows is AVX2's)
+    // (plain stores at AVX-512 and AVX2: `known`'s block loops; the
+    // streaming unzip with its line-aligned windows is AVX2's)
     #[cfg(target_arch = "x86_64")]
     if !nt && known::unzip2_u16_blocks(isa, inp, rows, &bl) {
         return;
@@ -364,8 +375,9 @@ pub(crate) fn unzip2_u16(isa: Isa, inp: &[u16], rows: &mut [u16], bl: Blocks, nt
     }
     #[cfg(target_arch = "x86_64")]
     if isa.avx2() {
+        // (streaming: plain stores took `known`'s blocks above)
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-        return unsafe { avx2::unzip2_u16(inp, rows, bl, nt) };
+        return unsafe { avx2::unzip2_u16(inp, rows, bl) };
     }
     let _ = (nt, isa);
     each_unzip::<u16, 2>(inp, rows, bl, |i, [x, y]| {
@@ -380,6 +392,11 @@ pub(crate) fn unzip2_u16(isa: Isa, inp: &[u16], rows: &mut [u16], bl: Blocks, nt
 
 /// Blocks of 8-bit quads split into four rows.
 pub(crate) fn unzip4_u8(isa: Isa, inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
+    // (plain stores at AVX2: `known`'s block loops)
+    #[cfg(target_arch = "x86_64")]
+    if !nt && known::unzip4_u8_blocks(isa, inp, rows, &bl) {
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     if isa.avx512() {
         // SAFETY: the CPU has AVX-512 F and BW, and so AVX2 (`isa` is at
@@ -388,8 +405,9 @@ pub(crate) fn unzip4_u8(isa: Isa, inp: &[u8], rows: &mut [u8], bl: Blocks, nt: b
     }
     #[cfg(target_arch = "x86_64")]
     if isa.avx2() {
+        // (streaming: plain stores took `known`'s blocks above)
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
-        return unsafe { avx2::unzip4_u8(inp, rows, bl, nt) };
+        return unsafe { avx2::unzip4_u8(inp, rows, bl) };
     }
     let _ = (nt, isa);
     each_unzip::<u8, 4>(inp, rows, bl, |i, r| {
@@ -674,14 +692,15 @@ mod tests {
     }
 
     /// The unzips (16-bit ×2, 8-bit ×4) over bands of blocks that
-    /// continue the same rows, streaming: rows starting on a line and 8 to
-    /// 56 bytes into one (the joined windows with a head, `avx2::Seg`),
-    /// several 64-byte steps per window and a tail, at every level,
-    /// against the portable unzip block by block.
+    /// continue the same rows, streaming and not: rows starting on a line
+    /// and 8 to 56 bytes into one (streaming, the joined windows with a
+    /// head, `avx2::Seg`; plain, `known`'s block loops with their
+    /// prefetch), several 64-byte steps per window and a tail, at every
+    /// level, against the portable unzip block by block.
     #[test]
-    fn streaming_unzips_of_joined_blocks_match_block_by_block() {
+    fn unzips_of_joined_blocks_match_block_by_block() {
         fn band<T: bytemuck::Pod + PartialEq + core::fmt::Debug, const K: usize>(
-            unzip_at: impl Fn(Isa, &[T], &mut [T], Blocks),
+            unzip_at: impl Fn(Isa, &[T], &mut [T], Blocks, bool),
         ) {
             let (len, count2, count) = (128usize, 5usize, 3usize);
             let b = core::mem::size_of::<T>();
@@ -711,19 +730,22 @@ mod tests {
                 unzip::<T, K>(&packed[po..po + K * len], r);
             }
             let mut buf = alloc::vec![T::zeroed(); extent + 128 / b];
-            for level in Simd::ALL {
+            for (level, nt) in Simd::ALL.into_iter().flat_map(|l| [(l, false), (l, true)]) {
                 for shift in (0..64 / b).step_by(8 / b) {
                     let at = buf.as_ptr().align_offset(64) + shift;
                     let rows = &mut buf[at..at + extent];
                     rows.fill(T::zeroed());
-                    unzip_at(Isa::new(Some(level)), packed, rows, bl);
+                    unzip_at(Isa::new(Some(level)), packed, rows, bl, nt);
                     stream_fence();
-                    assert!(rows == &want[..], "{level:?} {b}-byte shift {shift}");
+                    assert!(
+                        rows == &want[..],
+                        "{level:?} nt {nt} {b}-byte shift {shift}"
+                    );
                 }
             }
         }
-        band::<u16, 2>(|isa, i, r, bl| unzip2_u16(isa, i, r, bl, true));
-        band::<u8, 4>(|isa, i, r, bl| unzip4_u8(isa, i, r, bl, true));
+        band::<u16, 2>(unzip2_u16);
+        band::<u8, 4>(unzip4_u8);
     }
 
     /// Orders the test's streaming stores before its reads.

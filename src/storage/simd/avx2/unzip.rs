@@ -1,39 +1,42 @@
-//! AVX2 unzips of packed slots into rows (bf16 pairs, s8 quads: tiles →
-//! rows), block by block or, streaming into rows that do not start on a
-//! line, in windows of joined blocks shifted to start on one ([`Seg`]),
-//! so that every streaming store writes whole lines; the partial lines at
-//! the rows' ends are stored plainly ([`unzip_edge`]). The AVX-512 unzips
-//! share the windows and the edges.
+//! AVX2 streaming unzips of packed slots into rows (bf16 pairs, s8
+//! quads: tiles → rows), block by block or, into rows that do not start
+//! on a line, in windows of joined blocks shifted to start on one
+//! ([`Seg`]), so that every streaming store writes whole lines; the
+//! partial lines at the rows' ends are stored plainly ([`unzip_edge`]).
+//! The AVX-512 unzips share the windows and the edges. With plain stores
+//! the AVX2 unzips are `known`'s block loops (`known::unzip4_u8_blocks`).
 //!
-//! Streaming, a row's 64-byte line is written by two 32-byte stores back
-//! to back: two kernel steps, then each row's two halves. A step at a
-//! time (each row's half line, then the next row's) left two (bf16) or
-//! four (s8) lines half written at once in the write-combining buffers,
-//! and on a Zen 3 host (AMD EPYC, AVX2, 32 MiB L3) [4096, 4096] tiles →
-//! rows ran at 0.50× (bf16) and 0.55× (s8) memcpy against 0.98× and
-//! 0.97× paired (plain `Vec`s, same run; AVX-512 stores whole lines and
-//! never had it). In cache the steps stay one at a time: paired, their
-//! registers spill (bf16 [1024, 1024] 0.30× → 0.25×). A plan streams
-//! these unzips only when asked to: on a later session on the same kind
-//! of host, plain stores beat the paired streaming stores (see
-//! `Exec::unzips_below_avx512` in `relayout::exec`).
+//! A row's 64-byte line is written by two 32-byte stores back to back:
+//! two kernel steps, then each row's two halves. A step at a time (each
+//! row's half line, then the next row's) left two (bf16) or four (s8)
+//! lines half written at once in the write-combining buffers, and on a
+//! Zen 3 host (AMD EPYC, AVX2, 32 MiB L3) [4096, 4096] tiles → rows ran
+//! at 0.50× (bf16) and 0.55× (s8) memcpy against 0.98× and 0.97× paired
+//! (plain `Vec`s, same run; AVX-512 stores whole lines and never had it).
+//! A plan streams these unzips only when asked to: on a later session on
+//! the same kind of host, plain stores beat the paired streaming stores
+//! (see `Exec::unzips_below_avx512` in `relayout::exec`).
 
 use core::arch::x86_64::*;
 
 use super::{load, prefetch, put};
 use crate::storage::simd::{each_unzip, rows_mut, Blocks};
 
+/// The streaming unzip into two 16-bit rows (plain stores take
+/// `known`'s blocks).
 #[target_feature(enable = "avx2")]
-pub(in crate::storage::simd) fn unzip2_u16(inp: &[u16], rows: &mut [u16], bl: Blocks, nt: bool) {
-    unzip_by::<u16, 2>(inp, rows, bl, nt, |i, seg, r, cols| {
-        unzip2_u16_one(i, seg, r, cols, nt)
+pub(in crate::storage::simd) fn unzip2_u16(inp: &[u16], rows: &mut [u16], bl: Blocks) {
+    unzip_by::<u16, 2>(inp, rows, bl, true, |i, seg, r, cols| {
+        unzip2_u16_one(i, seg, r, cols)
     });
 }
 
+/// The streaming unzip into four 8-bit rows (plain stores take `known`'s
+/// blocks).
 #[target_feature(enable = "avx2")]
-pub(in crate::storage::simd) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
-    unzip_by::<u8, 4>(inp, rows, bl, nt, |i, seg, r, cols| {
-        unzip4_u8_one(i, seg, r, cols, nt)
+pub(in crate::storage::simd) fn unzip4_u8(inp: &[u8], rows: &mut [u8], bl: Blocks) {
+    unzip_by::<u8, 4>(inp, rows, bl, true, |i, seg, r, cols| {
+        unzip4_u8_one(i, seg, r, cols)
     });
 }
 
@@ -159,13 +162,6 @@ impl Seg {
             };
             (0..bl.count).map(move |j| (j, lo..hi))
         })
-    }
-
-    /// Whether the columns `cols` lie in the first segment (one block,
-    /// [`Seg::ONE`]): column `c` then at `k · c`.
-    #[inline(always)]
-    pub(in crate::storage::simd) fn contiguous(self, cols: &core::ops::Range<usize>) -> bool {
-        cols.end <= 1usize << self.shift
     }
 
     /// The slot of column `c`'s first element, for `k` slots per column.
@@ -303,13 +299,7 @@ fn put_line<T: bytemuck::Pod, const K: usize>(
 /// line and the tail past their last whole line by [`unzip_edge`].
 #[target_feature(enable = "avx2")]
 #[inline]
-fn unzip2_u16_one(
-    inp: &[u16],
-    seg: Seg,
-    mut rows: [&mut [u16]; 2],
-    cols: core::ops::Range<usize>,
-    nt: bool,
-) {
+fn unzip2_u16_one(inp: &[u16], seg: Seg, mut rows: [&mut [u16]; 2], cols: core::ops::Range<usize>) {
     let [start, body] = split_cols(&cols, seg.head, 32);
     // per lane: even u16 to the low 8 bytes, odd to the high 8
     let m = _mm256_setr_epi8(
@@ -343,40 +333,19 @@ fn unzip2_u16_one(
     }
     let step = |c: usize| step!(c);
     unzip_edge(inp, seg, &mut rows, cols.start..start, step);
-    // streaming, two steps: each row's line in two stores back to back
-    // (the module's doc); in cache a step at a time
+    // two steps: each row's line in two stores back to back (the
+    // module's doc)
     let mut c = start;
-    if nt {
-        while c < body {
-            prefetch(inp, seg.at(c + seg.ahead, 2));
-            prefetch(inp, seg.at(c + 16 + seg.ahead, 2));
-            put_line(&mut rows, c, 16, step!(c), step!(c + 16));
-            c += 32;
-        }
-    }
-    if !nt && seg.contiguous(&cols) {
-        // one segment: the input of each step is the next 32 slots
-        // (slices walked in chunks: no index arithmetic or bounds check
-        // a step)
-        let n = (body - c) / 16;
-        let (src, [r0, r1]) = (&inp[2 * c..2 * (c + 16 * n)], &mut rows);
-        let (r0, r1) = (&mut r0[c..c + 16 * n], &mut r1[c..c + 16 * n]);
-        for ((i, a), b) in src
-            .chunks_exact(32)
-            .zip(r0.chunks_exact_mut(16))
-            .zip(r1.chunks_exact_mut(16))
-        {
-            prefetch(i, 2 * seg.ahead);
-            let [[x], [y]] = step_in!(&i[..16], &i[16..]);
-            put(false, a, x);
-            put(false, b, y);
-        }
-        c += 16 * n;
+    while c + 32 <= body {
+        prefetch(inp, seg.at(c + seg.ahead, 2));
+        prefetch(inp, seg.at(c + 16 + seg.ahead, 2));
+        put_line(&mut rows, c, 16, step!(c), step!(c + 16));
+        c += 32;
     }
     for c in (c..body).step_by(16) {
         prefetch(inp, seg.at(c + seg.ahead, 2));
         for (r, [v]) in rows.iter_mut().zip(step!(c)) {
-            put(nt, &mut r[c..c + 16], v);
+            put(true, &mut r[c..c + 16], v);
         }
     }
     unzip_edge(inp, seg, &mut rows, body..cols.end, step);
@@ -387,98 +356,43 @@ fn unzip2_u16_one(
 /// line and the tail past their last whole line by [`unzip_edge`].
 #[target_feature(enable = "avx2")]
 #[inline]
-fn unzip4_u8_one(
-    inp: &[u8],
-    seg: Seg,
-    mut rows: [&mut [u8]; 4],
-    cols: core::ops::Range<usize>,
-    nt: bool,
-) {
+fn unzip4_u8_one(inp: &[u8], seg: Seg, mut rows: [&mut [u8]; 4], cols: core::ops::Range<usize>) {
     let [start, body] = split_cols(&cols, seg.head, 64);
-    // per lane: byte k of each 4-byte group to dword k
-    let m = _mm256_setr_epi8(
-        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, //
-        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
-    );
-    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    // columns c..c + 32 of the four rows (`c` a multiple of 8); a macro,
-    // not a closure, for the body: its loop is compiled twice (streaming
-    // or not) and the closure, called from both and the edges, was not
-    // inlined (25% more instructions for s8 tiles → rows, callgrind)
-    // (the 32 columns from their four 8-column pieces `p(k)`)
-    macro_rules! step_in {
-        ($p:expr) => {{
-            // u_k: qword j = row j, columns c+8k..c+8k+8 (8-column loads
-            // never straddle segments)
-            let u =
-                |k: usize| _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(load($p(k)), m), order);
-            let (u0, u1, u2, u3) = (u(0), u(1), u(2), u(3));
-            let (lo01, hi01) = (_mm256_unpacklo_epi64(u0, u1), _mm256_unpackhi_epi64(u0, u1));
-            let (lo23, hi23) = (_mm256_unpacklo_epi64(u2, u3), _mm256_unpackhi_epi64(u2, u3));
-            [
-                [_mm256_permute2x128_si256::<0x20>(lo01, lo23)],
-                [_mm256_permute2x128_si256::<0x20>(hi01, hi23)],
-                [_mm256_permute2x128_si256::<0x31>(lo01, lo23)],
-                [_mm256_permute2x128_si256::<0x31>(hi01, hi23)],
-            ]
-        }};
-    }
+    // columns c..c + 32 of the four rows (`c` a multiple of 8: 4-column
+    // loads never straddle segments); a macro, not a closure, for the
+    // body: its loop is compiled twice (streaming or not) and the closure,
+    // called from both and the edges, was not inlined (25% more
+    // instructions for s8 tiles → rows, callgrind)
     macro_rules! step {
         ($c:expr) => {{
             let c: usize = $c;
-            step_in!(|k: usize| {
-                let i = seg.at(c + 8 * k, 4);
-                &inp[i..i + 32]
-            })
+            let [a, b, x, y] = super::unzip4_u8_step!(|g: usize| {
+                let i = seg.at(c + 4 * g, 4);
+                &inp[i..i + 16]
+            });
+            [[a], [b], [x], [y]]
         }};
     }
     let step = |c: usize| step!(c);
     unzip_edge(inp, seg, &mut rows, cols.start..start, step);
-    // streaming, two steps: each row's line in two stores back to back
-    // (the module's doc); in cache a step at a time
+    // two steps: each row's line in two stores back to back (the
+    // module's doc)
     let mut c = start;
-    if nt {
-        while c < body {
-            for h in [0, 32] {
-                let pf = seg.at(c + h + seg.ahead, 4);
-                prefetch(inp, pf);
-                prefetch(inp, pf + 64);
-            }
-            put_line(&mut rows, c, 32, step!(c), step!(c + 32));
-            c += 64;
+    while c + 64 <= body {
+        for h in [0, 32] {
+            let pf = seg.at(c + h + seg.ahead, 4);
+            prefetch(inp, pf);
+            prefetch(inp, pf + 64);
         }
-    }
-    if !nt && seg.contiguous(&cols) {
-        // one segment: the input of each step is the next 128 slots (as
-        // in `unzip2_u16_one`)
-        let n = (body - c) / 32;
-        let (src, [r0, r1, r2, r3]) = (&inp[4 * c..4 * (c + 32 * n)], &mut rows);
-        let w = c..c + 32 * n;
-        let (r0, r1) = (&mut r0[w.clone()], &mut r1[w.clone()]);
-        let (r2, r3) = (&mut r2[w.clone()], &mut r3[w]);
-        for ((((i, a), b), d), e) in src
-            .chunks_exact(128)
-            .zip(r0.chunks_exact_mut(32))
-            .zip(r1.chunks_exact_mut(32))
-            .zip(r2.chunks_exact_mut(32))
-            .zip(r3.chunks_exact_mut(32))
-        {
-            prefetch(i, 4 * seg.ahead);
-            prefetch(i, 4 * seg.ahead + 64);
-            let [[x0], [x1], [x2], [x3]] = step_in!(|k: usize| &i[32 * k..32 * k + 32]);
-            put(false, a, x0);
-            put(false, b, x1);
-            put(false, d, x2);
-            put(false, e, x3);
-        }
-        c += 32 * n;
+        put_line(&mut rows, c, 32, step!(c), step!(c + 32));
+        c += 64;
     }
     for c in (c..body).step_by(32) {
         let pf = seg.at(c + seg.ahead, 4);
         prefetch(inp, pf);
         prefetch(inp, pf + 64);
         for (r, [v]) in rows.iter_mut().zip(step!(c)) {
-            put(nt, &mut r[c..c + 32], v);
+            put(true, &mut r[c..c + 32], v);
         }
     }
     unzip_edge(inp, seg, &mut rows, body..cols.end, step);
