@@ -259,6 +259,32 @@ fn larger_arrays_with_split_blocks_agree_with_offsets() {
     }
 }
 
+/// Rows ↔ packed tiles as wide as the SIMD zips' and unzips' steps
+/// (bf16 pairs and s8 quads of rows, 128 columns a tile; s4 eighths), on
+/// the host's kernels: the block loops with plain stores, the streaming
+/// ones, and dims that are not multiples of the tiles (padding, edges).
+/// (The families above use tiles narrower than one AVX2 step.)
+#[test]
+#[cfg_attr(miri, ignore = "arrays of 2^13 elements and more")]
+fn rows_and_full_width_packed_tiles_agree_with_offsets() {
+    let cases: &[(&str, u32, &str)] = &[
+        ("bf16", 16, "T(8,128)(2,1)"),
+        ("s8", 8, "T(8,128)(4,1)"),
+        ("s4", 4, "T(8,128)(8,1)E(4)"),
+    ];
+    for &(ty, bits, attrs) in cases {
+        for dims in [&[16u64, 512][..], &[24, 300], &[3, 40, 260]] {
+            let rows = ArrayLayout::from(strided(dims, bits)[0]);
+            let m: Vec<usize> = (0..dims.len()).rev().collect();
+            let t = ArrayLayout::from(shape(ty, dims, &m, attrs));
+            for nt in [None, Some(false), Some(true)] {
+                check(rows, t, bits, nt);
+                check(t, rows, bits, nt);
+            }
+        }
+    }
+}
+
 /// Tile transposes of larger arrays, gathered in blocks of several
 /// chunks (in source order): both directions, column-major sources and
 /// destinations, dims that are not multiples of the tiles (padding),

@@ -5,7 +5,7 @@
 //! kernel inlines there with every count, stride and length known: the
 //! block loops unroll, the slicing checks fold, and no prefetch or
 //! streaming decision is left to make (these blocks are written with
-//! plain stores). Where the inliner did not oblige (the AVX2 s8 zip), the
+//! plain stores). Where the inliner did not oblige (the AVX2 zips), the
 //! loop is written here around the kernel's step. Below AVX2 the blocks
 //! go to the runtime kernels.
 //!
