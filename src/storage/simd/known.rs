@@ -22,6 +22,8 @@
 
 use core::marker::PhantomData;
 
+#[cfg(target_arch = "x86_64")]
+use super::avx2::load;
 use super::{Blocks, Isa};
 
 /// A type whose [`Blocks`] are a constant.
@@ -204,35 +206,15 @@ fn zip2_u16_avx2<B: KnownBlocks>(rows: &[u16], out: &mut [u16]) {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn zip2_u16_avx2_on<G: Given>(rows: &[u16], out: &mut [u16], given: G) {
-    let (bl, ahead) = (&given.blocks(), G::AHEAD);
+    let bl = &given.blocks();
     if !bl.len.is_multiple_of(16) {
         return zips::<u16, 2>(bl, rows, out, |[x, y], o| {
             super::avx2::zip2_u16_one(x, y, o, false, None, bl.rs)
         });
     }
-    // whole steps, the loop written around the kernel's step (as in
-    // `zip4_u8_avx2_on`: with the runtime blocks' loop calling it too,
-    // `zip2_u16_one` stayed a call, bf16[8,128] rows → `(8,128)(2,1)` 28
-    // → 39 ns a copy, AMD EPYC Zen 3)
-    for i in 0..bl.count2 {
-        for j in 0..bl.count {
-            let (ro, po) = at(bl, i, j);
-            let x = &rows[ro..ro + bl.len];
-            let y = &rows[ro + bl.rs..ro + bl.rs + bl.len];
-            let o = &mut out[po..po + 2 * bl.len];
-            let steps = x.chunks_exact(16).zip(y.chunks_exact(16));
-            for (c, ((x, y), o)) in steps.zip(o.chunks_exact_mut(32)).enumerate() {
-                if ahead != 0 && c % 2 == 0 {
-                    super::prefetch(x.as_ptr().cast::<u8>().wrapping_add(ahead));
-                    super::prefetch(y.as_ptr().cast::<u8>().wrapping_add(ahead));
-                }
-                let v = super::avx2::zip2_u16_step(super::avx2::load(x), super::avx2::load(y));
-                for (o, v) in o.chunks_exact_mut(16).zip(v) {
-                    o.copy_from_slice(bytemuck::cast_slice(bytemuck::bytes_of(&v)));
-                }
-            }
-        }
-    }
+    zip_steps::<u16, G, 2>(rows, out, given, 16, |&[x, y], w| {
+        super::avx2::zip2_u16_step(load(&x[w.clone()]), load(&y[w]))
+    });
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -247,43 +229,54 @@ fn zip4_u8_avx2<B: KnownBlocks>(rows: &[u8], out: &mut [u8]) {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn zip4_u8_avx2_on<G: Given>(rows: &[u8], out: &mut [u8], given: G) {
-    let (bl, ahead) = (&given.blocks(), G::AHEAD);
+    let bl = &given.blocks();
     if !bl.len.is_multiple_of(32) {
         return zips::<u8, 4>(bl, rows, out, |r, o| {
             super::avx2::zip4_u8_one(r, o, false, None, bl.rs)
         });
     }
-    // whole steps: the loop written here, around the kernel's step, not
-    // left to the inliner (in the relayout bench's binary, where the
-    // runtime zips call it too, `zip4_u8_one` stayed a call: s8[8,128]
-    // rows → `(8,128)(4,1)` 36 ns a copy against 17 inlined, AMD EPYC
-    // Zen 3)
-    let load = |s: &[u8]| -> core::arch::x86_64::__m256i { bytemuck::pod_read_unaligned(s) };
-    for i in 0..bl.count2 {
-        for j in 0..bl.count {
-            let (ro, po) = at(bl, i, j);
-            let row = |k: usize| &rows[ro + k * bl.rs..ro + k * bl.rs + bl.len];
-            let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
-            let o = &mut out[po..po + 4 * bl.len];
-            for (c, o) in o.chunks_exact_mut(128).enumerate() {
-                let w = 32 * c..32 * c + 32;
-                if ahead != 0 && c % 2 == 0 {
-                    for r in [r0, r1, r2, r3] {
-                        super::prefetch(r.as_ptr().wrapping_add(32 * c + ahead));
-                    }
-                }
-                let v = super::avx2::zip4_u8_step(
-                    load(&r0[w.clone()]),
-                    load(&r1[w.clone()]),
-                    load(&r2[w.clone()]),
-                    load(&r3[w]),
-                );
-                for (k, o) in o.chunks_exact_mut(32).enumerate() {
-                    o.copy_from_slice(bytemuck::bytes_of(&v[k]));
+    zip_steps::<u8, G, 4>(rows, out, given, 32, |&[a, b, x, y], w| {
+        super::avx2::zip4_u8_step(
+            load(&a[w.clone()]),
+            load(&b[w.clone()]),
+            load(&x[w.clone()]),
+            load(&y[w]),
+        )
+    });
+}
+
+/// The `given` blocks of a zip of `K` rows in whole steps of `w` slots
+/// (32 bytes of each row; `w` divides the blocks' length):
+/// `step(rows, columns)` gives a step's `K` output registers, stored in
+/// order, after a hint [`Given::AHEAD`] bytes on along each row every 64
+/// bytes. The loop is written here around the kernel's step, not left to
+/// the inliner: in the relayout bench's binary, where the runtime zips
+/// call them too, `avx2::zip4_u8_one` stayed a call (s8[8,128] rows →
+/// `(8,128)(4,1)` 36 ns a copy against 17 inlined) and so did
+/// `zip2_u16_one` (bf16, 28 → 39 ns; AMD EPYC Zen 3).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn zip_steps<T: bytemuck::Pod, G: Given, const K: usize>(
+    rows: &[T],
+    out: &mut [T],
+    given: G,
+    w: usize,
+    mut step: impl FnMut(&[&[T]; K], core::ops::Range<usize>) -> [core::arch::x86_64::__m256i; K],
+) {
+    zips::<T, K>(&given.blocks(), rows, out, |r, o| {
+        for (c, o) in o.chunks_exact_mut(K * w).enumerate() {
+            if G::AHEAD != 0 && c % 2 == 0 {
+                for r in &r {
+                    let p = r.as_ptr().wrapping_add(w * c).cast::<u8>();
+                    super::prefetch(p.wrapping_add(G::AHEAD));
                 }
             }
+            let v = step(&r, w * c..w * c + w);
+            for (o, v) in o.chunks_exact_mut(w).zip(v) {
+                o.copy_from_slice(bytemuck::cast_slice(bytemuck::bytes_of(&v)));
+            }
         }
-    }
+    });
 }
 
 /// The zip of [`super::zip2_u16`] on blocks known at run time, plain
