@@ -15,6 +15,7 @@ use super::kernels::square_unit;
 use super::nest::{classify_packed, sort_loops, Kernel, Loop, Loops, Nest, Order, Sizes, FREE};
 #[cfg(feature = "alloc")]
 use super::simd::transpose::transposes;
+use super::simd::Simd;
 
 /// (Gather nests are planned with `alloc` only.)
 #[cfg(not(feature = "alloc"))]
@@ -23,10 +24,10 @@ const fn transposes(_: &[Loop]) -> bool {
 }
 
 /// The block and stage sizes of a nest, in slots: derived from a host's
-/// caches ([`Budget::new`]) for the slot width, so that they follow the
-/// machine. With [`Caches::FALLBACK`] (32 KiB L1d, 1 MiB L2) and 4-byte
-/// slots they are the sizes first measured on such a host (32, 64, 1024,
-/// 16384).
+/// caches and SIMD level ([`Budget::new`]) for the slot width, so that
+/// they follow the machine. With [`Caches::FALLBACK`] (32 KiB L1d, 1 MiB
+/// L2), AVX-512 and 4-byte slots they are the sizes first measured on
+/// such a host (32, 64, 1024, 16384).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Budget {
     /// Largest block side for [`Kernel::Block`] (bigger loops are split):
@@ -48,11 +49,17 @@ pub(crate) struct Budget {
     pub(crate) packed_rows: u64,
     /// The slot width, in bits.
     pub(crate) bits: u32,
+    /// Slots of each source row a tile → column-major gather block reads
+    /// (the chunks of its split loop at most a stage of them,
+    /// [`cut_most`]): 64 where the AVX-512 level runs (its `columns`
+    /// kernel takes four column steps of 16), else 16, one 64-byte line
+    /// of 32-bit slots (two column steps of the 8 × 8 transposes).
+    pub(crate) row_slots: u64,
 }
 
 impl Budget {
-    /// The sizes for `caches` and `bits`-wide slots.
-    pub(crate) const fn new(caches: &Caches, bits: u32) -> Budget {
+    /// The sizes for `caches`, `bits`-wide slots and kernels at `level`.
+    pub(crate) const fn new(caches: &Caches, bits: u32, level: Simd) -> Budget {
         let unit = if bits >= 8 { bits as u64 / 8 } else { 1 };
         let l1 = caches.l1d as u64;
         let mut block = 64u64;
@@ -78,6 +85,11 @@ impl Budget {
             stage: slots(stage, bits),
             packed_rows: if bits < 8 { 32 / bits as u64 } else { 0 },
             bits,
+            row_slots: if level as u8 >= Simd::Avx512 as u8 {
+                64
+            } else {
+                16
+            },
         }
     }
 }
@@ -435,12 +447,28 @@ const fn split_to(l: &Loop, foot: u64, budget: &Budget) -> Option<(Loop, Loop)> 
 }
 
 /// The longest chunk of a split loop (tiles → column-major, 32-bit
-/// slots): [`Budget::gather_max`], but at most a 64th of the stage, so
-/// that a block's stage holds 64 slots of each source row — four column
-/// steps of 16 — which lets the AVX-512 level write its streaming blocks
-/// straight into the destination (`simd::transpose512::columns`, a
-/// variant of `direct`, which wants more than one column step, to hint
-/// the next step's lines into L1) instead of through the stage.
+/// slots): [`Budget::gather_max`], but at most the stage over
+/// [`Budget::row_slots`], so that a block's stage holds that many slots
+/// of each source row. At the AVX-512 level 64, four column steps of 16,
+/// which lets it write its streaming blocks straight into the
+/// destination (`simd::transpose512::columns`, a variant of `direct`,
+/// which wants more than one column step, to hint the next step's lines
+/// into L1) instead of through the stage; below it 16, one whole line of
+/// each source row, and chunks four times as long.
+///
+/// Below AVX-512 (measured on AMD EPYC Zen 3, 32 KiB L1d, 512 KiB L2,
+/// 32 MiB L3, AVX2; the bench, f32[4096,4096] `{1,0:T(8,128)}` →
+/// column-major, streaming, builds alternated in three rounds of seven
+/// runs): a 64th of the stage made chunks of 128 slots (512 bytes) and
+/// blocks of 64 columns, 0.58–0.61× of memcpy on plain `Vec`s and
+/// 0.58–0.64× on 64-byte aligned buffers; a 16th, chunks of 512 slots
+/// (2 KiB) and blocks of 16 columns, 0.69–0.70× and 0.83–0.86×. A 32nd
+/// (256 slots) ran as a 64th; an 8th (4 KiB chunks, the overlapped
+/// copy-out) 0.47×, and 4 KiB chunks in blocks of 16 columns (a stage
+/// twice as large) 0.54–0.55× against 0.63× (`kb`, plain `Vec`s): below
+/// AVX-512 chunks stay within half a page. (An AVX2 direct kernel for the packed transposes,
+/// `squares::direct`'s in 16-byte streaming stores, was tried the same
+/// day and not kept, see there.)
 ///
 /// On 32 KiB L1d / 1 MiB L2 (Zen 4, [`Caches::FALLBACK`]) chunks of 256
 /// slots (1 KiB) and blocks of 64 columns, against 1024 and 16 before;
@@ -468,7 +496,15 @@ const fn split_to(l: &Loop, foot: u64, budget: &Budget) -> Option<(Loop, Loop)> 
 /// buffers 1.05 / 0.88 / 0.88× against 0.91 / 0.96 / 0.92×: no gain, not
 /// kept.
 const fn cut_most(budget: &Budget) -> u64 {
-    let most = budget.stage / 64;
+    let most = budget.stage / budget.row_slots;
+    // (below AVX-512, chunks of at most half a page: whole pages take
+    // the overlapped copy-out, which ran slower there, see above)
+    let half_page = slots(2048, budget.bits);
+    let most = if budget.row_slots < 64 && most > half_page {
+        half_page
+    } else {
+        most
+    };
     if most < budget.gather_max {
         most
     } else {
@@ -544,51 +580,69 @@ mod tests {
             last: 32 << 20,
         };
         // the sizes first measured (f32 on 32 KiB L1d, 1 MiB L2)
-        let f = Budget::new(&Caches::FALLBACK, 32);
+        let f = Budget::new(&Caches::FALLBACK, 32, Simd::Avx512);
         assert_eq!(
             (f.block, f.gather_min, f.gather_max, f.stage),
             (32, 64, 1024, 16384)
         );
         // the same bytes in other widths
-        let b = Budget::new(&Caches::FALLBACK, 16);
+        let b = Budget::new(&Caches::FALLBACK, 16, Simd::Avx512);
         assert_eq!((b.block, b.gather_max, b.stage), (64, 2048, 32768));
-        assert_eq!(Budget::new(&Caches::FALLBACK, 4).stage, 131072);
-        assert_eq!(Budget::new(&Caches::FALLBACK, 128).block, 16);
-        assert_eq!(Budget::new(&Caches::FALLBACK, 8).block, 64);
+        assert_eq!(
+            Budget::new(&Caches::FALLBACK, 4, Simd::Avx512).stage,
+            131072
+        );
+        assert_eq!(Budget::new(&Caches::FALLBACK, 128, Simd::Avx512).block, 16);
+        assert_eq!(Budget::new(&Caches::FALLBACK, 8, Simd::Avx512).block, 64);
         // larger caches: larger chunks and stages, within bounds
-        let big = Budget::new(&c(48 << 10, 2 << 20), 32);
+        let big = Budget::new(&c(48 << 10, 2 << 20), 32, Simd::Avx512);
         assert_eq!((big.gather_max, big.stage), (1536, 32768));
-        assert_eq!(Budget::new(&c(48 << 10, 64 << 20), 32).stage, 65536);
-        assert_eq!(Budget::new(&c(4 << 10, 64 << 10), 32).stage, 4096);
+        assert_eq!(
+            Budget::new(&c(48 << 10, 64 << 20), 32, Simd::Avx512).stage,
+            65536
+        );
+        assert_eq!(
+            Budget::new(&c(4 << 10, 64 << 10), 32, Simd::Avx512).stage,
+            4096
+        );
         // and a compile-time plan's budget is a constant
-        const _: Budget = Budget::new(&Caches::FALLBACK, 32);
+        const _: Budget = Budget::new(&Caches::FALLBACK, 32, Simd::Avx512);
     }
 
     /// The loop over 512 tile rows of f32 tiles → column-major (8 slots
-    /// apart in a column) split to the chunk `cut_most` allows: 1 KiB on
-    /// Zen 4's and Ice Lake's caches, 2 KiB on a 2 MiB L2, never past
+    /// apart in a column) split to the chunk `cut_most` allows: at the
+    /// AVX-512 level 1 KiB on Zen 4's and Ice Lake's caches, 2 KiB on a
+    /// 2 MiB L2; below it 2 KiB from a 512 KiB L2; never past
     /// `gather_max` (512 bytes on a 4 KiB L1d) nor below `gather_min` (a
     /// 64 KiB L2 has a 4096-slot stage: 64 slots).
     #[test]
-    fn column_major_chunks_leave_four_column_steps() {
+    fn column_major_chunks_leave_each_level_its_column_steps() {
         let c = |l1d: usize, l2: usize| Caches {
             l1d,
             l2,
             last: 32 << 20,
         };
         let rows = Loop::free(512, 32768, 8);
-        let chunk = |caches: &Caches| {
-            let b = Budget::new(caches, 32);
+        let chunk = |caches: &Caches, level: Simd| {
+            let b = Budget::new(caches, 32, level);
             let (inner, outer) = split_to(&rows, 8, &b).unwrap();
             assert_eq!(inner.n * outer.n, 512);
             assert_eq!((outer.src, outer.dst), (32768 * inner.n, 8 * inner.n));
-            assert!(b.stage / (8 * inner.n) >= 64 || 8 * inner.n == b.gather_min);
+            assert!(b.stage / (8 * inner.n) >= b.row_slots || 8 * inner.n == b.gather_min);
             8 * inner.n
         };
-        assert_eq!(chunk(&Caches::FALLBACK), 256);
-        assert_eq!(chunk(&c(48 << 10, 1280 << 10)), 256);
-        assert_eq!(chunk(&c(48 << 10, 2 << 20)), 512);
-        assert_eq!(chunk(&c(4 << 10, 64 << 20)), 128);
-        assert_eq!(chunk(&c(32 << 10, 64 << 10)), 64);
+        let wide = Simd::Avx512;
+        assert_eq!(chunk(&Caches::FALLBACK, wide), 256);
+        assert_eq!(chunk(&c(48 << 10, 1280 << 10), wide), 256);
+        assert_eq!(chunk(&c(48 << 10, 2 << 20), wide), 512);
+        assert_eq!(chunk(&c(4 << 10, 64 << 20), wide), 128);
+        assert_eq!(chunk(&c(32 << 10, 64 << 10), wide), 64);
+        // below AVX-512 a line of each source row (a 16th of the stage),
+        // at most half a page: 2 KiB on a 512 KiB L2 (Zen 3) and above
+        for l2 in [512 << 10, 1 << 20, 2 << 20] {
+            assert_eq!(chunk(&c(32 << 10, l2), Simd::Avx2), 512);
+        }
+        assert_eq!(chunk(&c(32 << 10, 256 << 10), Simd::Avx2), 256);
+        assert_eq!(chunk(&c(4 << 10, 64 << 20), Simd::Sse2), 128);
     }
 }

@@ -124,7 +124,13 @@ impl RelayoutPlan {
         src: impl Into<ArrayLayout>,
         dst: impl Into<ArrayLayout>,
     ) -> Result<Self, StorageError> {
-        Self::plan(&src.into(), &dst.into(), false, &Caches::host())
+        Self::plan(
+            &src.into(),
+            &dst.into(),
+            false,
+            &Caches::host(),
+            Simd::detected(),
+        )
     }
 
     /// Plans a relayout that moves the stored bits unchanged between
@@ -154,14 +160,21 @@ impl RelayoutPlan {
         src: impl Into<ArrayLayout>,
         dst: impl Into<ArrayLayout>,
     ) -> Result<Self, StorageError> {
-        Self::plan(&src.into(), &dst.into(), true, &Caches::host())
+        Self::plan(
+            &src.into(),
+            &dst.into(),
+            true,
+            &Caches::host(),
+            Simd::detected(),
+        )
     }
 
     /// [`RelayoutPlan::new`] as a `const fn`: a plan can be a compile-time
     /// constant (the typed views' copies use one per layout type). Its
-    /// cache blocks are sized for [`Caches::FALLBACK`] (the host's caches
-    /// are not known at compile time); [`RelayoutPlan::new`] sizes them
-    /// for [`Caches::host`]. Either plan writes the same bytes.
+    /// cache blocks are sized for [`Caches::FALLBACK`] and the AVX-512
+    /// kernels (the host is not known at compile time);
+    /// [`RelayoutPlan::new`] sizes them for [`Caches::host`] and
+    /// [`Simd::detected`]. Either plan writes the same bytes.
     ///
     /// # Errors
     /// As [`RelayoutPlan::new`].
@@ -185,16 +198,18 @@ impl RelayoutPlan {
     /// # Ok::<(), StorageError>(())
     /// ```
     pub const fn between(src: &ArrayLayout, dst: &ArrayLayout) -> Result<Self, StorageError> {
-        Self::plan(src, dst, false, &Caches::FALLBACK)
+        Self::plan(src, dst, false, &Caches::FALLBACK, Simd::Avx512)
     }
 
     /// [`RelayoutPlan::between`], or with `reinterpret` the plan of
-    /// [`RelayoutPlan::reinterpret`], its blocks sized for `caches`.
+    /// [`RelayoutPlan::reinterpret`], its blocks sized for `caches` and
+    /// the kernels of `level`.
     const fn plan(
         src: &ArrayLayout,
         dst: &ArrayLayout,
         reinterpret: bool,
         caches: &Caches,
+        level: Simd,
     ) -> Result<Self, StorageError> {
         let (sa, da) = (src, dst);
         let src = match Side::new(sa) {
@@ -285,7 +300,7 @@ impl RelayoutPlan {
             return Ok(plan);
         };
         coalesce(&mut loops);
-        let nest = choose(loops, sizes, &Budget::new(caches, bits));
+        let nest = choose(loops, sizes, &Budget::new(caches, bits, level));
         // a nest past what a plan keeps takes the element-wise path
         let Some(kept) = Kept::keep(&nest) else {
             return Ok(plan);
@@ -459,11 +474,15 @@ mod tests {
         let nest = plan.exec().and_then(|e| e.nest).unwrap();
         let loops = nest.gather();
         let (foot, chunk) = (nest.b().n as usize, nest.a().dst as usize);
-        // 64 columns of 256 rows a block (the chunk bound on the host's
-        // caches: 256 on 32 and 48 KiB L1ds with 1–1.25 MiB L2s)
-        let budget = crate::storage::choose::Budget::new(&crate::storage::Caches::host(), 32);
+        // at AVX-512, 64 columns of 256 rows a block (the chunk bound on
+        // the host's caches: 256 on 32 and 48 KiB L1ds with 1–1.25 MiB
+        // L2s); below, 16 columns
+        let level = Simd::detected();
+        let budget =
+            crate::storage::choose::Budget::new(&crate::storage::Caches::host(), 32, level);
         assert_eq!(nest.a().n as usize * foot, 16384.min(budget.stage as usize));
-        assert!(nest.a().n >= 64, "{loops:?}");
+        let columns = if level >= Simd::Avx512 { 64 } else { 16 };
+        assert!(nest.a().n >= columns, "{loops:?}");
         assert_eq!(chunk, 2048);
         let n = 1 << 19;
         let src: alloc::vec::Vec<u32> = (0..n as u32 + 32)
@@ -498,10 +517,11 @@ mod tests {
     /// source tiles a block, 16 chunks of 4 KiB (twice the budget:
     /// `choose::gather` completes the loop that continues the source run
     /// where the chunks are pages), as on a 1 MiB L2; tiles →
-    /// column-major, whose chunks are shorter, keeps to the budget.
+    /// column-major, whose chunks are shorter, keeps to the budget, at
+    /// the AVX-512 level and below it.
     #[test]
     fn blocks_read_whole_tiles_on_a_512k_l2_where_chunks_are_pages() {
-        use crate::storage::{ArrayLayout, Caches, RelayoutPlan, Strided};
+        use crate::storage::{ArrayLayout, Caches, RelayoutPlan, Simd, Strided};
         use crate::value::parse_shape;
         let t = |s: &str| ArrayLayout::from(parse_shape(s).unwrap());
         let tiles = t("f32[4096,4096]{1,0:T(8,128)}");
@@ -510,16 +530,24 @@ mod tests {
             l2: 512 << 10,
             ..Caches::FALLBACK
         };
-        for caches in [zen3, Caches::FALLBACK] {
+        for (caches, level) in [zen3, Caches::FALLBACK]
+            .into_iter()
+            .flat_map(|c| [(c, Simd::Avx2), (c, Simd::Avx512)])
+        {
             let blocks = |a, b| {
-                let plan = RelayoutPlan::plan(&a, &b, false, &caches).unwrap();
+                let plan = RelayoutPlan::plan(&a, &b, false, &caches, level).unwrap();
                 let nest = plan.exec().and_then(|e| e.nest).unwrap();
                 (nest.a().n, nest.b().n)
             };
             assert_eq!(blocks(tiles, t("f32[4096,4096]{0,1:T(8,128)}")), (16, 1024));
-            let budget = crate::storage::choose::Budget::new(&caches, 32).stage;
+            let budget = crate::storage::choose::Budget::new(&caches, 32, level).stage;
             let (n, foot) = blocks(tiles, cols);
             assert!(foot * 4 < 4096 && n * foot == budget, "{caches:?}");
+            // below AVX-512, chunks of half a page (at least a line of
+            // each source row a block)
+            if level == Simd::Avx2 {
+                assert_eq!(foot, 512, "{caches:?}");
+            }
         }
     }
 
@@ -535,12 +563,20 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_tile_transposes_plans_take_the_16x16_shape() {
-        use crate::storage::{ArrayLayout, RelayoutPlan, Strided};
+        use crate::storage::{ArrayLayout, RelayoutPlan, Simd, Strided};
         use crate::value::parse_shape;
         let t = |s: &str| ArrayLayout::from(parse_shape(s).unwrap());
         let tiles = t("f32[1024,1024]{1,0:T(8,128)}");
         let cols = ArrayLayout::from(Strided::column_major(&[1024, 1024], 32).unwrap());
-        let plan = |a, b| RelayoutPlan::plan(&a, &b, false, &crate::storage::Caches::FALLBACK);
+        let plan = |a, b| {
+            RelayoutPlan::plan(
+                &a,
+                &b,
+                false,
+                &crate::storage::Caches::FALLBACK,
+                Simd::Avx512,
+            )
+        };
         let plans = [
             (plan(tiles, t("f32[1024,1024]{0,1:T(8,128)}")), true),
             (plan(tiles, cols), true),

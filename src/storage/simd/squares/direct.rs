@@ -29,6 +29,21 @@
 //! out the next column step's L1 hints (4.8–6.3 against 5.9–6.3), gained
 //! nothing: the 32-bit kernel's hints stay.
 //!
+//! Tried at the AVX2 level and not kept (AMD EPYC Zen 3, 32 KiB L1d,
+//! 512 KiB L2, 32 MiB L3, no AVX-512; `kb`, plain `Vec`s, streaming): the
+//! same blocks through 4 × 4 and 2 × 2 register transposes, rows on 16
+//! bytes written by 16-byte streaming stores, each line whole (the last
+//! quarters of a row's piece kept for its next), against the stage and
+//! its overlapped copy-out at 9.1–9.2 GB/s (bf16[2048,4096]) and
+//! 8.2–8.7 (s8[4096,4096]). In column steps, as here, half a line of
+//! each row a step: 8.0 / 6.5 GB/s (a block's rows 32 or 64 KiB apart
+//! share one L1d set: 16 lines a step in 8 ways); 64 bytes of each row
+//! a step: 6.2 / 5.1; each group's rows read whole (source order, no
+//! misses left) and every row of the block written a line at a time:
+//! 7.3–7.6 / 6.6–6.7, the streaming stores then spread over 16 chunks 32
+//! KiB apart, where the stage's copy-out writes each 1–2 KiB chunk in one
+//! run.
+//!
 //! Where it does not fit, the block goes through the stage
 //! (`gather_squares`): rows not starting on a multiple of 4 bytes (the
 //! line writer joins 32-bit slots), one column step (as for the 32-bit
