@@ -276,6 +276,13 @@ pub(crate) fn rows_mut<T, const K: usize>(
     })
 }
 
+/// `K` rows of `n` slots, `rs` apart from slot `d` (the rows a zip
+/// reads, sliced once).
+#[inline]
+pub(crate) fn rows_of<T, const K: usize>(src: &[T], d: usize, rs: usize, n: usize) -> [&[T]; K] {
+    core::array::from_fn(|k| &src[d + k * rs..][..n])
+}
+
 /// Runs `one(rows, packed)` on every block of a zip.
 #[inline(always)]
 fn each_zip<T, const K: usize>(
