@@ -376,8 +376,8 @@ fn unzip2_u16_avx2_on<G: Given>(inp: &[u16], rows: &mut [u16], given: G) {
     use super::unzip_blocks::{realign_u16_rows, unzip2_u16_block, unzip2_u16_block_realigned};
     // one loop per kind of block, each small enough to inline and unroll
     if realign_u16_rows(rows, bl.len) {
-        unzips::<u16, 2>(bl, inp, rows, |i, r| {
-            unzip2_u16_block_realigned(i, r, bl.len, ahead)
+        unzips::<u16, 2>(bl, inp, rows, |i, [a, b]| {
+            unzip2_u16_block_realigned!(i, [a, b], bl.len, ahead)
         });
     } else {
         unzips::<u16, 2>(bl, inp, rows, |i, r| unzip2_u16_block(i, r, bl.len, ahead));

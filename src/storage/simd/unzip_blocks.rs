@@ -11,7 +11,7 @@ use super::avx2::{load128, put, unzip4_u8_step};
 /// multiple of 64) `ahead` bytes past `inp[at]`: the input of the step
 /// that far on (past the block is fine: a hint never faults).
 #[inline(always)]
-fn prefetch_at<T>(inp: &[T], at: usize, ahead: usize, n: usize) {
+pub(super) fn prefetch_at<T>(inp: &[T], at: usize, ahead: usize, n: usize) {
     if ahead != 0 {
         let p = inp
             .as_ptr()
@@ -24,7 +24,7 @@ fn prefetch_at<T>(inp: &[T], at: usize, ahead: usize, n: usize) {
     }
 }
 
-/// Whether [`unzip2_u16_block_realigned`] applies to rows at `rows` with
+/// Whether [`unzip2_u16_block_realigned!`] applies to rows at `rows` with
 /// blocks `len` columns long and pays: the rows are not on a 32-byte
 /// boundary (an ordinary `Vec<u16>` is 16 bytes off one), and the body
 /// is whole 16-column steps, at least two.
@@ -47,7 +47,7 @@ fn unzip2_u16_step(inp: &[u16], [a, b]: [&mut [u16]; 2], c: usize) {
 /// The loads of [`unzip2_u16_step`] at column `c`.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn unzip2_u16_load(inp: &[u16], c: usize) -> [__m256i; 2] {
+pub(super) fn unzip2_u16_load(inp: &[u16], c: usize) -> [__m256i; 2] {
     let i = &inp[2 * c..2 * c + 32];
     let two = |l: &[u16], h: &[u16]| {
         _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(load128(l)), load128(h))
@@ -58,7 +58,7 @@ fn unzip2_u16_load(inp: &[u16], c: usize) -> [__m256i; 2] {
 /// The packs and stores of [`unzip2_u16_step`] at column `c`.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn unzip2_u16_put([v0, v1]: [__m256i; 2], [a, b]: [&mut [u16]; 2], c: usize) {
+pub(super) fn unzip2_u16_put([v0, v1]: [__m256i; 2], [a, b]: [&mut [u16]; 2], c: usize) {
     let low = _mm256_set1_epi32(0xFFFF);
     let lo = _mm256_packus_epi32(_mm256_and_si256(v0, low), _mm256_and_si256(v1, low));
     let hi = _mm256_packus_epi32(_mm256_srli_epi32::<16>(v0), _mm256_srli_epi32::<16>(v1));
@@ -76,7 +76,7 @@ fn unzip2_u16_put([v0, v1]: [__m256i; 2], [a, b]: [&mut [u16]; 2], c: usize) {
 ///   straight from memory), in place of a cross-lane qword permute
 ///   (`vpermq`) of each result after the packs, which bound the loop
 ///   (rows on a 32-byte boundary: 38 -> 33 ns).
-/// - [`unzip2_u16_block_realigned`] for rows off a 32-byte boundary.
+/// - [`unzip2_u16_block_realigned!`] for rows off a 32-byte boundary.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn unzip2_u16_block(inp: &[u16], [a, b]: [&mut [u16]; 2], len: usize, ahead: usize) {
@@ -109,33 +109,41 @@ pub(super) fn unzip2_u16_block(inp: &[u16], [a, b]: [&mut [u16]; 2], len: usize,
 /// placements of rows 16 bytes off a boundary against a tile on 32 bytes,
 /// median 36.7 → 35.1 ns, 90th percentile 38.9 → 37.4 (memcpy 21 ns;
 /// AMD EPYC Zen 3). All loads of four steps before their stores ran
-/// 39.8 ns at every placement. Neither removes the slow placements
-/// (45–49 ns at a few), nor the cost of a tile 8 bytes off a 16-byte
-/// boundary (a `u16` array on the stack can be), where one load in four
-/// crosses a line: 47 ns at every placement of the rows.
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) fn unzip2_u16_block_realigned(
-    inp: &[u16],
-    [a, b]: [&mut [u16]; 2],
-    len: usize,
-    ahead: usize,
-) {
-    let head = (32 - a.as_ptr() as usize % 32) % 32 / 2;
-    // each step's loads before the previous step's stores
-    let mut v = unzip2_u16_load(inp, 0);
-    let mut at = 0;
-    for k in 0..len / 16 - 1 {
-        let c = head + 16 * k;
-        prefetch_at(inp, 2 * c, ahead, 64);
-        let next = unzip2_u16_load(inp, c);
+/// 39.8 ns at every placement. A few placements stay slow (45–58 ns):
+/// loads that follow stores 4 KiB apart in the low 12 bits wait for
+/// them. A tile 8 bytes off a 16-byte boundary (a `u16` array on the
+/// stack can be) costs little: 36.2 ns median.
+///
+/// A macro (`unzip2_u16_block_realigned!(inp, [a, b], len, ahead)`), not a
+/// function: left to the inliner, the bench's binary kept it a call per
+/// block, without the constant `len`: the typed bf16 tile → rows copy
+/// 47–48 ns at every placement, against 35 inlined.
+macro_rules! unzip2_u16_block_realigned {
+    ($inp:expr, [$a:expr, $b:expr], $len:expr, $ahead:expr) => {{
+        use $crate::storage::simd::unzip_blocks::{prefetch_at, unzip2_u16_load, unzip2_u16_put};
+        let (inp, a, b, len, ahead): (&[u16], &mut [u16], &mut [u16], usize, usize) =
+            ($inp, $a, $b, $len, $ahead);
+        assert!(
+            len >= 32 && len % 16 == 0,
+            "realigned blocks are whole steps, two or more"
+        );
+        let head = (32 - a.as_ptr() as usize % 32) % 32 / 2;
+        // each step's loads before the previous step's stores
+        let mut v = unzip2_u16_load(inp, 0);
+        let mut at = 0;
+        for k in 0..len / 16 - 1 {
+            let c = head + 16 * k;
+            prefetch_at(inp, 2 * c, ahead, 64);
+            let next = unzip2_u16_load(inp, c);
+            unzip2_u16_put(v, [&mut *a, &mut *b], at);
+            (v, at) = (next, c);
+        }
+        let next = unzip2_u16_load(inp, len - 16);
         unzip2_u16_put(v, [&mut *a, &mut *b], at);
-        (v, at) = (next, c);
-    }
-    let next = unzip2_u16_load(inp, len - 16);
-    unzip2_u16_put(v, [&mut *a, &mut *b], at);
-    unzip2_u16_put(next, [a, b], len - 16);
+        unzip2_u16_put(next, [a, b], len - 16);
+    }};
 }
+pub(super) use unzip2_u16_block_realigned;
 
 /// One unzip block (`4 · len` packed slots into four rows of `len`),
 /// plain stores, for the blocks of `known`: the register steps of
