@@ -465,10 +465,10 @@ const fn split_to(l: &Loop, foot: u64, budget: &Budget) -> Option<(Loop, Loop)> 
 /// (2 KiB) and blocks of 16 columns, 0.69–0.70× and 0.83–0.86×. A 32nd
 /// (256 slots) ran as a 64th; an 8th (4 KiB chunks, the overlapped
 /// copy-out) 0.47×, and 4 KiB chunks in blocks of 16 columns (a stage
-/// twice as large) 0.54–0.55× against 0.63× (`kb`, plain `Vec`s): below
-/// AVX-512 chunks stay within half a page. (An AVX2 direct kernel for the packed transposes,
-/// `squares::direct`'s in 16-byte streaming stores, was tried the same
-/// day and not kept, see there.)
+/// twice as large) 0.54–0.55× against 0.63× (a scratch harness of the plan, plain `Vec`s): below
+/// AVX-512 chunks stay within half a page. (An AVX2 direct kernel for
+/// the packed transposes, `squares::direct`'s in 16-byte streaming
+/// stores, was tried the same day and not kept, see there.)
 ///
 /// On 32 KiB L1d / 1 MiB L2 (Zen 4, [`Caches::FALLBACK`]) chunks of 256
 /// slots (1 KiB) and blocks of 64 columns, against 1024 and 16 before;

@@ -30,11 +30,12 @@
 //! nothing: the 32-bit kernel's hints stay.
 //!
 //! Tried at the AVX2 level and not kept (AMD EPYC Zen 3, 32 KiB L1d,
-//! 512 KiB L2, 32 MiB L3, no AVX-512; `kb`, plain `Vec`s, streaming): the
-//! same blocks through 4 × 4 and 2 × 2 register transposes, rows on 16
-//! bytes written by 16-byte streaming stores, each line whole (the last
-//! quarters of a row's piece kept for its next), against the stage and
-//! its overlapped copy-out at 9.1–9.2 GB/s (bf16[2048,4096]) and
+//! 512 KiB L2, 32 MiB L3, no AVX-512; a scratch harness of the plan,
+//! plain `Vec`s, streaming): the same blocks through 4 × 4 and 2 × 2
+//! register transposes, rows on 16 bytes written by 16-byte streaming
+//! stores, each line whole (the last quarters of a row's piece kept for
+//! its next), against the stage and its overlapped copy-out at 9.1–9.2
+//! GB/s (bf16[2048,4096]) and
 //! 8.2–8.7 (s8[4096,4096]). In column steps, as here, half a line of
 //! each row a step: 8.0 / 6.5 GB/s (a block's rows 32 or 64 KiB apart
 //! share one L1d set: 16 lines a step in 8 ways); 64 bytes of each row
