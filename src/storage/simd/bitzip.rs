@@ -485,8 +485,8 @@ pub(super) fn unzip1_avx2(in_: &[u8], rows: &mut [u8], rs: usize, cols: usize, n
 /// The 1-bit zip by byte masks, plain stores, 8 byte columns (64 slots,
 /// 256 output bytes) a step: the 32 rows' 8 bytes gathered so that one
 /// register holds byte `x` of every row in row order (rows 0–15 in lane
-/// 0, 16–31 in lane 1: pairs of rows byte-interleaved by `vpshufb`, then
-/// an 8 × 8 transpose of those 16-bit pairs by unpacks), whose bit `j`
+/// 0, 16–31 in lane 1: two rows' 8 bytes to a lane, then four rounds of
+/// byte unpacks, the field transposes' `round!`), whose bit `j`
 /// of every byte is slot `8x + j` of each row: `vpmovmskb` of the
 /// register shifted left by `7 - j` is that slot's 32-bit column word.
 /// `ahead`: the rows' bytes that far on are hinted into L2.
@@ -499,11 +499,6 @@ fn zip1_masks(rows: &[u8], rs: usize, cols: usize, out: &mut [u8], ahead: usize)
     if wide == 0 {
         return 0;
     }
-    // in each lane: bytes x of its two rows side by side, x = 0..8
-    let m = _mm256_setr_epi8(
-        0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5,
-        13, 6, 14, 7, 15,
-    );
     let r = super::rows_of::<u8, 32>(rows, 0, rs, wide);
     let out = &mut out[..32 * wide];
     for (x, o) in (0..wide).step_by(8).zip(out.chunks_exact_mut(256)) {
@@ -511,47 +506,20 @@ fn zip1_masks(rows: &[u8], rs: usize, cols: usize, out: &mut [u8], ahead: usize)
             prefetch_rows(rows, rs, x + ahead, 32);
         }
         let q = |k: usize| i64::from_le_bytes(bytemuck::pod_read_unaligned(&r[k][x..x + 8]));
-        // p[i]: lane 0 rows 2i, 2i + 1, lane 1 rows 16 + 2i, 17 + 2i
+        // w[i]: lane 0 rows 2i, 2i + 1, lane 1 rows 16 + 2i, 17 + 2i;
+        // index bits [i | row's low bit, byte x] of a lane
         macro_rules! pairs {
             ($($i:literal),*) => {[$(
-                _mm256_shuffle_epi8(
-                    _mm256_set_epi64x(q(17 + 2 * $i), q(16 + 2 * $i), q(2 * $i + 1), q(2 * $i)),
-                    m,
-                )
+                _mm256_set_epi64x(q(17 + 2 * $i), q(16 + 2 * $i), q(2 * $i + 1), q(2 * $i))
             ),*]};
         }
-        let p: [__m256i; 8] = pairs!(0, 1, 2, 3, 4, 5, 6, 7);
-        // the 8 × 8 transpose of 16-bit units: t[x] holds unit x of every p[i]
-        let (t0, t1) = (
-            _mm256_unpacklo_epi16(p[0], p[1]),
-            _mm256_unpackhi_epi16(p[0], p[1]),
-        );
-        let (t2, t3) = (
-            _mm256_unpacklo_epi16(p[2], p[3]),
-            _mm256_unpackhi_epi16(p[2], p[3]),
-        );
-        let (t4, t5) = (
-            _mm256_unpacklo_epi16(p[4], p[5]),
-            _mm256_unpackhi_epi16(p[4], p[5]),
-        );
-        let (t6, t7) = (
-            _mm256_unpacklo_epi16(p[6], p[7]),
-            _mm256_unpackhi_epi16(p[6], p[7]),
-        );
-        let (s0, s1) = (_mm256_unpacklo_epi32(t0, t2), _mm256_unpackhi_epi32(t0, t2));
-        let (s2, s3) = (_mm256_unpacklo_epi32(t1, t3), _mm256_unpackhi_epi32(t1, t3));
-        let (s4, s5) = (_mm256_unpacklo_epi32(t4, t6), _mm256_unpackhi_epi32(t4, t6));
-        let (s6, s7) = (_mm256_unpacklo_epi32(t5, t7), _mm256_unpackhi_epi32(t5, t7));
-        let t = [
-            _mm256_unpacklo_epi64(s0, s4),
-            _mm256_unpackhi_epi64(s0, s4),
-            _mm256_unpacklo_epi64(s1, s5),
-            _mm256_unpackhi_epi64(s1, s5),
-            _mm256_unpacklo_epi64(s2, s6),
-            _mm256_unpackhi_epi64(s2, s6),
-            _mm256_unpacklo_epi64(s3, s7),
-            _mm256_unpackhi_epi64(s3, s7),
-        ];
+        let w: [__m256i; 8] = pairs!(0, 1, 2, 3, 4, 5, 6, 7);
+        // four rounds rotate them to [x | row]: t[x] holds byte x of
+        // the lane's 16 rows in order
+        let w = round!(_mm256_unpacklo_epi8, _mm256_unpackhi_epi8, w; 0 4, 1 5, 2 6, 3 7);
+        let w = round!(_mm256_unpacklo_epi8, _mm256_unpackhi_epi8, w; 0 4, 1 5, 2 6, 3 7);
+        let w = round!(_mm256_unpacklo_epi8, _mm256_unpackhi_epi8, w; 0 4, 1 5, 2 6, 3 7);
+        let t = round!(_mm256_unpacklo_epi8, _mm256_unpackhi_epi8, w; 0 4, 1 5, 2 6, 3 7);
         // the words of slots 8c + j and 8c + j + 1 (`vpmovmskb` takes bit 7
         // of each byte; 16-bit shifts carry no bit into it)
         macro_rules! words {
