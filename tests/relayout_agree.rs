@@ -329,6 +329,10 @@ fn larger_packed_tile_transposes_agree_with_offsets() {
         ("s8", &[1024, 512], "T(8,128)(4,1)", 8),
         ("s8", &[1032, 520], "T(8,128)(4,1)", 8),
         ("s8", &[512, 1024], "T(8,64)(4,1)", 8),
+        // destination tile rows of two tiles (the gather's stage chunks
+        // hold both, its source rows in two runs)
+        ("s8", &[256, 512], "T(8,128)(4,1)", 8),
+        ("bf16", &[256, 1024], "T(8,128)(2,1)", 16),
     ];
     for &(ty, dims, attrs, bits) in cases {
         let a = ArrayLayout::from(shape(ty, dims, &[1, 0], attrs));
