@@ -90,10 +90,10 @@ pub(crate) struct UnitMover<'a, T> {
     pub(crate) ahead: Option<isize>,
 }
 
-/// A streaming gather block's stage left to copy out while the next block
-/// is gathered ([`UnitMover::gather_overlapped`]): its
-/// half of the stage, its `chunks` chunks of `foot` slots for the
-/// destination from `d`, `step` apart, and how many are out.
+/// A gather block's stage left to copy out while the next block is
+/// gathered ([`UnitMover::gather_overlapped`]): its half of the stage,
+/// its `chunks` chunks of `foot` slots for the destination from `d`,
+/// `step` apart, how many are out, and whether they stream.
 #[cfg(feature = "alloc")]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Pending {
@@ -103,6 +103,7 @@ pub(crate) struct Pending {
     foot: usize,
     chunks: usize,
     done: usize,
+    nt: bool,
 }
 
 #[cfg(feature = "alloc")]
@@ -113,7 +114,7 @@ impl Pending {
         while self.done < upto.min(self.chunks) {
             let (k, f) = (self.done, self.foot);
             let o = self.d + k * self.step;
-            copy_run(&stage[k * f..(k + 1) * f], &mut dst[o..o + f], true);
+            copy_run(&stage[k * f..(k + 1) * f], &mut dst[o..o + f], self.nt);
             self.done += 1;
         }
     }
@@ -166,14 +167,15 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
     fn gather_one(&mut self, a: &Loop, b: &Loop, s: usize, d: usize) {
         let (foot, g) = (b.n as usize, self.gather);
         let len = a.n as usize * foot;
-        // tile transposes that stream, 32-bit ones in chunks of a page or
-        // more, packed ones in any: the previous block's stage copied out
-        // as this one is gathered where the level has the kernels for it
-        // (32-bit chunks of 512 bytes, `T(8,128)` → column-major, with
+        // 32-bit tile transposes that stream in chunks of a page or more,
+        // packed ones streaming or not: the previous block's stage copied
+        // out as this one is gathered where the level has the kernels for
+        // it (32-bit chunks of 512 bytes, `T(8,128)` → column-major, with
         // the copy-out's short bursts of streaming stores among the reads,
-        // ran 0.43–0.48× of memcpy against 0.62× after the gather)
-        if self.nt
-            && (size_of::<T>() != 4 || foot * 4 >= 4096)
+        // ran 0.43–0.48× of memcpy against 0.62× after the gather; 32-bit
+        // ones without streaming, f32[1024,1024] to [2048,4096], 4–10%
+        // slower than after the gather)
+        if (size_of::<T>() != 4 || (self.nt && foot * 4 >= 4096))
             && self.gather_overlapped(a, foot, s, d)
         {
             return;
@@ -230,7 +232,7 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
         }
     }
 
-    /// A streaming gather block into one half of the stage, the previous
+    /// A gather block into one half of the stage, the previous
     /// block's stage (the other half, [`Pending`]) copied out a share at
     /// a time as this one is gathered, this one left pending: 32-bit tile
     /// transposes in panels (`simd::transpose::gather_panels_u32`, a
@@ -255,7 +257,10 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
     /// transposes, `[2048,4096]` `{1,0:T(8,128)(k,1)}` →
     /// `{0,1:T(8,128)(k,1)}` (two rounds): bf16 6.6–6.7 → 7.6–8.3 GB/s,
     /// s8 6.3–6.5 → 8.3–8.6 GB/s (memcpy of these 16 and 8 MiB, partly
-    /// in the L3, 9.4–16.9 GB/s).
+    /// in the L3, 9.4–16.9 GB/s). The packed ones without streaming too
+    /// (same host; each stage copied out after its block → overlapped,
+    /// `[1024,1024]` and `[1024,2048]`, two rounds): s8 10.0–10.1 →
+    /// 12.3–12.5 GB/s, bf16 9.4–9.8 → 11.6–12.2 GB/s.
     #[cfg(feature = "alloc")]
     fn gather_overlapped(&mut self, a: &Loop, foot: usize, s: usize, d: usize) -> bool {
         let len = a.n as usize * foot;
@@ -305,6 +310,7 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
             foot,
             chunks: a.n as usize,
             done: 0,
+            nt: self.nt,
         });
         true
     }
