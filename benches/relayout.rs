@@ -935,6 +935,32 @@ fn main() {
             None,
         );
     }
+    // tile transposes in cache, and one whose destination tile rows are
+    // two tiles (its gather blocks' source rows in runs)
+    if want("T->T in cache") {
+        for (ty, z) in [("f32", ""), ("bf16", "(2,1)"), ("s8", "(4,1)")] {
+            let (a, b) = (
+                format!("{ty}[1024,1024]{{1,0:T(8,128){z}}}"),
+                format!("{ty}[1024,1024]{{0,1:T(8,128){z}}}"),
+            );
+            let p = plan(&a, &b);
+            let name = format!("{ty}[1024,1024] {{1,0:T(8,128){z}}} -> {{0,1:..}}");
+            match ty {
+                "f32" => case::<f32>(&name, &p, None, None),
+                "bf16" => case::<u16>(&name, &p, None, None),
+                _ => case::<i8>(&name, &p, None, None),
+            }
+        }
+        case::<i8>(
+            "s8[256,4096] {1,0:T(8,128)(4,1)} -> {0,1:T(8,128)(4,1)}",
+            &plan(
+                "s8[256,4096]{1,0:T(8,128)(4,1)}",
+                "s8[256,4096]{0,1:T(8,128)(4,1)}",
+            ),
+            None,
+            None,
+        );
+    }
     if want("s8 1024") {
         let s8m = tiled("s8[1024,1024]{1,0:T(8,128)(4,1)}");
         case::<i8>(
