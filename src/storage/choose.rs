@@ -189,7 +189,9 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
     // against 0.79x / 0.93x). Tried: the outer loops of these gathers in
     // source order (the next block's 16 source tiles the 2 KiB after
     // this one's) rather than `Order::Block`: bf16 0.84x against 0.87x,
-    // s8 0.80x against 0.74x (streaming, same runs): no clear change
+    // s8 0.80x against 0.74x (streaming, same runs): no clear change;
+    // again on AMD EPYC Zen 3 without AVX-512, builds alternated: bf16
+    // 8.4-8.8 against 9.1-9.8 GB/s, s8 8.9-9.3 against 10.1-10.4
     if cfg!(feature = "alloc") && matches!(kernel, Kernel::Interleave(_)) {
         if let Some(nest) = gather(all.as_slice(), &sizes, budget) {
             let bytes = (budget.bits / 8) as usize;

@@ -260,7 +260,10 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
     /// in the L3, 9.4–16.9 GB/s). The packed ones without streaming too
     /// (same host; each stage copied out after its block → overlapped,
     /// `[1024,1024]` and `[1024,2048]`, two rounds): s8 10.0–10.1 →
-    /// 12.3–12.5 GB/s, bf16 9.4–9.8 → 11.6–12.2 GB/s.
+    /// 12.3–12.5 GB/s, bf16 9.4–9.8 → 11.6–12.2 GB/s. Tried and not kept
+    /// there: shares of 1, 2 or 8 KiB instead of 4 (s8 and bf16
+    /// [2048,4096], streaming: no gain), and `rep movsb` for the plain
+    /// copy-out (no gain).
     #[cfg(feature = "alloc")]
     fn gather_overlapped(&mut self, a: &Loop, foot: usize, s: usize, d: usize) -> bool {
         let len = a.n as usize * foot;

@@ -138,7 +138,13 @@ pub(crate) fn unzip8_nibbles(
             // stores from the first column: the head only moved columns
             // to the narrower kernels, s4[1024,2048] tiles → rows in
             // cache 17.0–18.0 GB/s with it, 19.7–20.3 without, AMD EPYC
-            // Zen 3)
+            // Zen 3; and no faster on s4[4096,4096] from DRAM, 16.0 GB/s
+            // either way. Tried and not kept there too: streaming through
+            // an L1 stage, each tile row unzipped plainly and its rows
+            // copied out by the aligned streaming copy in chunks of 256
+            // bytes to 2 KiB, 8–13 GB/s against 15–17 plain; streaming
+            // directly 5.5–6.3, with or without a source prefetch 1–4
+            // KiB ahead)
             let line = if rs.is_multiple_of(64) { 64 } else { width };
             let head = if width == 32 && !nt {
                 0

@@ -67,6 +67,15 @@ use crate::storage::nest::Loop;
 /// The loops of a gather block (`simd::transpose::gather_u32`) around
 /// `t8`, an 8 × 8 transpose (`dst[d + c·ds + r] = src[s + r·ss + c]`).
 /// Inlined into each SIMD level's caller.
+///
+/// Tried and not kept (AMD EPYC Zen 3, AVX2, in cache): each group of 8
+/// rows sliced once and stepped through, as the packed transposes'
+/// `squares::rows32` does. With the slicing in a closure of this
+/// function, compiled without AVX2, the transposes stayed calls (9.6 →
+/// 4.8–8.1 GB/s, f32[256,256] and [1024,1024] `{1,0:T(8,128)}` →
+/// `{0,1:T(8,128)}`); with a closure of the level's own, all inlined, it
+/// still lost (8.4–8.8 GB/s): the 8 row slices spilled and the 8 stores
+/// a block stayed bounds-checked against spilled lengths.
 #[inline(always)]
 pub(super) fn blocks(
     src: &[u32],
