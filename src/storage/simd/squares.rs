@@ -93,34 +93,23 @@ fn avx2_units(
     tick: impl FnMut(usize, usize),
 ) {
     // (each group a closure of this function, so compiled for AVX2 even
-    // where it is not inlined into the loops around it)
-    // (rows in runs a loop of their own: with it in the one-run loop, that
-    // loop spilled and ran 4-5% slower, s8[128,65536] streaming)
+    // where it is not inlined into the loops around it; `go!(rows and
+    // columns, unit bytes, runs, transpose)`. Rows in runs a loop of
+    // their own: with it in the one-run loop, that loop spilled and ran
+    // 4-5% slower, s8[128,65536] streaming)
+    macro_rules! go {
+        ($r:literal, $u:literal, $runs:literal, $t:ident) => {{
+            let group = |g: Group, out: &mut [u8], h: &Hints| {
+                rows32::<$r, $runs>(g, out, h, |a, o, ds| avx2::$t(a, o, ds))
+            };
+            blocks(($r, $r), $u, src, s, t, out, ahead, group, tick)
+        }};
+    }
     match (u, t.runs) {
-        (8, 1) => {
-            let group = |g: Group, out: &mut [u8], h: &Hints| {
-                rows32::<4, false>(g, out, h, |a, o, ds| avx2::t4_u64(a, o, ds))
-            };
-            blocks((4, 4), 8, src, s, t, out, ahead, group, tick);
-        }
-        (8, _) => {
-            let group = |g: Group, out: &mut [u8], h: &Hints| {
-                rows32::<4, true>(g, out, h, |a, o, ds| avx2::t4_u64(a, o, ds))
-            };
-            blocks((4, 4), 8, src, s, t, out, ahead, group, tick);
-        }
-        (_, 1) => {
-            let group = |g: Group, out: &mut [u8], h: &Hints| {
-                rows32::<2, false>(g, out, h, |a, o, ds| avx2::t2_u128(a, o, ds))
-            };
-            blocks((2, 2), 16, src, s, t, out, ahead, group, tick);
-        }
-        _ => {
-            let group = |g: Group, out: &mut [u8], h: &Hints| {
-                rows32::<2, true>(g, out, h, |a, o, ds| avx2::t2_u128(a, o, ds))
-            };
-            blocks((2, 2), 16, src, s, t, out, ahead, group, tick);
-        }
+        (8, 1) => go!(4, 8, false, t4_u64),
+        (8, _) => go!(4, 8, true, t4_u64),
+        (_, 1) => go!(2, 16, false, t2_u128),
+        _ => go!(2, 16, true, t2_u128),
     }
 }
 
