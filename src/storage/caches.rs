@@ -35,7 +35,9 @@ pub struct Caches {
     /// Level-2 cache.
     pub l2: usize,
     /// The last level (L3 where there is one, else L2): on parts whose L3
-    /// is split per core complex, the slice this core shares.
+    /// is split per core complex, the slice this core shares; at most 16
+    /// MiB for each thread CPUID says shares it (a virtual machine sees
+    /// its host's whole L3, which the host's other guests use too).
     pub last: usize,
 }
 
@@ -139,7 +141,9 @@ fn read() -> Option<Caches> {
         match (p.level(), p.cache_type()) {
             (1, CacheType::Data | CacheType::Unified) => l1d = size,
             (2, CacheType::Data | CacheType::Unified) => l2 = size,
-            (3, CacheType::Data | CacheType::Unified) => l3 = size,
+            (3, CacheType::Data | CacheType::Unified) => {
+                l3 = last_level_share(size, p.max_cores_for_cache())
+            }
             _ => {}
         }
     }
@@ -170,6 +174,31 @@ fn read() -> Option<Caches> {
 #[cfg(not(all(target_arch = "x86_64", not(miri))))]
 fn read() -> Option<Caches> {
     None
+}
+
+/// The most last-level cache one thread is taken to have: 16 MiB. No
+/// x86-64 part gives a thread more of its L3 (AMD's X3D parts, the most,
+/// 96 MiB to 8 cores and 16 threads; EPYC and Xeon parts 2–5 MiB a core),
+/// so an L3 that CPUID says is larger than this for each thread sharing
+/// it is a virtual machine's view of a host's whole cache, which the
+/// host's other guests share.
+const LAST_LEVEL_PER_THREAD: usize = 16 << 20;
+
+/// The part of an L3 of `size` bytes, shared by `sharing` threads (CPUID's
+/// count), that a relayout can count on: all of it, but at most
+/// [`LAST_LEVEL_PER_THREAD`] for each of those threads.
+///
+/// Why: on an Intel Xeon guest (2 vCPU, KVM; L2 2 MiB) CPUID reports an
+/// L3 of 480 MiB shared by 2 threads, which made a copy stream only from
+/// 120 MiB of destination; glibc's `memcpy` there, warm, ran 14.8 GB/s
+/// between 16 MiB buffers, 9.5 between 32 MiB ones and 5.7 between 64
+/// MiB ones (what stays in cache is nearer 32 MiB than 480), and bf16
+/// [4096,4096] rows → `(8,128)(2,1)` (32 MiB each side) ran 5.2–5.6
+/// GB/s with plain stores against 10.2–11.1 streamed. Counted as 32 MiB,
+/// a copy there streams from 8 MiB, as on a 32 MiB host.
+#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
+fn last_level_share(size: usize, sharing: usize) -> usize {
+    size.min(sharing.max(1).saturating_mul(LAST_LEVEL_PER_THREAD))
 }
 
 #[cfg(test)]
@@ -228,6 +257,34 @@ mod tests {
             .streams(s4, s4)
         });
         assert_eq!(on, [true, false, false]);
+    }
+
+    /// The hosts' L3 as CPUID gives it (size, threads sharing it): bare
+    /// metal keeps all of it, a guest's view of a large host is cut to 16
+    /// MiB a thread sharing it.
+    #[test]
+    fn last_level_is_at_most_16_mib_a_sharing_thread() {
+        const M: usize = 1 << 20;
+        // Zen 4 guest, 2 vCPU, 32 MiB; a bare 8-core Zen 4 CCD; an X3D CCD
+        assert_eq!(last_level_share(32 * M, 2), 32 * M);
+        assert_eq!(last_level_share(32 * M, 16), 32 * M);
+        assert_eq!(last_level_share(96 * M, 16), 96 * M);
+        // Xeon guests, 2 vCPU: Ice Lake 48 MiB, Sapphire Rapids 105 MiB,
+        // the 480 MiB one; bare metal, 480 MiB for 240 threads
+        assert_eq!(last_level_share(48 * M, 2), 32 * M);
+        assert_eq!(last_level_share(105 * M, 2), 32 * M);
+        assert_eq!(last_level_share(480 * M, 2), 32 * M);
+        assert_eq!(last_level_share(480 * M, 240), 480 * M);
+        // a count of 0 counts as one thread; no overflow
+        assert_eq!(last_level_share(480 * M, 0), 16 * M);
+        assert_eq!(last_level_share(usize::MAX, usize::MAX), usize::MAX);
+        // the 480 MiB guest streams from 8 MiB, as a 32 MiB host does
+        let c = Caches {
+            l1d: 48 << 10,
+            l2: 2 * M,
+            last: last_level_share(480 * M, 2),
+        };
+        assert_eq!(c.streaming_threshold(), 8 * M);
     }
 
     #[test]

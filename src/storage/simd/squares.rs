@@ -233,7 +233,7 @@ impl Hints {
                 super::prefetch_l2(at.wrapping_offset(x));
             }
             if let Some(o) = self.next {
-                super::prefetch_l1(at.wrapping_add(o));
+                super::prefetch(at.wrapping_add(o));
             }
         }
     }

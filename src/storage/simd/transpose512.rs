@@ -247,7 +247,7 @@ pub(super) fn gather_transpose_u32(
                 for &r in &sh.rows {
                     hint(so + r, i == 0);
                     if let Some(o) = next {
-                        super::prefetch_l1(src.as_ptr().wrapping_add(so + r + o + 15));
+                        super::prefetch(src.as_ptr().wrapping_add(so + r + o + 15));
                     }
                 }
                 t16(src, so, &sh.rows, out, gd + db + c * sh.ds, sh.ds);

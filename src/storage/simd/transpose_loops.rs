@@ -136,7 +136,7 @@ pub(super) fn blocks(
                     for r in 0..8 {
                         pf(so + r * ss, pair.then_some(so + r * ss + 15));
                         if let Some(o) = next {
-                            super::prefetch_l1(src.as_ptr().wrapping_add(so + r * ss + o));
+                            super::prefetch(src.as_ptr().wrapping_add(so + r * ss + o));
                         }
                     }
                 }

@@ -61,7 +61,7 @@ use core::arch::x86_64::*;
 
 use super::lines::{rows, Dest};
 use super::{direct_fits, load, t16_regs, Shape16};
-use crate::storage::simd::{prefetch_l1, prefetch_l2};
+use crate::storage::simd::{prefetch, prefetch_l2};
 
 /// Whether [`columns`] runs the block `sh` into `to`: where [`direct()`]
 /// would (its [`direct_fits`]), for a column-major destination — each
@@ -169,7 +169,7 @@ fn hint(
         }
     }
     if let Some(n) = next {
-        prefetch_l1(row.wrapping_add(n + 15));
+        prefetch(row.wrapping_add(n + 15));
     }
 }
 

@@ -21,7 +21,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::storage::simd::{prefetch_l1, prefetch_l2};
+use crate::storage::simd::{prefetch, prefetch_l2};
 
 /// Where a gather block's stage slot `t` lands: `d + t / foot · chunk +
 /// t % foot` (in the destination's slots).
@@ -122,7 +122,7 @@ pub(crate) fn hint_step(p: *const u8, ahead: Option<isize>, first: bool, last: b
         }
     }
     if !last {
-        prefetch_l1(p.wrapping_add(64 + 63));
+        prefetch(p.wrapping_add(64 + 63));
     }
 }
 
