@@ -88,6 +88,17 @@ pub(crate) struct UnitMover<'a, T> {
     /// Source offset of the next [`Kernel::Gather`] block less this one's,
     /// for prefetching it while this one is read.
     pub(crate) ahead: Option<isize>,
+    /// The streamed runs' partial lines held until the next run completes
+    /// them (`Some` when the plan streams).
+    ///
+    /// f32[4096,4096] rows ↔ `T(8,128)`, plain `Vec`s (source and
+    /// destination 16 bytes into a line), streaming, Intel Xeon guest (2
+    /// vCPU, KVM; L1d 48 KiB, L2 2 MiB; AVX-512), wall clock: see the
+    /// README's figures for that host. Without it each run's two partial
+    /// lines took plain stores, each a read of the line from memory among
+    /// the streamed lines.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) joiner: Option<stream::Joiner>,
 }
 
 /// A gather block's stage left to copy out while the next block is
@@ -325,6 +336,17 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
         match k {
             Kernel::Runs => {
                 let n = b.n as usize;
+                #[cfg(target_arch = "x86_64")]
+                if let Some(j) = &mut self.joiner {
+                    let z = size_of::<T>();
+                    let (sb, db) = (cast::<T, u8>(src), bytemuck::cast_slice_mut(dst));
+                    for i in 0..a.n as usize {
+                        let so = s + i * a.src as usize;
+                        let dof = d + i * a.dst as usize;
+                        j.copy(i, sb, so * z, n * z, db, dof * z);
+                    }
+                    return;
+                }
                 for i in 0..a.n as usize {
                     let so = s + i * a.src as usize;
                     let dof = d + i * a.dst as usize;
@@ -490,6 +512,10 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
     fn finish(&mut self) {
         #[cfg(feature = "alloc")]
         self.flush();
+        #[cfg(target_arch = "x86_64")]
+        if let Some(j) = &mut self.joiner {
+            j.flush(cast(self.src), bytemuck::cast_slice_mut(self.dst));
+        }
         #[cfg(target_arch = "x86_64")]
         if self.nt {
             stream::fence();

@@ -282,6 +282,8 @@ impl Exec {
                         pending: None,
                         next: 0,
                         ahead: None,
+                        #[cfg(target_arch = "x86_64")]
+                        joiner: nt.then(kernels::stream::Joiner::new),
                     },
                     part,
                     slots,
