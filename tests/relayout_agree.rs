@@ -402,3 +402,62 @@ fn sixteen_byte_units_move_whole() {
     }
     assert_eq!(dst[9], [0u8; 16], "padding is zero bits");
 }
+
+/// Tile transposes (`{1,0:tile}` → `{0,1:tile}`) streamed at the
+/// detected SIMD level with the destination at every slot offset in a
+/// 64-byte line, and the source at two: the AVX-512 level writes these
+/// straight into the destination, its line writer one body per offset
+/// (f32 slots, and bf16 / s8 tilings whose 8- and 16-byte units it writes
+/// in 32-bit slots); each must write what the portable level writes
+/// without streaming, and nothing around it.
+#[test]
+#[cfg_attr(miri, ignore = "the AVX-512 kernels are native only")]
+fn streamed_tile_transposes_agree_at_every_destination_offset() {
+    use tilelayout::storage::{RelayoutPlan, Simd, Unit};
+    fn at_every_offset<U: Unit + PartialEq + core::fmt::Debug>(
+        ty: &str,
+        dims: [u64; 2],
+        tile: &str,
+        val: impl Fn(usize) -> U,
+        fill: U,
+    ) {
+        let a = shape(ty, &dims, &[1, 0], tile);
+        let b = shape(ty, &dims, &[0, 1], tile);
+        let plan = RelayoutPlan::new(a, b).unwrap();
+        assert_eq!(plan.stats().kernel, Kernel::Gather);
+        let z = size_of::<U>();
+        let (sn, dn) = (plan.src_units(z) as usize, plan.dst_units(z) as usize);
+        let line = 64 / z;
+        let src: Vec<U> = (0..sn + line).map(&val).collect();
+        for so in [0, line / 2 + 1] {
+            let mut want = vec![fill; dn];
+            plan.clone()
+                .with_simd(Some(Simd::Portable))
+                .with_streaming(Some(false))
+                .execute(&src[so..so + sn], &mut want)
+                .unwrap();
+            let mut buf = vec![fill; dn + 2 * line];
+            let base = buf.as_ptr().align_offset(64).min(line);
+            for off in 0..line {
+                buf.fill(fill);
+                let d = base + off;
+                plan.clone()
+                    .with_simd(Some(Simd::detected()))
+                    .with_streaming(Some(true))
+                    .execute(&src[so..so + sn], &mut buf[d..d + dn])
+                    .unwrap();
+                let case = format!("{ty}{dims:?} {tile}: source +{so}, destination +{off}");
+                assert!(buf[d..d + dn] == want[..], "{case}");
+                assert!(
+                    buf[..d].iter().chain(&buf[d + dn..]).all(|x| *x == fill),
+                    "{case}: written outside"
+                );
+            }
+        }
+    }
+    at_every_offset("f32", [256, 512], "T(8,128)", |i| i as f32, -1.0);
+    let v16 = |i: usize| (i as u16).wrapping_mul(40503);
+    at_every_offset("bf16", [512, 512], "T(8,128)(2,1)", v16, 1);
+    let v8 = |i: usize| (i as u8).wrapping_mul(151);
+    at_every_offset("s8", [512, 512], "T(8,128)(4,1)", v8, 7);
+}

@@ -68,7 +68,7 @@ pub(super) mod lines;
 pub(super) use lines::Dest;
 mod panel;
 pub(super) use panel::{panel, Panel};
-mod shifted;
+pub(super) mod shifted;
 
 /// A gather block as 16 × 16 transposes: `rest` (source order) around
 /// groups of 16 rows, each `group` apart in the source and 16 slots apart

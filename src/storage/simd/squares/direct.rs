@@ -240,7 +240,8 @@ mod avx512 {
 
     use super::super::avx512::{in_unit, load};
     use super::{Dest, Shape};
-    use crate::storage::simd::transpose512::lines::{hint_step, rows};
+    use crate::storage::simd::transpose512::lines::hint_step;
+    use crate::storage::simd::transpose512::shifted;
 
     /// The block `sh` (which fits `to`, in 32-bit destination slots)
     /// from the bytes `src` at `s` straight into `dst`; `ahead` in bytes.
@@ -260,27 +261,82 @@ mod avx512 {
         }
     }
 
-    /// [`direct`] for 8-byte units (each unit size its own function, so
-    /// that the steps, the line writer and the piece inline into one loop
-    /// per size).
+    /// The line writer's shift for rows starting where `to`'s first
+    /// does in its line (every row does: strides in whole lines): `S` of
+    /// `shifted::rows`, `0` on lines.
+    macro_rules! by_shift {
+        ($dst:expr, $to:expr, $f:ident) => {
+            match $dst.as_ptr().wrapping_add($to.d).addr() / 4 % 16 {
+                0 => $f::<0>,
+                1 => $f::<15>,
+                2 => $f::<14>,
+                3 => $f::<13>,
+                4 => $f::<12>,
+                5 => $f::<11>,
+                6 => $f::<10>,
+                7 => $f::<9>,
+                8 => $f::<8>,
+                9 => $f::<7>,
+                10 => $f::<6>,
+                11 => $f::<5>,
+                12 => $f::<4>,
+                13 => $f::<3>,
+                14 => $f::<2>,
+                _ => $f::<1>,
+            }
+        };
+    }
+
+    /// [`direct`] for 8-byte units (each unit size and shift its own
+    /// function, so that the steps, the line writer and the piece inline
+    /// into one loop with the shift a constant: the join of two pieces
+    /// one `valignd`, each line unchecked, as `shifted` explains).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn units8(src: &[u8], s: usize, sh: &Shape, dst: &mut [u32], to: &Dest, ahead: Option<isize>) {
+        by_shift!(dst, to, units8_at)(src, s, sh, dst, to, ahead);
+    }
+
+    /// [`units8`] with the destination rows `(16 - S) % 16` slots into
+    /// their lines.
     #[target_feature(enable = "avx512f,avx512bw")]
     #[inline(never)]
-    fn units8(src: &[u8], s: usize, sh: &Shape, dst: &mut [u32], to: &Dest, ahead: Option<isize>) {
-        steps::<8>(src, s, sh, dst, to, ahead, |a| t8x8_u64(a));
+    fn units8_at<const S: i32>(
+        src: &[u8],
+        s: usize,
+        sh: &Shape,
+        dst: &mut [u32],
+        to: &Dest,
+        ahead: Option<isize>,
+    ) {
+        steps::<8, S>(src, s, sh, dst, to, ahead, |a| t8x8_u64(a));
     }
 
     /// [`direct`] for 16-byte units.
     #[target_feature(enable = "avx512f,avx512bw")]
-    #[inline(never)]
     fn units16(src: &[u8], s: usize, sh: &Shape, dst: &mut [u32], to: &Dest, ahead: Option<isize>) {
-        steps::<4>(src, s, sh, dst, to, ahead, |a| t4x4_u128(a));
+        by_shift!(dst, to, units16_at)(src, s, sh, dst, to, ahead);
+    }
+
+    /// [`units16`] with the destination rows `(16 - S) % 16` slots into
+    /// their lines.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline(never)]
+    fn units16_at<const S: i32>(
+        src: &[u8],
+        s: usize,
+        sh: &Shape,
+        dst: &mut [u32],
+        to: &Dest,
+        ahead: Option<isize>,
+    ) {
+        steps::<4, S>(src, s, sh, dst, to, ahead, |a| t4x4_u128(a));
     }
 
     /// The column steps of [`direct`] with `P` rows and columns a step,
     /// `t` the register transpose of `P × P` units.
     #[target_feature(enable = "avx512f,avx512bw")]
     #[inline]
-    fn steps<const P: usize>(
+    fn steps<const P: usize, const S: i32>(
         src: &[u8],
         s: usize,
         sh: &Shape,
@@ -295,7 +351,7 @@ mod avx512 {
             let c0 = P * i;
             // the destination rows c0 .. c0 + P, 64 bytes a group
             let at: [usize; P] = core::array::from_fn(|k| to.at((c0 + k) * ds));
-            rows(
+            shifted::rows::<P, S>(
                 dst,
                 &at,
                 sh.groups,

@@ -2,7 +2,7 @@
 //! destination ([`direct`]), without the stage and its copy-out: each
 //! stage column (a destination row of `16 · groups` slots) is produced 16
 //! slots at a time, group after group, and written by the line writer
-//! (`lines::rows`: every destination line once, whole and aligned, by a
+//! (`shifted::rows`: every destination line once, whole and aligned, by a
 //! streaming store; only a row's unjoined partial ends by ordinary
 //! stores).
 //!
@@ -25,8 +25,8 @@
 
 use core::arch::x86_64::*;
 
-use super::lines::{hint_step, rows, Dest};
-use super::{load, t16_regs, Shape16};
+use super::lines::{hint_step, Dest};
+use super::{load, shifted, t16_regs, Shape16};
 
 /// Whether [`direct`] runs the block `sh` into `dst` at `to`: no loops
 /// around the groups, each stage column (`16 · groups` slots) inside one
@@ -48,8 +48,51 @@ pub(crate) fn fits(sh: &Shape16, to: &Dest) -> bool {
 /// The block `sh` (which [`fits`] `to`) from `src` at `s` straight into
 /// `dst`, streaming whole lines; `ahead`: the next block's source offset
 /// less this one's, hinted into L2 as this block is read.
+///
+/// Every destination row starts where the first does in its line
+/// ([`fits`]: strides in whole lines), so the line writer's shift is a
+/// constant: one monomorphised body per offset, through
+/// `shifted::rows`, as [`panel`](super::panel())
+/// writes. Measured on an Intel Xeon guest (2 vCPU, KVM; L1d 48 KiB, L2 2
+/// MiB; AVX-512), f32[4096,4096] `{1,0:T(8,128)}` → `{0,1:T(8,128)}`,
+/// destination 16 bytes into a line: see the README's figures for that
+/// host. Through `lines::rows` each line took a jump on the offset, a
+/// join through the stack and its own bounds and alignment checks.
 #[target_feature(enable = "avx512f")]
 pub(crate) fn direct(
+    src: &[u32],
+    s: usize,
+    sh: &Shape16,
+    dst: &mut [u32],
+    to: &Dest,
+    ahead: Option<isize>,
+) {
+    let m = dst.as_ptr().wrapping_add(to.d).addr() / 4 % 16;
+    let f = match m {
+        0 => body::<0>,
+        1 => body::<15>,
+        2 => body::<14>,
+        3 => body::<13>,
+        4 => body::<12>,
+        5 => body::<11>,
+        6 => body::<10>,
+        7 => body::<9>,
+        8 => body::<8>,
+        9 => body::<7>,
+        10 => body::<6>,
+        11 => body::<5>,
+        12 => body::<4>,
+        13 => body::<3>,
+        14 => body::<2>,
+        _ => body::<1>,
+    };
+    f(src, s, sh, dst, to, ahead);
+}
+
+/// [`direct`] with its destination rows `(16 - S) % 16` slots into their
+/// lines.
+#[target_feature(enable = "avx512f")]
+fn body<const S: i32>(
     src: &[u32],
     s: usize,
     sh: &Shape16,
@@ -63,7 +106,7 @@ pub(crate) fn direct(
         let c0 = 16 * i;
         // the stage rows c0 .. c0 + 16, each 16 slots a group
         let at: [usize; 16] = core::array::from_fn(|k| to.at((c0 + k) * sh.ds));
-        rows(
+        shifted::rows::<16, S>(
             dst,
             &at,
             sh.groups,

@@ -203,7 +203,7 @@ fn body<const S: i32>(
         let c0 = 16 * i;
         // the stage rows c0 .. c0 + 16, each `16 · groups` slots
         let at: [usize; 16] = core::array::from_fn(|k| to.at((c0 + k) * sh.ds));
-        shifted::rows::<S>(
+        shifted::rows::<16, S>(
             dst,
             &at,
             sh.groups,

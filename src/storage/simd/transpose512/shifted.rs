@@ -6,7 +6,9 @@
 //! inside the rows streamed through one pointer, their bounds and line
 //! offset checked once per call instead of per line.
 //!
-//! [`panel()`](super::panel()) writes through it. Measured there (same
+//! [`panel()`](super::panel()), [`direct()`](super::direct()) and the
+//! packed unit transposes (`squares::direct`) write through it. Measured
+//! in `panel` (same
 //! case and rounds as its figures, wall clock): the shift a constant but
 //! each line checked as `lines::rows` checks it, 7.4–8.4 GB/s, about as
 //! fast as `lines::rows` itself (7.0–7.8); checked once per call, 9.2–9.4:
@@ -17,7 +19,7 @@ use core::arch::x86_64::*;
 
 use super::lines::{self, put, stream};
 
-/// [`lines::rows`] for 16 rows that all start `(16 - S) % 16` slots
+/// [`lines::rows`] for `P` rows that all start `(16 - S) % 16` slots
 /// into a line (`S < 16`, checked; `S = 0`, rows on lines, is
 /// `lines::rows`' own aligned loop), each of `16 · groups` slots, written
 /// from `piece(g)`, the `g`-th 16 slots of every row (`g` from 0 up, once
@@ -26,11 +28,11 @@ use super::lines::{self, put, stream};
 /// Pre: `dst[at[k] .. at[k] + 16 · groups]` are in bounds and disjoint.
 #[target_feature(enable = "avx512f")]
 #[inline]
-pub(crate) fn rows<const S: i32>(
+pub(crate) fn rows<const P: usize, const S: i32>(
     dst: &mut [u32],
-    at: &[usize; 16],
+    at: &[usize; P],
     groups: usize,
-    mut piece: impl FnMut(usize) -> [__m512; 16],
+    mut piece: impl FnMut(usize) -> [__m512; P],
 ) {
     const { assert!(S < 16) };
     if S == 0 {
@@ -54,7 +56,7 @@ pub(crate) fn rows<const S: i32>(
     let mut carry = first;
     for g in 1..groups {
         let v = piece(g);
-        for k in 0..16 {
+        for k in 0..P {
             let p = base.wrapping_add(at[k] + 16 * g - m);
             // SAFETY: `p` is the line `at[k] + 16g - m .. + 16` of `dst`,
             // inside `at[k] .. at[k] + len` (`16 - m ≤ 16g - m` and
@@ -72,8 +74,8 @@ pub(crate) fn rows<const S: i32>(
         carry = v;
     }
     // the partial lines at the rows' ends, as `lines::rows` writes them
-    for k in 0..16 {
-        if k + 1 < 16 && at[k + 1] == at[k] + len {
+    for k in 0..P {
+        if k + 1 < P && at[k + 1] == at[k] + len {
             stream(dst, at[k] + len - m, join::<S>(first[k + 1], carry[k]));
         } else {
             put(dst, at[k] + len - m, carry[k], 16 - m, m);
