@@ -403,26 +403,23 @@ fn sixteen_byte_units_move_whole() {
     assert_eq!(dst[9], [0u8; 16], "padding is zero bits");
 }
 
-/// Tile transposes (`{1,0:tile}` → `{0,1:tile}`) streamed at the
-/// detected SIMD level with the destination at every slot offset in a
-/// 64-byte line, and the source at two: the AVX-512 level writes these
-/// straight into the destination, its line writer one body per offset
-/// (f32 slots, and bf16 / s8 tilings whose 8- and 16-byte units it writes
-/// in 32-bit slots); each must write what the portable level writes
-/// without streaming, and nothing around it.
+/// Tile transposes (`{1,0:tile}` → `{0,1:tile}`, tiles ↔ column-major)
+/// streamed at the detected SIMD level with the destination at every
+/// slot offset in a 64-byte line, and the source at two: the AVX-512
+/// level writes these straight into the destination, its line writer one
+/// body per offset (f32 slots, and bf16 / s8 tilings whose 8- and
+/// 16-byte units it writes in 32-bit slots); each must write what the
+/// portable level writes without streaming, and nothing around it.
 #[test]
 #[cfg_attr(miri, ignore = "the AVX-512 kernels are native only")]
 fn streamed_tile_transposes_agree_at_every_destination_offset() {
     use tilelayout::storage::{RelayoutPlan, Simd, Unit};
     fn at_every_offset<U: Unit + PartialEq + core::fmt::Debug>(
-        ty: &str,
-        dims: [u64; 2],
-        tile: &str,
+        a: ArrayLayout,
+        b: ArrayLayout,
         val: impl Fn(usize) -> U,
         fill: U,
     ) {
-        let a = shape(ty, &dims, &[1, 0], tile);
-        let b = shape(ty, &dims, &[0, 1], tile);
         let plan = RelayoutPlan::new(a, b).unwrap();
         assert_eq!(plan.stats().kernel, Kernel::Gather);
         let z = size_of::<U>();
@@ -446,7 +443,7 @@ fn streamed_tile_transposes_agree_at_every_destination_offset() {
                     .with_streaming(Some(true))
                     .execute(&src[so..so + sn], &mut buf[d..d + dn])
                     .unwrap();
-                let case = format!("{ty}{dims:?} {tile}: source +{so}, destination +{off}");
+                let case = format!("{a:?} -> {b:?}: source +{so}, destination +{off}");
                 assert!(buf[d..d + dn] == want[..], "{case}");
                 assert!(
                     buf[..d].iter().chain(&buf[d + dn..]).all(|x| *x == fill),
@@ -455,9 +452,23 @@ fn streamed_tile_transposes_agree_at_every_destination_offset() {
             }
         }
     }
-    at_every_offset("f32", [256, 512], "T(8,128)", |i| i as f32, -1.0);
+    let t = |ty, dims: &[u64], m: &[usize], tile| ArrayLayout::from(shape(ty, dims, m, tile));
+    let f32s = |i: usize| i as f32;
+    let f32t = t("f32", &[1024, 256], &[1, 0], "T(8,128)");
+    at_every_offset(
+        f32t,
+        t("f32", &[1024, 256], &[0, 1], "T(8,128)"),
+        f32s,
+        -1.0,
+    );
+    let cols = ArrayLayout::from(strided(&[1024, 256], 32)[1]);
+    at_every_offset(f32t, cols, f32s, -1.0);
+    at_every_offset(cols, f32t, f32s, -1.0);
     let v16 = |i: usize| (i as u16).wrapping_mul(40503);
-    at_every_offset("bf16", [512, 512], "T(8,128)(2,1)", v16, 1);
+    let (a, b) = (&[1, 0][..], &[0, 1][..]);
+    let bf16 = |m| t("bf16", &[512, 512], m, "T(8,128)(2,1)");
+    at_every_offset(bf16(a), bf16(b), v16, 1);
     let v8 = |i: usize| (i as u8).wrapping_mul(151);
-    at_every_offset("s8", [512, 512], "T(8,128)(4,1)", v8, 7);
+    let s8 = |m| t("s8", &[512, 512], m, "T(8,128)(4,1)");
+    at_every_offset(s8(a), s8(b), v8, 7);
 }

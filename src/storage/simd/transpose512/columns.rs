@@ -59,8 +59,8 @@
 
 use core::arch::x86_64::*;
 
-use super::lines::{rows, Dest};
-use super::{direct_fits, load, t16_regs, Shape16};
+use super::lines::Dest;
+use super::{direct_fits, load, shifted, t16_regs, Shape16};
 use crate::storage::simd::{prefetch, prefetch_l2};
 
 /// Whether [`columns`] runs the block `sh` into `to`: where [`direct()`]
@@ -82,8 +82,45 @@ pub(crate) fn fits(sh: &Shape16, to: &Dest) -> bool {
 /// `dst`, streaming whole lines, its column steps on the source's lines;
 /// `ahead`: the next block's source offset less this one's, hinted into
 /// L2 as this block is read.
+///
+/// Every destination row starts where the first does in its line
+/// ([`fits`]), so the line writer's shift is a constant: one
+/// monomorphised body per offset, as [`direct()`](fn@super::direct)
+/// writes.
 #[target_feature(enable = "avx512f")]
 pub(crate) fn columns(
+    src: &[u32],
+    s: usize,
+    sh: &Shape16,
+    dst: &mut [u32],
+    to: &Dest,
+    ahead: Option<isize>,
+) {
+    let f = match dst.as_ptr().wrapping_add(to.d).addr() / 4 % 16 {
+        0 => body::<0>,
+        1 => body::<15>,
+        2 => body::<14>,
+        3 => body::<13>,
+        4 => body::<12>,
+        5 => body::<11>,
+        6 => body::<10>,
+        7 => body::<9>,
+        8 => body::<8>,
+        9 => body::<7>,
+        10 => body::<6>,
+        11 => body::<5>,
+        12 => body::<4>,
+        13 => body::<3>,
+        14 => body::<2>,
+        _ => body::<1>,
+    };
+    f(src, s, sh, dst, to, ahead);
+}
+
+/// [`columns`] with its destination rows `(16 - S) % 16` slots into
+/// their lines.
+#[target_feature(enable = "avx512f")]
+fn body<const S: i32>(
     src: &[u32],
     s: usize,
     sh: &Shape16,
@@ -116,7 +153,7 @@ pub(crate) fn columns(
     for i in 0..cols {
         let at: [usize; 16] = core::array::from_fn(|k| to.at(col(i, k) * sh.ds));
         let (o, next) = (off(i), (i + 1 < cols).then(|| off(i + 1)));
-        rows(
+        shifted::rows::<16, S>(
             dst,
             &at,
             sh.groups,
