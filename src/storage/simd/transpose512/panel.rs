@@ -7,7 +7,7 @@
 //!    slots, one 64-byte load a row) is copied into half `i % 2` of a
 //!    panel whose rows are two lines apart (16 KiB for 128 rows: half a
 //!    32 KiB L1d, less of a 48 KiB or 64 KiB one, so it stays in L1),
-//!    hinting the next block's same piece into L2 row by row;
+//!    hinting a share of the next block's rows into L2, each whole;
 //! 2. the line writer transposes piece `i` from the panel, where the 16
 //!    rows of a step are 128 bytes apart, over 16 different sets, as a
 //!    tiled source's are, and fills the destination with whole-line
@@ -53,9 +53,10 @@
 //! offset in a line instead of line-aligned 5.3 against 6.7;
 //! `prefetcht0` of the rows two ahead while copying 11–24 % slower; the
 //! next block hinted in address order (whole rows) over the copies
-//! instead of piece by piece 8.7–8.9 against 9.1, or over the transposes
-//! 8.0–8.4; blocks of 256 slots a row (1 KiB runs) no better, 512 slots
-//! 15–25 % slower.
+//! instead of piece by piece 8.7–8.9 against 9.1 (the order kept since,
+//! for an Intel host where it wins by half: see `body`), or over the
+//! transposes 8.0–8.4; blocks of 256 slots a row (1 KiB runs) no better,
+//! 512 slots 15–25 % slower.
 
 use core::arch::x86_64::*;
 
@@ -157,24 +158,42 @@ fn body<const S: i32>(
     let a = scratch.as_ptr().addr() / 4 % 16;
     let o = (16 - a) % 16;
     let buf = &mut scratch[o..o + rows_n * PITCH];
-    // rows `r0 .. r0 + 16` of piece `i` into the panel, hinting the next
-    // block's same lines into L2 (LLVM leaves it out of line, a call per
-    // group; forced inline, 0.66–0.82× of memcpy against 0.66–0.83× in
-    // the same three locked rounds, load average 2.1: no gain, not kept)
+    // rows `r0 .. r0 + 16` of piece `i` into the panel, hinting a share
+    // of the next block's rows into L2 (LLVM leaves it out of line, a call
+    // per group; forced inline, 0.66–0.82× of memcpy against 0.66–0.83× in
+    // the same three locked rounds, load average 2.1: no gain, not kept).
+    //
+    // The hints run along whole rows, so that memory sees each row's
+    // 1 KiB as one run rather than 128 rows' lines taken one at a time:
+    // on an Intel Xeon guest (2 vCPU, KVM; L1d 48 KiB, L2 2 MiB; AVX-512)
+    // f32[4096,4096] column-major → `{1,0:T(8,128)}`, a scratch timing
+    // loop of the plan beside memcpy (best of 7, two rounds), 3.9–4.1 →
+    // 5.4–5.7 GB/s with the buffers 16 bytes into a line, 3.9–4.1 →
+    // 7.0–7.5 on lines (memcpy 6.9–7.9); a read-only model of the block
+    // there, 128 columns 1 KiB each, read 6.8 GB/s taking one line of
+    // every column in turn, 11.8 in runs of four lines, 12.5 whole. On
+    // AMD EPYC Zen 4 (the figures above) hinting in address order had
+    // measured 8.7–8.9 GB/s against 9.1 piece by piece.
+    let row = |r: usize| s + r / 16 * sh.group.0 + sh.rows[r % 16];
+    let calls = sh.cols * sh.groups;
     let copy = |buf: &mut [u32], i: usize, r0: usize| {
         let c = 16 * i;
-        for r in r0..r0 + 16 {
-            let so = s + r / 16 * sh.group.0 + sh.rows[r % 16] + c;
-            if let Some(x) = ahead {
-                // the line of the piece's last slot (a row 16 bytes into a
-                // line reads two lines a piece: the first is the previous
-                // piece's last), and at a row's first piece its first too
-                let q = src.as_ptr().wrapping_add(so).wrapping_offset(x);
-                if i == 0 {
-                    super::super::prefetch_l2(q);
+        if let Some(x) = ahead {
+            // this call's share of the next block's rows (the calls run
+            // over every piece of every group), each hinted into L2 whole,
+            // in address order, and the line of its last slot (a row 16
+            // bytes into a line ends in one more)
+            let t = i * sh.groups + r0 / 16;
+            for r in t * rows_n / calls..(t + 1) * rows_n / calls {
+                let q = src.as_ptr().wrapping_add(row(r)).wrapping_offset(x);
+                for k in 0..sh.cols {
+                    super::super::prefetch_l2(q.wrapping_add(16 * k));
                 }
-                super::super::prefetch_l2(q.wrapping_add(15));
+                super::super::prefetch_l2(q.wrapping_add(16 * sh.cols - 1));
             }
+        }
+        for r in r0..r0 + 16 {
+            let so = row(r) + c;
             store(buf, r * PITCH + i % 2 * 16, load(src, so));
         }
     };
