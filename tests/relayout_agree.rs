@@ -404,10 +404,10 @@ fn sixteen_byte_units_move_whole() {
 }
 
 /// Tile transposes (`{1,0:tile}` → `{0,1:tile}`, tiles ↔ column-major)
-/// streamed at the detected SIMD level with the destination at every
-/// slot offset in a 64-byte line, and the source at two: the AVX-512
-/// level writes these straight into the destination, its line writer one
-/// body per offset (f32 slots, and bf16 / s8 tilings whose 8- and
+/// at the detected SIMD level, streamed and not, with the destination at
+/// every slot offset in a 64-byte line, and the source at two: the
+/// AVX-512 level writes these straight into the destination, its line
+/// writer one body per offset (f32 slots, and bf16 / s8 tilings whose 8- and
 /// 16-byte units it writes in 32-bit slots); each must write what the
 /// portable level writes without streaming, and nothing around it.
 #[test]
@@ -435,15 +435,15 @@ fn streamed_tile_transposes_agree_at_every_destination_offset() {
                 .unwrap();
             let mut buf = vec![fill; dn + 2 * line];
             let base = buf.as_ptr().align_offset(64).min(line);
-            for off in 0..line {
+            for (off, nt) in (0..line).flat_map(|o| [(o, true), (o, false)]) {
                 buf.fill(fill);
                 let d = base + off;
                 plan.clone()
                     .with_simd(Some(Simd::detected()))
-                    .with_streaming(Some(true))
+                    .with_streaming(Some(nt))
                     .execute(&src[so..so + sn], &mut buf[d..d + dn])
                     .unwrap();
-                let case = format!("{a:?} -> {b:?}: source +{so}, destination +{off}");
+                let case = format!("{a:?} -> {b:?}: source +{so}, destination +{off}, nt {nt}");
                 assert!(buf[d..d + dn] == want[..], "{case}");
                 assert!(
                     buf[..d].iter().chain(&buf[d + dn..]).all(|x| *x == fill),

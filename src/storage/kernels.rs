@@ -198,27 +198,25 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
         // source is hinted while the stage is copied out, not
         // while it is gathered (s8 streaming 0.68-0.78x -> 0.80-0.92x)
         let ahead = self.ahead.take();
-        // packed squares that stream: straight into the
-        // destination where the level has a kernel for them
-        if self.nt
-            && simd::squares::gather_direct(
-                self.isa,
-                src,
-                s,
-                g,
-                dst,
-                (d, foot, a.dst as usize),
-                ahead,
-            )
-        {
+        // packed squares: straight into the destination where the level
+        // has a kernel for them (streaming or not: see `gather_direct`)
+        if simd::squares::gather_direct(
+            self.isa,
+            src,
+            s,
+            g,
+            dst,
+            (d, foot, a.dst as usize),
+            ahead,
+            self.nt,
+        ) {
             return;
         }
         let mut next = simd::squares::NextSource::new(src, s, g, ahead, a.n as usize);
         let ahead = if next.is_some() { None } else { ahead };
-        // 32-bit tile transposes that stream: straight into the
-        // destination where the level has a kernel for them
-        if self.nt
-            && size_of::<T>() == 4
+        // 32-bit tile transposes: straight into the destination where
+        // the level has a kernel for them (streaming or not)
+        if size_of::<T>() == 4
             && simd::transpose::gather_direct_u32(
                 self.isa,
                 cast(src),
@@ -228,6 +226,7 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
                 (d, foot, a.dst as usize),
                 bytemuck::cast_slice_mut(&mut *stage),
                 ahead,
+                self.nt,
             )
             .is_some()
         {

@@ -123,8 +123,9 @@ pub(crate) enum Direct {
     Columns,
 }
 
-/// A streaming gather block whose loops [`transposes`] accepts, from
-/// `src` at `s` straight into `dst` (stage slot `t` at `d + t / foot ·
+/// A gather block whose loops [`transposes`] accepts, from `src` at `s`
+/// straight into `dst` with streaming stores if `nt`, else ordinary ones
+/// (stage slot `t` at `d + t / foot ·
 /// chunk + t % foot`), without the stage, if the level has a kernel for
 /// its shape (AVX-512: `transpose512::columns` into a column-major
 /// destination, else `transpose512::direct`, or `transpose512::panel`
@@ -140,6 +141,7 @@ pub(crate) fn gather_direct_u32(
     (d, foot, chunk): (usize, usize, usize),
     scratch: &mut [u32],
     ahead: Option<isize>,
+    nt: bool,
 ) -> Option<Direct> {
     #[cfg(target_arch = "x86_64")]
     if isa.avx512() {
@@ -150,25 +152,25 @@ pub(crate) fn gather_direct_u32(
             if columns_fits(&sh, &to) {
                 // SAFETY: the CPU has AVX-512 F (`isa` is at most the
                 // detected level, and its AVX-512 level requires F and BW).
-                unsafe { columns(src, s, &sh, dst, &to, ahead) };
+                unsafe { columns(src, s, &sh, dst, &to, ahead, nt) };
                 return Some(Direct::Columns);
             }
             if direct_fits(&sh, &to) {
                 // SAFETY: the CPU has AVX-512 F (`isa` is at most the
                 // detected level, and its AVX-512 level requires F and BW).
-                unsafe { direct(src, s, &sh, dst, &to, ahead) };
+                unsafe { direct(src, s, &sh, dst, &to, ahead, nt) };
                 return Some(Direct::Rows);
             }
         } else if let Some(sh) = Shape16::any(loops) {
             let l1d = crate::storage::caches::Caches::host().l1d;
             if let Some(p) = Panel::of(&sh, &to, scratch.len(), l1d) {
                 // SAFETY: as above.
-                unsafe { panel(src, s, &p, scratch, dst, &to, ahead) };
+                unsafe { panel(src, s, &p, scratch, dst, &to, ahead, nt) };
                 return Some(Direct::Panel);
             }
         }
     }
-    let _ = (isa, src, s, loops, dst, d, foot, chunk, scratch, ahead);
+    let _ = (isa, src, s, loops, dst, d, foot, chunk, scratch, ahead, nt);
     None
 }
 
@@ -186,7 +188,7 @@ pub(crate) fn takes_16x16(loops: &[Loop]) -> bool {
 /// For the tests of the direct kernels: the block `loops` from `src` at
 /// `s` through [`gather_direct_u32`] (with `scratch`) into a destination
 /// that starts on a line and `d` slots into it, for every `d` in `0..=16`
-/// at every level: the AVX-512 level (where the CPU has it) runs
+/// at every level, streaming and not: the AVX-512 level (where the CPU has it) runs
 /// `expect`, the others none (see [`super::check_chunks_at_every_offset`]
 /// for what is checked).
 #[cfg(test)]
@@ -204,17 +206,21 @@ pub(crate) fn check_direct_at_every_offset(
     let mut want = alloc::vec![OUT; stage];
     super::gather_by_definition(src, s, loops, &mut want);
     let takes = cfg!(target_arch = "x86_64") && Simd::detected() >= Simd::Avx512;
-    super::check_chunks_at_every_offset(
-        &(loops, s),
-        &want,
-        (foot, chunk),
-        17,
-        OUT,
-        |isa, out, d| {
-            gather_direct_u32(isa, src, s, loops, out, (d, foot, chunk), scratch, Some(64))
-        },
-        |level, _| (takes && level == Simd::Avx512).then_some(expect),
-    );
+    // streaming stores, and ordinary ones
+    for nt in [true, false] {
+        super::check_chunks_at_every_offset(
+            &(loops, s, nt),
+            &want,
+            (foot, chunk),
+            17,
+            OUT,
+            |isa, out, d| {
+                let to = (d, foot, chunk);
+                gather_direct_u32(isa, src, s, loops, out, to, scratch, Some(64), nt)
+            },
+            |level, _| (takes && level == Simd::Avx512).then_some(expect),
+        );
+    }
 }
 
 #[cfg(test)]
@@ -499,8 +505,17 @@ mod tests {
             let (loops, mut out) = (&cases[0].0, alloc::vec![0u32; 1 << 15]);
             // a scratch too small for the panel (and its line alignment)
             let small = &mut scratch[..128 * 32 + 14];
-            let ran =
-                gather_direct_u32(isa, &src, 0, loops, &mut out, (0, 1024, 1024), small, None);
+            let ran = gather_direct_u32(
+                isa,
+                &src,
+                0,
+                loops,
+                &mut out,
+                (0, 1024, 1024),
+                small,
+                None,
+                true,
+            );
             assert_eq!(ran, None);
             // rows 4 KiB + 64 bytes apart: read from the source directly
             let rows = [l(16, 8, 1024), l(128, 1040, 1), l(8, 1, 128)];
@@ -513,6 +528,7 @@ mod tests {
                 (0, 1024, 1024),
                 &mut scratch,
                 None,
+                true,
             );
             assert_eq!(ran, Some(Direct::Rows));
         }

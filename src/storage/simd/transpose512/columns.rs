@@ -1,4 +1,4 @@
-//! A streaming gather block into a column-major destination written
+//! A gather block into a column-major destination written
 //! straight to it ([`columns`]): tiles → column-major, where every stage
 //! row (a source column) is one whole destination run, with the column
 //! steps placed on the source's lines.
@@ -79,7 +79,7 @@ pub(crate) fn fits(sh: &Shape16, to: &Dest) -> bool {
 }
 
 /// The block `sh` (which [`fits`] `to`) from `src` at `s` straight into
-/// `dst`, streaming whole lines, its column steps on the source's lines;
+/// `dst`, whole lines streamed if `nt`, its column steps on the source's lines;
 /// `ahead`: the next block's source offset less this one's, hinted into
 /// L2 as this block is read.
 ///
@@ -95,6 +95,7 @@ pub(crate) fn columns(
     dst: &mut [u32],
     to: &Dest,
     ahead: Option<isize>,
+    nt: bool,
 ) {
     let f = match dst.as_ptr().wrapping_add(to.d).addr() / 4 % 16 {
         0 => body::<0>,
@@ -114,7 +115,7 @@ pub(crate) fn columns(
         14 => body::<2>,
         _ => body::<1>,
     };
-    f(src, s, sh, dst, to, ahead);
+    f(src, s, sh, dst, to, ahead, nt);
 }
 
 /// [`columns`] with its destination rows `(16 - S) % 16` slots into
@@ -127,6 +128,7 @@ fn body<const S: i32>(
     dst: &mut [u32],
     to: &Dest,
     ahead: Option<isize>,
+    nt: bool,
 ) {
     // the rows' first `h` slots end their first line (0: rows on lines)
     let a = src.as_ptr().wrapping_add(s).addr();
@@ -157,6 +159,7 @@ fn body<const S: i32>(
             dst,
             &at,
             sh.groups,
+            nt,
             #[inline(always)]
             |g| {
                 let so = s + g * sh.group.0;

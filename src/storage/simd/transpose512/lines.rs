@@ -43,9 +43,9 @@ impl Dest {
 /// number of slots into their lines; a row's slots follow each other),
 /// each of `16 · groups` slots, written from `piece(g)`, the `g`-th 16
 /// slots of every row (`g` from 0 up, once each): whole lines by
-/// streaming stores, a row's partial first and last lines joined with
-/// the adjacent row's where it follows in the destination, else by
-/// ordinary stores.
+/// streaming stores (`nt`; else ordinary aligned ones), a row's partial
+/// first and last lines joined with the adjacent row's where it follows
+/// in the destination, else by ordinary stores.
 ///
 /// Pre: `dst[at[k] .. at[k] + 16 · groups]` are in bounds and disjoint.
 #[target_feature(enable = "avx512f")]
@@ -54,6 +54,7 @@ pub(crate) fn rows<const P: usize>(
     dst: &mut [u32],
     at: &[usize; P],
     groups: usize,
+    nt: bool,
     mut piece: impl FnMut(usize) -> [__m512; P],
 ) {
     let len = 16 * groups;
@@ -70,7 +71,7 @@ pub(crate) fn rows<const P: usize>(
         // at load average 4)
         for g in 0..groups {
             for (k, v) in piece(g).into_iter().enumerate() {
-                stream(dst, at[k] + 16 * g, v);
+                line(dst, at[k] + 16 * g, v, nt);
             }
         }
         return;
@@ -83,7 +84,7 @@ pub(crate) fn rows<const P: usize>(
             if g == 0 {
                 first[k] = v;
             } else {
-                stream(dst, at[k] + 16 * g - m, align(v, carry[k], m));
+                line(dst, at[k] + 16 * g - m, align(v, carry[k], m), nt);
             }
             carry[k] = v;
         }
@@ -93,7 +94,7 @@ pub(crate) fn rows<const P: usize>(
     for k in 0..P {
         let joined = k + 1 < P && at[k + 1] == at[k] + len;
         if joined {
-            stream(dst, at[k] + len - m, align(first[k + 1], carry[k], m));
+            line(dst, at[k] + len - m, align(first[k + 1], carry[k], m), nt);
         } else {
             put(dst, at[k] + len - m, carry[k], 16 - m, m);
         }
@@ -213,23 +214,39 @@ pub(crate) fn put(dst: &mut [u32], at: usize, v: __m512, from: usize, n: usize) 
 }
 
 /// `v` to the 16 slots `dst[at..at + 16]`, a whole 64-byte line, with a
-/// streaming store.
+/// streaming store if `nt`, else an ordinary aligned one.
 #[target_feature(enable = "avx512f")]
 #[inline]
-pub(crate) fn stream(dst: &mut [u32], at: usize, v: __m512) {
+pub(crate) fn line(dst: &mut [u32], at: usize, v: __m512, nt: bool) {
     let line = &mut dst[at..at + 16];
     let p = line.as_mut_ptr();
-    assert!(
-        p.addr().is_multiple_of(64),
-        "a streamed line is a whole line"
-    );
+    assert!(p.addr().is_multiple_of(64), "a line stored whole");
     // SAFETY: `p` points to the 16 slots (64 bytes) of `line`, a live,
     // exclusively borrowed part of `dst`, so it is valid for a 64-byte
-    // write; it is 64-byte aligned (asserted above), as `vmovntps`
-    // requires; the CPU has AVX-512 F (this function's target feature,
-    // which its callers prove). The store is weakly ordered: the mover's
-    // `finish` fences after the last one (as for every streaming store).
-    unsafe { _mm512_stream_ps(p.cast(), v) };
+    // write; it is 64-byte aligned (asserted above), as `vmovntps` and
+    // `vmovaps` require; the CPU has AVX-512 F (this function's target
+    // feature, which its callers prove). The streaming store is weakly
+    // ordered: the mover's `finish` fences after the last one (as for
+    // every streaming store).
+    unsafe { store_line(p, v, nt) };
+}
+
+/// One aligned 64-byte store of `v` at `p`, streaming if `nt`.
+///
+/// # Safety
+/// `p` valid for a 64-byte write and 64-byte aligned; the CPU has
+/// AVX-512 F.
+#[target_feature(enable = "avx512f")]
+#[inline]
+pub(crate) unsafe fn store_line(p: *mut u32, v: __m512, nt: bool) {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        if nt {
+            _mm512_stream_ps(p.cast(), v)
+        } else {
+            _mm512_store_ps(p.cast(), v)
+        }
+    }
 }
 
 #[cfg(test)]

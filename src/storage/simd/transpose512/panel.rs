@@ -1,4 +1,4 @@
-//! A streaming gather block whose 16 source rows of a step all fall in
+//! A gather block whose 16 source rows of a step all fall in
 //! one L1d set (rows a multiple of 4 KiB apart: a column-major source's
 //! columns), transposed through an L1-resident panel ([`panel`]), a piece
 //! of 16 source slots of every row at a time:
@@ -96,7 +96,7 @@ impl Panel {
 }
 
 /// The block of [`Panel`] `p` from `src` at `s` into `dst` through the
-/// panel in `scratch`, streaming whole lines; `ahead`: the next block's
+/// panel in `scratch`, whole lines streamed if `nt`; `ahead`: the next block's
 /// source offset less this one's, hinted into L2 piece by piece as this
 /// block's pieces are copied.
 ///
@@ -114,6 +114,7 @@ pub(crate) fn panel(
     dst: &mut [u32],
     to: &Dest,
     ahead: Option<isize>,
+    nt: bool,
 ) {
     // every destination row starts where the first does in its line
     // (strides in whole lines, [`direct_fits`]): the writer's shift a
@@ -137,7 +138,7 @@ pub(crate) fn panel(
         14 => body::<2>,
         _ => body::<1>,
     };
-    f(src, s, p, scratch, dst, to, ahead);
+    f(src, s, p, scratch, dst, to, ahead, nt);
 }
 
 /// [`panel`] with its destination rows `(16 - S) % 16` slots into
@@ -151,6 +152,7 @@ fn body<const S: i32>(
     dst: &mut [u32],
     to: &Dest,
     ahead: Option<isize>,
+    nt: bool,
 ) {
     let sh = &p.block;
     let rows_n = 16 * sh.groups;
@@ -226,6 +228,7 @@ fn body<const S: i32>(
             dst,
             &at,
             sh.groups,
+            nt,
             #[inline(always)]
             |g| {
                 if i + 1 < sh.cols {

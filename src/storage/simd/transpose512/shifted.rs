@@ -17,7 +17,7 @@
 
 use core::arch::x86_64::*;
 
-use super::lines::{self, put, stream};
+use super::lines::{self, line, put, store_line};
 
 /// [`lines::rows`] for `P` rows that all start `(16 - S) % 16` slots
 /// into a line (`S < 16`, checked; `S = 0`, rows on lines, is
@@ -32,11 +32,12 @@ pub(crate) fn rows<const P: usize, const S: i32>(
     dst: &mut [u32],
     at: &[usize; P],
     groups: usize,
+    nt: bool,
     mut piece: impl FnMut(usize) -> [__m512; P],
 ) {
     const { assert!(S < 16) };
     if S == 0 {
-        return lines::rows(dst, at, groups, piece);
+        return lines::rows(dst, at, groups, nt, piece);
     }
     let m = (16 - S) as usize;
     let len = 16 * groups;
@@ -66,17 +67,18 @@ pub(crate) fn rows<const P: usize, const S: i32>(
             // loop (`piece` borrows other buffers), so the write aliases
             // nothing live; `dst + at[k]` is `m` slots into a line
             // (asserted above), so `p` is 64-byte aligned, as `vmovntps`
-            // requires; the CPU has AVX-512 F (this function's target
-            // feature). The store is weakly ordered: the mover's `finish`
-            // fences after the last one, as for every streaming store.
-            unsafe { _mm512_stream_ps(p.cast(), join::<S>(v[k], carry[k])) };
+            // and `vmovaps` require; the CPU has AVX-512 F (this
+            // function's target feature). A streaming store is weakly
+            // ordered: the mover's `finish` fences after the last one, as
+            // for every streaming store.
+            unsafe { store_line(p, join::<S>(v[k], carry[k]), nt) };
         }
         carry = v;
     }
     // the partial lines at the rows' ends, as `lines::rows` writes them
     for k in 0..P {
         if k + 1 < P && at[k + 1] == at[k] + len {
-            stream(dst, at[k] + len - m, join::<S>(first[k + 1], carry[k]));
+            line(dst, at[k] + len - m, join::<S>(first[k + 1], carry[k]), nt);
         } else {
             put(dst, at[k] + len - m, carry[k], 16 - m, m);
         }
