@@ -421,7 +421,10 @@ fn streamed_tile_transposes_agree_at_every_destination_offset() {
         fill: U,
     ) {
         let plan = RelayoutPlan::new(a, b).unwrap();
-        assert_eq!(plan.stats().kernel, Kernel::Gather);
+        // (without `alloc` other kernels: no stage, no direct kernels)
+        if cfg!(feature = "alloc") {
+            assert_eq!(plan.stats().kernel, Kernel::Gather);
+        }
         let z = size_of::<U>();
         let (sn, dn) = (plan.src_units(z) as usize, plan.dst_units(z) as usize);
         let line = 64 / z;

@@ -105,7 +105,9 @@ impl Caches {
     /// On 32, 48 and 105 MiB last levels a copy between equal sizes
     /// streams from 8, 12 and 26.25 MiB of destination; a destination
     /// under the L2 (1–2 MiB on those hosts) never streams: a consumer
-    /// reads it from the core's own cache.
+    /// reads it from the core's own cache. ([`Caches::host`] counts at
+    /// most 16 MiB of last level for each thread CPUID says shares it, so
+    /// a 2-vCPU guest of a larger host counts 32 MiB and streams from 8.)
     pub fn streams(&self, src: u64, dst: u64) -> bool {
         dst >= self.l2 as u64 && src.saturating_add(dst) >= self.last as u64 / 2
     }

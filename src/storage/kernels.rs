@@ -97,7 +97,7 @@ pub(crate) struct UnitMover<'a, T> {
     /// README's figures for that host. Without it each run's two partial
     /// lines took plain stores, each a read of the line from memory among
     /// the streamed lines.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "alloc"))]
     pub(crate) joiner: Option<stream::Joiner>,
 }
 
@@ -335,7 +335,7 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
         match k {
             Kernel::Runs => {
                 let n = b.n as usize;
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", feature = "alloc"))]
                 if let Some(j) = &mut self.joiner {
                     let z = size_of::<T>();
                     let (sb, db) = (cast::<T, u8>(src), bytemuck::cast_slice_mut(dst));
@@ -511,7 +511,7 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
     fn finish(&mut self) {
         #[cfg(feature = "alloc")]
         self.flush();
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "alloc"))]
         if let Some(j) = &mut self.joiner {
             j.flush(cast(self.src), bytemuck::cast_slice_mut(self.dst));
         }

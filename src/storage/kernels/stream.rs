@@ -78,14 +78,12 @@ fn copy_partial_line(src: &[u8], dst: &mut [u8]) {
     }
 }
 
-/// How many streamed runs of a block [`Joiner`] holds a partial line for
-/// (run `i` in slot `i % JOINED`): the 32 tiles of a `T(8,128)` tile row
-/// of 4096 columns, with room.
-const JOINED: usize = 64;
-
 /// The streamed runs' partial lines, each held back until the run that
 /// continues it in the destination completes the line, which then goes
-/// out as one whole non-temporal line.
+/// out as one whole non-temporal line. One slot for each run of a block
+/// (run `i` in slot `i`: the 32 tiles of a `T(8,128)` tile row of 4096
+/// columns, the 1024 runs of a combined-dims `T(2,*,128)` block), grown
+/// as runs need them.
 ///
 /// Where a destination does not start on a line, every run of a block
 /// (rows ↔ `T(8,128)`: 512 bytes) begins and ends inside a line, and the
@@ -102,17 +100,19 @@ const JOINED: usize = 64;
 /// Measured on an Intel Xeon guest (2 vCPU, KVM; L1d 48 KiB, L2 2 MiB;
 /// AVX-512), f32[4096,4096] rows → `T(8,128)`, plain `Vec`s (16 bytes
 /// into a line), streaming: see `UnitMover::joiner`.
+#[cfg(feature = "alloc")]
 pub(crate) struct Joiner {
     /// Per slot: where the held piece ends in the destination, where it
     /// starts in the source, and its length (0: none), in bytes.
-    held: [(usize, usize, usize); JOINED],
+    held: alloc::vec::Vec<(usize, usize, usize)>,
 }
 
+#[cfg(feature = "alloc")]
 impl Joiner {
-    /// Nothing held.
+    /// Nothing held (and nothing allocated until a run needs a slot).
     pub(crate) const fn new() -> Joiner {
         Joiner {
-            held: [(0, 0, 0); JOINED],
+            held: alloc::vec::Vec::new(),
         }
     }
 
@@ -135,7 +135,10 @@ impl Joiner {
             copy_partial_line(&src[so..so + n], &mut dst[o..o + n]);
             return;
         }
-        let slot = &mut self.held[i % JOINED];
+        if i >= self.held.len() {
+            self.held.resize(i + 1, (0, 0, 0));
+        }
+        let slot = &mut self.held[i];
         if head > 0 {
             let (end, hs, hl) = *slot;
             if hl > 0 && end == o && hl + head == 64 {
@@ -157,7 +160,7 @@ impl Joiner {
             &mut dst[o + head..o + head + body],
         );
         if tail > 0 {
-            let slot = &mut self.held[i % JOINED];
+            let slot = &mut self.held[i];
             let (end, hs, hl) = *slot;
             if hl > 0 {
                 copy_partial_line(&src[hs..hs + hl], &mut dst[end - hl..end]);
@@ -227,9 +230,10 @@ mod tests {
     /// `u − 1`, as rows → `T(8,128)` and back do), that chain across slots
     /// (the next block's run `i + 1`), and that leave gaps, at every
     /// destination offset in a line and run lengths around the line
-    /// size, more runs a block than slots too: every byte once, the bytes
-    /// around untouched.
+    /// size, many runs a block too: every byte once, the bytes around
+    /// untouched.
     #[test]
+    #[cfg(feature = "alloc")]
     fn joined_runs_match_a_plain_copy_at_every_offset() {
         let src: vec::Vec<u8> = (0..40000u32).map(|i| (i * 31 + 7) as u8).collect();
         let mut buf = vec![0u8; 40000 + 128];
@@ -241,7 +245,7 @@ mod tests {
                 (n, 4, 3, 3 * n, n),          // run i continues in block u + 1
                 (n, 3, 3, n, 3 * n),          // runs follow each other in a block
                 (n, 2, 2, 2 * n + 32, n + 5), // gaps: nothing chains
-                (n, 70, 2, 2 * n, n),         // more runs than slots
+                (n, 70, 2, 2 * n, n),         // many runs a block
             ]
         };
         let offsets = (0..64).filter(|o| !cfg!(miri) || o % 16 == 0 || o % 16 == 1);

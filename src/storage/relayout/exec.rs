@@ -282,7 +282,7 @@ impl Exec {
                         pending: None,
                         next: 0,
                         ahead: None,
-                        #[cfg(target_arch = "x86_64")]
+                        #[cfg(all(target_arch = "x86_64", feature = "alloc"))]
                         joiner: nt.then(kernels::stream::Joiner::new),
                     },
                     part,
