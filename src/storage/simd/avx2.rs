@@ -300,7 +300,7 @@ pub(super) fn zip2_u16_one(
     let along = long_rows(rs);
     for (i, ((xa, xb), o)) in chunks.enumerate() {
         let c = 16 * i;
-        // software prefetch (non-temporal hint): the hardware prefetchers
+        // software prefetch (`simd::prefetch`): the hardware prefetchers
         // lag on several interleaved row streams (measured: 0.5x -> 0.85x
         // of memcpy on bf16[4096,4096] 2 KiB ahead along each row; 1.0x
         // for the blocks `Caches::prefetch_ahead` ahead, `pf`, when

@@ -361,6 +361,7 @@ mod avx512 {
     /// `t` the register transpose of `P × P` units.
     #[target_feature(enable = "avx512f,avx512bw")]
     #[inline]
+    #[allow(clippy::too_many_arguments)] // reason: both sides, the hints, the stores and the transpose, flat
     fn steps<const P: usize, const S: i32>(
         src: &[u8],
         s: usize,

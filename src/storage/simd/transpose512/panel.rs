@@ -105,6 +105,7 @@ impl Panel {
 /// piece `i`, the same group's rows of piece `i + 1` are copied into the
 /// other half, so that the copy's loads (from L2) and the transposes'
 /// streaming stores are in flight together.
+#[allow(clippy::too_many_arguments)] // reason: both sides, the scratch, the hints and the stores, flat
 #[target_feature(enable = "avx512f")]
 pub(crate) fn panel(
     src: &[u32],
@@ -143,6 +144,7 @@ pub(crate) fn panel(
 
 /// [`panel`] with its destination rows `(16 - S) % 16` slots into
 /// their lines.
+#[allow(clippy::too_many_arguments)] // reason: as `panel`'s
 #[target_feature(enable = "avx512f")]
 fn body<const S: i32>(
     src: &[u32],
