@@ -246,7 +246,7 @@ mod avx512 {
     use super::super::avx512::{in_unit, load};
     use super::{Dest, Shape};
     use crate::storage::simd::transpose512::lines::hint_step;
-    use crate::storage::simd::transpose512::shifted;
+    use crate::storage::simd::transpose512::shifted::{self, by_shift};
 
     /// The block `sh` (which fits `to`, in 32-bit destination slots)
     /// from the bytes `src` at `s` straight into `dst`; `ahead` in bytes;
@@ -266,32 +266,6 @@ mod avx512 {
         } else {
             units16(src, s, sh, dst, to, ahead, nt);
         }
-    }
-
-    /// The line writer's shift for rows starting where `to`'s first
-    /// does in its line (every row does: strides in whole lines): `S` of
-    /// `shifted::rows`, `0` on lines.
-    macro_rules! by_shift {
-        ($dst:expr, $to:expr, $f:ident) => {
-            match $dst.as_ptr().wrapping_add($to.d).addr() / 4 % 16 {
-                0 => $f::<0>,
-                1 => $f::<15>,
-                2 => $f::<14>,
-                3 => $f::<13>,
-                4 => $f::<12>,
-                5 => $f::<11>,
-                6 => $f::<10>,
-                7 => $f::<9>,
-                8 => $f::<8>,
-                9 => $f::<7>,
-                10 => $f::<6>,
-                11 => $f::<5>,
-                12 => $f::<4>,
-                13 => $f::<3>,
-                14 => $f::<2>,
-                _ => $f::<1>,
-            }
-        };
     }
 
     /// [`direct`] for 8-byte units (each unit size and shift its own

@@ -60,7 +60,8 @@
 use core::arch::x86_64::*;
 
 use super::lines::Dest;
-use super::{direct_fits, load, shifted, t16_regs, Shape16};
+use super::shifted::{self, by_shift};
+use super::{direct_fits, load, t16_regs, Shape16};
 use crate::storage::simd::{prefetch, prefetch_l2};
 
 /// Whether [`columns`] runs the block `sh` into `to`: where [`direct()`]
@@ -97,24 +98,7 @@ pub(crate) fn columns(
     ahead: Option<isize>,
     nt: bool,
 ) {
-    let f = match dst.as_ptr().wrapping_add(to.d).addr() / 4 % 16 {
-        0 => body::<0>,
-        1 => body::<15>,
-        2 => body::<14>,
-        3 => body::<13>,
-        4 => body::<12>,
-        5 => body::<11>,
-        6 => body::<10>,
-        7 => body::<9>,
-        8 => body::<8>,
-        9 => body::<7>,
-        10 => body::<6>,
-        11 => body::<5>,
-        12 => body::<4>,
-        13 => body::<3>,
-        14 => body::<2>,
-        _ => body::<1>,
-    };
+    let f = by_shift!(dst, to, body);
     f(src, s, sh, dst, to, ahead, nt);
 }
 

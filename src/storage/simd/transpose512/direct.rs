@@ -26,7 +26,8 @@
 use core::arch::x86_64::*;
 
 use super::lines::{hint_step, Dest};
-use super::{load, shifted, t16_regs, Shape16};
+use super::shifted::{self, by_shift};
+use super::{load, t16_regs, Shape16};
 
 /// Whether [`direct`] runs the block `sh` into `dst` at `to`: no loops
 /// around the groups, each stage column (`16 · groups` slots) inside one
@@ -72,25 +73,7 @@ pub(crate) fn direct(
     ahead: Option<isize>,
     nt: bool,
 ) {
-    let m = dst.as_ptr().wrapping_add(to.d).addr() / 4 % 16;
-    let f = match m {
-        0 => body::<0>,
-        1 => body::<15>,
-        2 => body::<14>,
-        3 => body::<13>,
-        4 => body::<12>,
-        5 => body::<11>,
-        6 => body::<10>,
-        7 => body::<9>,
-        8 => body::<8>,
-        9 => body::<7>,
-        10 => body::<6>,
-        11 => body::<5>,
-        12 => body::<4>,
-        13 => body::<3>,
-        14 => body::<2>,
-        _ => body::<1>,
-    };
+    let f = by_shift!(dst, to, body);
     f(src, s, sh, dst, to, ahead, nt);
 }
 

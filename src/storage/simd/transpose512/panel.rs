@@ -60,7 +60,8 @@
 
 use core::arch::x86_64::*;
 
-use super::{direct_fits, load, shifted, store, t16_regs, Dest, Shape16};
+use super::shifted::{self, by_shift};
+use super::{direct_fits, load, store, t16_regs, Dest, Shape16};
 
 /// Slots between the panel's rows: two pieces of 16 slots a row.
 const PITCH: usize = 32;
@@ -120,25 +121,7 @@ pub(crate) fn panel(
     // every destination row starts where the first does in its line
     // (strides in whole lines, [`direct_fits`]): the writer's shift a
     // constant, one monomorphised body per offset
-    let m = dst.as_ptr().wrapping_add(to.d).addr() / 4 % 16;
-    let f = match m {
-        0 => body::<0>,
-        1 => body::<15>,
-        2 => body::<14>,
-        3 => body::<13>,
-        4 => body::<12>,
-        5 => body::<11>,
-        6 => body::<10>,
-        7 => body::<9>,
-        8 => body::<8>,
-        9 => body::<7>,
-        10 => body::<6>,
-        11 => body::<5>,
-        12 => body::<4>,
-        13 => body::<3>,
-        14 => body::<2>,
-        _ => body::<1>,
-    };
+    let f = by_shift!(dst, to, body);
     f(src, s, p, scratch, dst, to, ahead, nt);
 }
 

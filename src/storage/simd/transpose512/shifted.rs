@@ -19,6 +19,34 @@ use core::arch::x86_64::*;
 
 use super::lines::{self, line, put, store_line};
 
+/// `$f::<S>` for the destination rows of `$to` in `$dst` (32-bit slots),
+/// `S` the shift of [`rows`] for the offset in its line where the first
+/// row starts, which every row shares (strides in whole lines): the
+/// direct kernels' dispatch to one monomorphised body per offset.
+macro_rules! by_shift {
+    ($dst:expr, $to:expr, $f:ident) => {
+        match $dst.as_ptr().wrapping_add($to.d).addr() / 4 % 16 {
+            0 => $f::<0>,
+            1 => $f::<15>,
+            2 => $f::<14>,
+            3 => $f::<13>,
+            4 => $f::<12>,
+            5 => $f::<11>,
+            6 => $f::<10>,
+            7 => $f::<9>,
+            8 => $f::<8>,
+            9 => $f::<7>,
+            10 => $f::<6>,
+            11 => $f::<5>,
+            12 => $f::<4>,
+            13 => $f::<3>,
+            14 => $f::<2>,
+            _ => $f::<1>,
+        }
+    };
+}
+pub(crate) use by_shift;
+
 /// [`lines::rows`] for `P` rows that all start `(16 - S) % 16` slots
 /// into a line (`S < 16`, checked; `S = 0`, rows on lines, is
 /// `lines::rows`' own aligned loop), each of `16 · groups` slots, written
