@@ -75,6 +75,11 @@ fn fast_path_matches_the_definition_and_the_general_path() {
     check!(i8, s; s8[8,128]{1,0:T(8,128)(4,1)});
     check!(i8, s; s8[16,256]{1,0:T(8,128)(4,1)});
     check!(i8, s; s8[8,52]{1,0:T(8,52)(4,1)});
+    // blocks of 32 and 96 columns: the AVX-512 loops' shortest and an odd
+    // number of their 32-column steps
+    check!(i8, s; s8[4,32]{1,0:T(4,32)(4,1)});
+    check!(i8, s; s8[8,96]{1,0:T(8,96)(4,1)});
+    check!(bf16, b; bf16[8,96]{1,0:T(8,96)(2,1)});
     check!(f32, f; f32[8,128]{1,0:T(8,128)});
     check!(f32, f; f32[16,256]{1,0:T(8,128)});
     check!(f32, f; f32[6,10]{0,1:T(2,5)});

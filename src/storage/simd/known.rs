@@ -132,6 +132,12 @@ pub(crate) fn unzip2_u16<B: KnownBlocks>(isa: Isa, inp: &[u16], rows: &mut [u16]
 #[inline(always)]
 pub(crate) fn unzip4_u8<B: KnownBlocks>(isa: Isa, inp: &[u8], rows: &mut [u8]) {
     #[cfg(target_arch = "x86_64")]
+    if isa.avx512() && B::BLOCKS.len.is_multiple_of(32) {
+        // SAFETY: the CPU has AVX-512 F and BW (`isa` is at most the
+        // detected level), which imply AVX2.
+        return unsafe { unzip4_u8_avx512::<B>(inp, rows) };
+    }
+    #[cfg(target_arch = "x86_64")]
     if isa.avx2() {
         // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
         return unsafe { unzip4_u8_avx2::<B>(inp, rows) };
@@ -189,6 +195,9 @@ fn unzips<T, const K: usize>(
 #[target_feature(enable = "avx512f,avx512bw")]
 fn zip2_u16_avx512<B: KnownBlocks>(rows: &[u16], out: &mut [u16]) {
     let bl = &B::BLOCKS;
+    if bl.len.is_multiple_of(32) {
+        return super::avx512::zip2_u16_steps::<B>(rows, out);
+    }
     zips::<u16, 2>(bl, rows, out, |[x, y], o| {
         super::avx512::zip2_u16_one(x, y, o, false, None, bl.rs)
     });
@@ -313,6 +322,9 @@ fn avx2_only(isa: Isa, f: impl FnOnce()) -> bool {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn unzip2_u16_avx512<B: KnownBlocks>(inp: &[u16], rows: &mut [u16]) {
+    if B::BLOCKS.len.is_multiple_of(32) {
+        return super::avx512::unzip2_u16_steps::<B>(inp, rows);
+    }
     blocks_avx512(inp, rows, &B::BLOCKS)
 }
 
@@ -382,6 +394,12 @@ fn unzip2_u16_avx2_on<G: Given>(inp: &[u16], rows: &mut [u16], given: G) {
     } else {
         unzips::<u16, 2>(bl, inp, rows, |i, r| unzip2_u16_block(i, r, bl.len, ahead));
     }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+fn unzip4_u8_avx512<B: KnownBlocks>(inp: &[u8], rows: &mut [u8]) {
+    super::avx512::unzip4_u8_steps::<B>(inp, rows)
 }
 
 #[cfg(target_arch = "x86_64")]
