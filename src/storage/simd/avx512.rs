@@ -21,7 +21,7 @@
 use core::arch::x86_64::*;
 
 use super::avx2::{self, long_rows, prefetch_targets, put, split_cols, Seg};
-use super::known::KnownBlocks;
+use super::known::Given;
 use super::nibbles::put512;
 use super::{each_zip, Blocks};
 
@@ -120,8 +120,8 @@ pub(super) fn zip2_u16_one(
 /// copy through the AVX2 loop → 14–16 (memcpy 7.4–8.3).
 #[target_feature(enable = "avx512f,avx512bw,avx2")]
 #[inline]
-pub(super) fn unzip4_u8_steps<B: KnownBlocks>(inp: &[u8], rows: &mut [u8]) {
-    let bl = &B::BLOCKS;
+pub(super) fn unzip4_u8_steps<G: Given>(inp: &[u8], rows: &mut [u8], given: G) {
+    let bl = &given.blocks();
     // in each lane: byte 4k + j of the result is column j of row k (packed
     // byte 4j + k)
     let ctrl = _mm512_broadcast_i32x4(_mm_setr_epi8(
@@ -134,6 +134,7 @@ pub(super) fn unzip4_u8_steps<B: KnownBlocks>(inp: &[u8], rows: &mut [u8]) {
     each_block(bl, |ro, po| {
         let inp = &inp[po..po + 4 * bl.len];
         for (c, s) in inp.chunks_exact(128).enumerate() {
+            ahead::<G>(s);
             let s: &[u16] = bytemuck::cast_slice(s);
             let (x, y) = (load(&s[..32]), load(&s[32..]));
             let (x, y) = (_mm512_shuffle_epi8(x, ctrl), _mm512_shuffle_epi8(y, ctrl));
@@ -160,8 +161,8 @@ pub(super) fn unzip4_u8_steps<B: KnownBlocks>(inp: &[u8], rows: &mut [u8]) {
 /// plain stores: two `vpermt2w` per 32 columns, as [`zip2_u16_one`].
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-pub(super) fn zip2_u16_steps<B: KnownBlocks>(rows: &[u16], out: &mut [u16]) {
-    let bl = &B::BLOCKS;
+pub(super) fn zip2_u16_steps<G: Given>(rows: &[u16], out: &mut [u16], given: G) {
+    let bl = &given.blocks();
     // (as `zip2_u16_one`'s)
     let lo_idx = _mm512_set_epi16(
         47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9, 40, 8, //
@@ -186,8 +187,8 @@ pub(super) fn zip2_u16_steps<B: KnownBlocks>(rows: &[u16], out: &mut [u16]) {
 /// [`unzip2_u16_block`].
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-pub(super) fn unzip2_u16_steps<B: KnownBlocks>(inp: &[u16], rows: &mut [u16]) {
-    let bl = &B::BLOCKS;
+pub(super) fn unzip2_u16_steps<G: Given>(inp: &[u16], rows: &mut [u16], given: G) {
+    let bl = &given.blocks();
     let even: [u16; 32] = core::array::from_fn(|i| 2 * i as u16);
     let odd: [u16; 32] = core::array::from_fn(|i| 2 * i as u16 + 1);
     let (ie, io) = (load(&even), load(&odd));
@@ -198,11 +199,23 @@ pub(super) fn unzip2_u16_steps<B: KnownBlocks>(inp: &[u16], rows: &mut [u16]) {
             .zip(a.chunks_exact_mut(32))
             .zip(b.chunks_exact_mut(32))
         {
+            ahead::<G>(i);
             let (x, y) = (load(&i[..32]), load(&i[32..]));
             store(false, a, _mm512_permutex2var_epi16(x, ie, y));
             store(false, b, _mm512_permutex2var_epi16(x, io, y));
         }
     });
+}
+
+/// The hints for the packed input [`Given::AHEAD`] bytes past the 128
+/// at `s` (none for constant blocks).
+#[inline(always)]
+fn ahead<G: Given>(s: &[impl Sized]) {
+    if G::AHEAD != 0 {
+        let p = s.as_ptr().cast::<u8>().wrapping_add(G::AHEAD);
+        super::prefetch(p);
+        super::prefetch(p.wrapping_add(64));
+    }
 }
 
 /// `one(rows offset, packed offset)` for every block of `bl`.

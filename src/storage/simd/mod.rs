@@ -399,7 +399,7 @@ pub(crate) fn unzip2_u16(isa: Isa, inp: &[u16], rows: &mut [u16], bl: Blocks, nt
 
 /// Blocks of 8-bit quads split into four rows.
 pub(crate) fn unzip4_u8(isa: Isa, inp: &[u8], rows: &mut [u8], bl: Blocks, nt: bool) {
-    // (plain stores at AVX2: `known`'s block loops)
+    // (plain stores at AVX2 and AVX-512: `known`'s block loops)
     #[cfg(target_arch = "x86_64")]
     if !nt && known::unzip4_u8_blocks(isa, inp, rows, &bl) {
         return;
