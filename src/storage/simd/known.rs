@@ -302,11 +302,17 @@ pub(super) fn zip2_u16_blocks(isa: Isa, rows: &[u16], out: &mut [u16], bl: &Bloc
 }
 
 /// As [`zip2_u16_blocks`], for [`super::zip4_u8`], prefetching 2 KiB on
-/// along each row (as the runtime kernel does in cache).
+/// along each row (as the runtime kernel does in cache), at AVX-512 too
+/// (whose s8 zip is AVX2's): s8 [1024, 1024] rows → tiles in cache,
+/// Intel Xeon model 167, 16.3–17.3 → 18.4–18.8 GB/s from plain `Vec`s,
+/// 20.2–20.8 → 23.4–23.6 on lines.
 #[cfg(target_arch = "x86_64")]
 pub(super) fn zip4_u8_blocks(isa: Isa, rows: &[u8], out: &mut [u8], bl: &Blocks) -> bool {
-    // SAFETY: `avx2_only` runs it only where the CPU has AVX2.
-    avx2_only(isa, || unsafe { zip4_u8_avx2_on(rows, out, Runtime(bl)) })
+    if isa.avx2() {
+        // SAFETY: the CPU has AVX2 (`isa` is at most the detected level).
+        unsafe { zip4_u8_avx2_on(rows, out, Runtime(bl)) };
+    }
+    isa.avx2()
 }
 
 /// Runs `f` (an `avx2` function's call) and returns `true` if the level

@@ -345,7 +345,7 @@ pub(crate) fn zip2_u16(isa: Isa, rows: &[u16], out: &mut [u16], bl: Blocks, nt: 
 
 /// Four 8-bit rows zipped, block by block.
 pub(crate) fn zip4_u8(isa: Isa, rows: &[u8], out: &mut [u8], bl: Blocks, nt: bool) {
-    // (plain stores at AVX2: `known`'s block loops)
+    // (plain stores at AVX2 and AVX-512: `known`'s block loops)
     #[cfg(target_arch = "x86_64")]
     if !nt && known::zip4_u8_blocks(isa, rows, out, &bl) {
         return;
