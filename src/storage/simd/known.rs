@@ -448,7 +448,7 @@ fn unzip4_u8_avx2_on<G: Given>(inp: &[u8], rows: &mut [u8], given: G) {
 mod steps512 {
     use core::arch::x86_64::*;
 
-    use super::super::avx2::put;
+    use super::super::avx2::{load as avx2_load, put};
     use super::super::avx512::{load, store};
     use super::super::Blocks;
     use super::Given;
@@ -493,8 +493,7 @@ mod steps512 {
             let inp = &inp[po..po + 4 * bl.len];
             for (c, s) in inp.chunks_exact(128).enumerate() {
                 ahead::<G>(s);
-                let s: &[u16] = bytemuck::cast_slice(s);
-                let (x, y) = (load(&s[..32]), load(&s[32..]));
+                let (x, y) = (load_bytes(&s[..64]), load_bytes(&s[64..]));
                 let (x, y) = (_mm512_shuffle_epi8(x, ctrl), _mm512_shuffle_epi8(y, ctrl));
                 let v = _mm512_permutex2var_epi32(x, ab, y);
                 let w = _mm512_permutex2var_epi32(x, cd, y);
@@ -574,6 +573,15 @@ mod steps512 {
             super::super::prefetch(p);
             super::super::prefetch(p.wrapping_add(64));
         }
+    }
+
+    /// The first 64 bytes of `s`, at any alignment (two safe unaligned
+    /// 32-byte copies).
+    #[target_feature(enable = "avx512f,avx2")]
+    #[inline]
+    fn load_bytes(s: &[u8]) -> __m512i {
+        let (lo, hi) = (avx2_load(&s[..32]), avx2_load(&s[32..64]));
+        _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
     }
 
     /// `one(rows offset, packed offset)` for every block of `bl`.
