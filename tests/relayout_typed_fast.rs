@@ -89,6 +89,40 @@ fn fast_path_matches_the_definition_and_the_general_path() {
     check!(bf16, b; bf16[40,128]{1,0:T(8,128)(2,1)});
 }
 
+/// Typed arrays of byte units can sit at any address: one at an odd one
+/// copies both ways, through the same kernels (one that read the tile's
+/// bytes as 16-bit slots panicked there).
+#[test]
+fn byte_tiles_at_an_odd_address() {
+    type A = layout_array!(s8[8,128]{1,0:T(8,128)(4,1)});
+    type L = layout!(s8[8,128]{1,0:T(8,128)(4,1)});
+    #[repr(C)]
+    struct Odd {
+        _first: u8,
+        a: A,
+    }
+    let mut o = Box::new(Odd {
+        _first: 0,
+        a: A::default(),
+    });
+    // (the allocation is at least 2-byte aligned: the array at 1)
+    assert_eq!(o.a.units().as_ptr() as usize % 2, 1);
+    let src: Vec<i8> = (0..8 * 128).map(s).collect();
+    o.a.view_mut().copy_from_row_major(&src).unwrap();
+    for i in 0..8 {
+        for j in 0..128 {
+            assert_eq!(
+                o.a.units()[L::offset([i, j])],
+                src[i * 128 + j],
+                "({i},{j})"
+            );
+        }
+    }
+    let mut back = vec![0i8; 8 * 128];
+    o.a.view().copy_to_row_major(&mut back).unwrap();
+    assert_eq!(back, src);
+}
+
 /// Runs the test above in a child process per SIMD level.
 #[test]
 #[cfg_attr(miri, ignore = "Miri cannot spawn processes")]
