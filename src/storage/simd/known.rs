@@ -40,7 +40,7 @@ pub(crate) trait KnownBlocks {
 /// inlines with every count and stride folded) or a value ([`Runtime`],
 /// the general executor's, which also prefetches its input).
 #[cfg(target_arch = "x86_64")]
-pub(super) trait Given: Copy {
+trait Given: Copy {
     /// How far ahead (bytes) the loops prefetch their input (0: not at
     /// all): 2 KiB at run time, as the streaming unzips'
     /// [`Seg`](super::avx2::Seg); none for a constant's few small tiles.
@@ -51,7 +51,7 @@ pub(super) trait Given: Copy {
 
 /// `B::BLOCKS` as [`Given`] blocks.
 #[cfg(target_arch = "x86_64")]
-pub(super) struct Const<B>(pub(super) PhantomData<B>);
+struct Const<B>(PhantomData<B>);
 
 #[cfg(target_arch = "x86_64")]
 impl<B> Clone for Const<B> {
@@ -75,7 +75,7 @@ impl<B: KnownBlocks> Given for Const<B> {
 /// Blocks known at run time as [`Given`] blocks.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
-pub(super) struct Runtime<'a>(pub(super) &'a Blocks);
+struct Runtime<'a>(&'a Blocks);
 
 #[cfg(target_arch = "x86_64")]
 impl Given for Runtime<'_> {
@@ -451,7 +451,7 @@ mod steps512 {
     use super::super::avx2::{load as avx2_load, put};
     use super::super::avx512::{load, store};
     use super::super::Blocks;
-    use super::Given;
+    use super::{at, Given};
 
     // The typed copies' AVX-512 zips and unzips: each function one loop
     // nest over the blocks (`Const`, a layout type's constants, with which
@@ -584,12 +584,13 @@ mod steps512 {
         _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
     }
 
-    /// `one(rows offset, packed offset)` for every block of `bl`.
+    /// `one(rows offset, packed offset)` for every block of `bl` ([`at`]).
     #[inline(always)]
     fn each_block(bl: &Blocks, mut one: impl FnMut(usize, usize)) {
         for i in 0..bl.count2 {
             for j in 0..bl.count {
-                one(i * bl.rstep2 + j * bl.rstep, i * bl.pstep2 + j * bl.pstep);
+                let (ro, po) = at(bl, i, j);
+                one(ro, po);
             }
         }
     }
