@@ -88,8 +88,8 @@ pub(crate) struct UnitMover<'a, T> {
     /// Source offset of the next [`Kernel::Gather`] block less this one's,
     /// for prefetching it while this one is read.
     pub(crate) ahead: Option<isize>,
-    /// The streamed runs' partial lines held until the next run completes
-    /// them (`Some` when the plan streams).
+    /// The streamed runs' partial lines, each held until the run that
+    /// completes its line comes (`Some` when the plan streams).
     ///
     /// f32[4096,4096] rows ↔ `T(8,128)`, plain `Vec`s (source and
     /// destination 16 bytes into a line), streaming, Intel Xeon guest (2

@@ -80,26 +80,39 @@ fn copy_partial_line(src: &[u8], dst: &mut [u8]) {
 
 /// The streamed runs' partial lines, each held back until the run that
 /// continues it in the destination completes the line, which then goes
-/// out as one whole non-temporal line. One slot for each run of a block
-/// (run `i` in slot `i`: the 32 tiles of a `T(8,128)` tile row of 4096
-/// columns, the 1024 runs of a combined-dims `T(2,*,128)` block), grown
-/// as runs need them.
+/// out as one whole non-temporal line. Each run `i` of a block has a slot
+/// (the 32 tiles of a `T(8,128)` tile row of 4096 columns, the 1024 runs
+/// of a combined-dims `T(2,*,128)` block), grown as runs need them, for
+/// its last partial line and for its first.
 ///
 /// Where a destination does not start on a line, every run of a block
 /// (rows ↔ `T(8,128)`: 512 bytes) begins and ends inside a line, and the
-/// run that fills the rest of that line comes a block later: the same
-/// run of the next block (the next row of each tile, the next tile of
-/// each row). [`stream::copy`](copy) stores such partial lines plainly,
-/// each then read from memory first; this holds run `i`'s last partial
-/// line (where it lies in the source: nothing is copied) until run `i`
-/// of a later block starts where it ends. A run that starts elsewhere
-/// writes its first partial line plainly, and a held line the next run
-/// in its slot does not continue is stored plainly then, or at
-/// [`Joiner::flush`]: every byte is written once, whatever the order.
+/// run that fills the rest of that line comes in a later block:
+/// - mostly the same run of the next block (the next row of each tile,
+///   the next tile of each row): run `i`'s last partial line is held
+///   (where it lies in the source: nothing is copied) until run `i` of a
+///   later block starts where it ends;
+/// - at a tile's edge, a run of the block before: a tile's first row
+///   (rows → `T(8,128)`) or a row's first tile (`T(8,128)` → rows) starts
+///   a line that the last row of the tile before it, or the end of the
+///   row before, finishes blocks later, in slot `i − 1` (or, from the
+///   last slot, in slot 0 of the next block). Such a first partial line
+///   is held in its slot until then.
 ///
-/// Measured on an Intel Xeon guest (2 vCPU, KVM; L1d 48 KiB, L2 2 MiB;
-/// AVX-512), f32[4096,4096] rows → `T(8,128)`, plain `Vec`s (16 bytes
-/// into a line), streaming: see `UnitMover::joiner`.
+/// A piece that no run meets is stored plainly when its slot takes
+/// another, or at [`Joiner::flush`]: every byte is written once, whatever
+/// the order.
+///
+/// Why: a partial line stored plainly is first read from memory (a
+/// read for ownership) among the streamed lines, and the stores behind
+/// it wait for that read. Measured on an Intel Xeon guest (2 vCPU, KVM;
+/// L1d 48 KiB, L2 2 MiB, 480 MiB L3 by CPUID; AVX-512), plain `Vec`s 16
+/// bytes into a line, the bench, wall clock, two rounds alternated with
+/// the joiner of last partial lines alone: f32[4096,4096] rows →
+/// `T(8,128)` 5.5 → 7.0–7.8 GB/s (0.89–0.90× → 1.09–1.16× of memcpy),
+/// combined dims `T(2,*,128)` 4.9–5.1 → 6.3–6.5 GB/s (0.72–0.76× →
+/// 0.94–0.97×), `T(8,128)` → rows unchanged (1.06–1.07×); with the
+/// destination on lines these held nothing and ran 1.08–1.12×.
 ///
 /// (Tried and not kept: the pieces held in a table keyed by destination
 /// line (open addressing, Fibonacci hashing, 16 slots a run), so that
@@ -111,9 +124,17 @@ fn copy_partial_line(src: &[u8], dst: &mut [u8]) {
 /// against 0.99×; combined dims 0.80–0.81× against 0.72×.)
 #[cfg(feature = "alloc")]
 pub(crate) struct Joiner {
-    /// Per slot: where the held piece ends in the destination, where it
-    /// starts in the source, and its length (0: none), in bytes.
-    held: alloc::vec::Vec<(usize, usize, usize)>,
+    /// Per slot: the run's last partial line held, as where it ends in
+    /// the destination, where it starts in the source, and its length
+    /// (0: none), in bytes.
+    tails: alloc::vec::Vec<(usize, usize, usize)>,
+    /// Per slot: the run's first partial line held, as where it starts in
+    /// the destination, where it starts in the source, and its length
+    /// (0: none), in bytes.
+    heads: alloc::vec::Vec<(usize, usize, usize)>,
+    /// Partial lines stored plainly, for the tests.
+    #[cfg(test)]
+    plain: usize,
 }
 
 #[cfg(feature = "alloc")]
@@ -121,13 +142,19 @@ impl Joiner {
     /// Nothing held (and nothing allocated until a run needs a slot).
     pub(crate) const fn new() -> Joiner {
         Joiner {
-            held: alloc::vec::Vec::new(),
+            tails: alloc::vec::Vec::new(),
+            heads: alloc::vec::Vec::new(),
+            #[cfg(test)]
+            plain: 0,
         }
     }
 
     /// `dst[o..o + n] = src[so..so + n]` for run `i` of a block, its whole
-    /// lines streamed, its partial lines joined with the pieces of the
-    /// runs before and after it in slot `i` where they meet.
+    /// lines streamed, its partial lines joined where they meet the
+    /// pieces held: its first with the last of slot `i` (the same run of
+    /// an earlier block) or of slot `i − 1` (the last slot for `i = 0`);
+    /// its last with the first of slot `i + 1`. A piece that meets none
+    /// is held in its slot.
     pub(crate) fn copy(
         &mut self,
         i: usize,
@@ -144,22 +171,25 @@ impl Joiner {
             copy_partial_line(&src[so..so + n], &mut dst[o..o + n]);
             return;
         }
-        if i >= self.held.len() {
-            self.held.resize(i + 1, (0, 0, 0));
+        if i >= self.tails.len() {
+            self.tails.resize(i + 1, (0, 0, 0));
+            self.heads.resize(i + 1, (0, 0, 0));
         }
-        let slot = &mut self.held[i];
         if head > 0 {
-            let (end, hs, hl) = *slot;
-            if hl > 0 && end == o && hl + head == 64 {
-                // the held piece starts the line this run's head ends:
-                // the line goes out whole
-                let mut line = [0u8; 64];
-                line[..hl].copy_from_slice(&src[hs..hs + hl]);
-                line[hl..].copy_from_slice(&src[so..so + head]);
-                *slot = (0, 0, 0);
-                copy(&line, &mut dst[o - hl..o + head]);
+            // the tail that ends where this head starts and fills its line
+            let meets =
+                |&(end, _, hl): &(usize, usize, usize)| hl > 0 && end == o && hl + head == 64;
+            let before = if i > 0 { i - 1 } else { self.tails.len() - 1 };
+            let k = [i, before].into_iter().find(|&k| meets(&self.tails[k]));
+            if let Some(k) = k {
+                let (_, hs, hl) = core::mem::take(&mut self.tails[k]);
+                join(src, (hs, hl), (so, head), &mut dst[o - hl..o + head]);
             } else {
-                copy_partial_line(&src[so..so + head], &mut dst[o..o + head]);
+                let (at, hs, hl) = core::mem::replace(&mut self.heads[i], (o, so, head));
+                if hl > 0 {
+                    self.count_plain();
+                    copy_partial_line(&src[hs..hs + hl], &mut dst[at..at + hl]);
+                }
             }
         }
         let tail = (n - head) % 64;
@@ -169,25 +199,87 @@ impl Joiner {
             &mut dst[o + head..o + head + body],
         );
         if tail > 0 {
-            let slot = &mut self.held[i];
-            let (end, hs, hl) = *slot;
-            if hl > 0 {
-                copy_partial_line(&src[hs..hs + hl], &mut dst[end - hl..end]);
+            let (end, ts) = (o + n, so + n - tail);
+            // the head held next that starts where this tail ends
+            if let Some(h) = self.heads.get_mut(i + 1) {
+                let (at, hs, hl) = *h;
+                if hl > 0 && at == end && tail + hl == 64 {
+                    *h = (0, 0, 0);
+                    join(src, (ts, tail), (hs, hl), &mut dst[end - tail..end + hl]);
+                    return;
+                }
             }
-            *slot = (o + n, so + n - tail, tail);
+            let (end0, hs, hl) = core::mem::replace(&mut self.tails[i], (end, ts, tail));
+            if hl > 0 {
+                self.count_plain();
+                copy_partial_line(&src[hs..hs + hl], &mut dst[end0 - hl..end0]);
+            }
         }
     }
 
     /// Stores every piece still held, plainly (before the fence that ends
     /// the streaming stores).
     pub(crate) fn flush(&mut self, src: &[u8], dst: &mut [u8]) {
-        for slot in &mut self.held {
-            let (end, hs, hl) = *slot;
+        for (end, hs, hl) in core::mem::take(&mut self.tails) {
             if hl > 0 {
+                self.count_plain();
                 copy_partial_line(&src[hs..hs + hl], &mut dst[end - hl..end]);
-                *slot = (0, 0, 0);
             }
         }
+        for (at, hs, hl) in core::mem::take(&mut self.heads) {
+            if hl > 0 {
+                self.count_plain();
+                copy_partial_line(&src[hs..hs + hl], &mut dst[at..at + hl]);
+            }
+        }
+    }
+
+    /// One more held piece stored plainly (counted for the tests).
+    #[inline(always)]
+    fn count_plain(&mut self) {
+        #[cfg(test)]
+        {
+            self.plain += 1;
+        }
+    }
+}
+
+/// One whole line `line` streamed from two pieces of the source, the
+/// first `a = (start, len)` and then `b`, whose lengths add up to 64.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn join(src: &[u8], a: (usize, usize), b: (usize, usize), line: &mut [u8]) {
+    let (x, y) = (&src[a.0..a.0 + a.1], &src[b.0..b.0 + b.1]);
+    if a.1.is_multiple_of(16) {
+        // (pieces of whole 16-byte stores: each straight from the
+        // source, no line joined on the stack)
+        let (l, r) = line.split_at_mut(a.1);
+        stream_pieces(x, l);
+        stream_pieces(y, r);
+    } else {
+        let mut joined = [0u8; 64];
+        joined[..a.1].copy_from_slice(x);
+        joined[a.1..].copy_from_slice(y);
+        copy(&joined, line);
+    }
+}
+
+/// `dst.copy_from_slice(src)` in streaming 16-byte stores, for a
+/// piece of a line whose other pieces are streamed too: `dst` starts on
+/// 16 bytes and its length is a multiple of 16 (else plain stores, which
+/// a join never takes). Pre: equal lengths.
+#[inline(always)]
+fn stream_pieces(src: &[u8], dst: &mut [u8]) {
+    if !dst.as_ptr().addr().is_multiple_of(16) || !dst.len().is_multiple_of(16) {
+        return copy_partial_line(src, dst);
+    }
+    for (o, i) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
+        let v: __m128i = bytemuck::pod_read_unaligned(i);
+        // SAFETY: `o` is a live, exclusively borrowed 16-byte chunk of
+        // `dst`, so valid for a 16-byte write; it is 16-byte aligned, as
+        // `store` requires: `dst` starts on 16 bytes (checked above) and
+        // the chunks advance by 16; SSE2 is part of the x86-64 baseline.
+        unsafe { store(o.as_mut_ptr().cast::<__m128i>(), v) };
     }
 }
 
@@ -257,7 +349,59 @@ mod tests {
                 (n, 70, 2, 2 * n, n),         // many runs a block
             ]
         };
+        // (runs a block, blocks, where run `i` of block `u` starts, in
+        // runs): rows → `T(8,128)`'s order, 4 tiles of 3 rows a tile row
+        // (a tile's first row meets the last row of the tile before it,
+        // held since 2 blocks back), and `T(8,128)` → rows' order, 3
+        // tiles of 4 rows a tile row (a row's end meets the next row's
+        // start, held since the tile row's first block; the last row's end
+        // meets the next tile row's first block's first run); two whole
+        // tile rows each, so that every partial line but the array's
+        // first and last is shared by two runs
+        type Order = (usize, usize, fn(usize, usize) -> usize);
+        let orders: [Order; 2] = [
+            (4, 6, |u, i| u / 3 * 12 + i * 3 + u % 3),
+            (4, 6, |u, i| (u / 3 * 4 + i) * 3 + u % 3),
+        ];
         let offsets = (0..64).filter(|o| !cfg!(miri) || o % 16 == 0 || o % 16 == 1);
+        for off in offsets.clone() {
+            for n in [1, 16, 48, 63, 64, 65, 100, 130, 512] {
+                if cfg!(miri) && n > 130 {
+                    continue;
+                }
+                for (count, blocks, at_run) in orders {
+                    let last = (0..blocks).flat_map(|u| (0..count).map(move |i| at_run(u, i)));
+                    let extent = (last.max().unwrap_or(0) + 1) * n;
+                    if extent + off > buf.len() - line || count * blocks * n > src.len() {
+                        continue;
+                    }
+                    buf.fill(0xEE);
+                    let mut want = buf.clone();
+                    let mut j = super::Joiner::new();
+                    let at = line + off;
+                    let (sb, db) = (&src[..], &mut buf[at..at + extent]);
+                    for u in 0..blocks {
+                        for i in 0..count {
+                            let (so, o) = ((u * count + i) * n, at_run(u, i) * n);
+                            j.copy(i, sb, so, n, db, o);
+                            want[at + o..at + o + n].copy_from_slice(&sb[so..so + n]);
+                        }
+                    }
+                    j.flush(sb, db);
+                    super::fence();
+                    assert!(
+                        buf == want,
+                        "{n} bytes, {count} x {blocks} tiled runs at {off}"
+                    );
+                    // every line two runs share went out whole: only the
+                    // array's first and last partial lines were held
+                    // and stored plainly
+                    if n >= 128 {
+                        assert!(j.plain <= 2, "{n} bytes at {off}: {} plain pieces", j.plain);
+                    }
+                }
+            }
+        }
         for off in offsets {
             for n in [1, 48, 63, 64, 65, 100, 128, 130, 512] {
                 if cfg!(miri) && n > 130 {
