@@ -468,6 +468,21 @@ pub(crate) fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
+/// A hint that the line at `p` is about to be written (`prefetchw`: the
+/// line fetched for ownership; any address, as [`prefetch`]). A no-op
+/// off x86-64 and under Miri, and on a CPU without the instruction
+/// (PRFCHW), which runs it as a `nop`.
+#[inline(always)]
+pub(crate) fn prefetch_w<T>(p: *const T) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: as in `prefetch`: `_mm_prefetch` only hints the cache.
+    unsafe {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_ET0};
+        _mm_prefetch::<_MM_HINT_ET0>(p.cast())
+    };
+    let _ = p;
+}
+
 /// As [`prefetch`], into L2 (`prefetcht1`): for lines read far ahead of
 /// their use (a whole gather stage, more than L1d holds), which a
 /// non-temporal hint would bring to L1 only to be evicted before use.

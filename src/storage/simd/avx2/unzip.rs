@@ -53,7 +53,21 @@ pub(in crate::storage::simd) fn unzip_by<T, const K: usize>(
 ) {
     if let Some(seg) = Seg::long_rows(&bl, nt, rows.as_ptr()) {
         let n = bl.count2 * bl.len;
-        for (j, cols) in seg.windows(&bl) {
+        // the rows' partial first and last lines, which take plain stores
+        // (each then read from memory first, and the stores behind it
+        // wait): fetched for writing now, and the first ones written
+        // last (after the first block's windows, which write them, move
+        // to the end), so that by then the reads are done
+        let z = core::mem::size_of::<T>();
+        for j in 0..bl.count {
+            for k in 0..K {
+                let r = rows.as_ptr().wrapping_add(j * bl.rstep + k * bl.rs);
+                super::super::prefetch_w(r);
+                super::super::prefetch_w(r.wrapping_add(n).wrapping_byte_sub(z.max(1)).cast::<T>());
+            }
+        }
+        let first = seg.windows(&bl).take(bl.count);
+        for (j, cols) in seg.windows(&bl).skip(bl.count).chain(first) {
             let r = rows_mut::<T, K>(rows, j * bl.rstep, bl.rs, n);
             one(&inp[j * bl.pstep..], seg, r, cols);
         }

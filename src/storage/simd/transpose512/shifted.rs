@@ -81,6 +81,19 @@ pub(crate) fn rows<const P: usize, const S: i32>(
         );
     }
     let base = dst.as_mut_ptr();
+    if nt {
+        // the partial lines at the rows' ends, stored plainly after the
+        // loop (each read from memory first, the stores behind it
+        // waiting): fetched for writing now, while the loop streams
+        for k in 0..P {
+            if k == 0 || at[k - 1] + len != at[k] {
+                super::super::prefetch_w(base.wrapping_add(at[k]));
+            }
+            if k + 1 == P || at[k + 1] != at[k] + len {
+                super::super::prefetch_w(base.wrapping_add(at[k] + len - 1));
+            }
+        }
+    }
     let first = piece(0);
     let mut carry = first;
     for g in 1..groups {
