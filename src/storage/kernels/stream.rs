@@ -268,6 +268,7 @@ fn join(src: &[u8], a: (usize, usize), b: (usize, usize), line: &mut [u8]) {
 /// piece of a line whose other pieces are streamed too: `dst` starts on
 /// 16 bytes and its length is a multiple of 16 (else plain stores, which
 /// a join never takes). Pre: equal lengths.
+#[cfg(feature = "alloc")]
 #[inline(always)]
 fn stream_pieces(src: &[u8], dst: &mut [u8]) {
     if !dst.as_ptr().addr().is_multiple_of(16) || !dst.len().is_multiple_of(16) {

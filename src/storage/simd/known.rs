@@ -23,6 +23,7 @@
 //! runtime unzip 13.3–14.9 GB/s (0.48–0.53× memcpy) → 17.4–19.4
 //! (0.67–0.70×).
 
+#[cfg(target_arch = "x86_64")]
 use core::marker::PhantomData;
 
 #[cfg(target_arch = "x86_64")]

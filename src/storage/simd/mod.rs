@@ -277,7 +277,8 @@ pub(crate) fn rows_mut<T, const K: usize>(
 }
 
 /// `K` rows of `n` slots, `rs` apart from slot `d` (the rows a zip
-/// reads, sliced once).
+/// reads, sliced once; the x86-64 kernels').
+#[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn rows_of<T, const K: usize>(src: &[T], d: usize, rs: usize, n: usize) -> [&[T]; K] {
     core::array::from_fn(|k| &src[d + k * rs..][..n])
@@ -470,11 +471,12 @@ pub(crate) fn prefetch<T>(p: *const T) {
 
 /// A hint that the line at `p` is about to be written (`prefetchw`: the
 /// line fetched for ownership; any address, as [`prefetch`]). A no-op
-/// off x86-64 and under Miri, and on a CPU without the instruction
-/// (PRFCHW), which runs it as a `nop`.
+/// under Miri, and on a CPU without the instruction (PRFCHW), which runs
+/// it as a `nop`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn prefetch_w<T>(p: *const T) {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[cfg(not(miri))]
     // SAFETY: as in `prefetch`: `_mm_prefetch` only hints the cache.
     unsafe {
         use core::arch::x86_64::{_mm_prefetch, _MM_HINT_ET0};
