@@ -84,7 +84,13 @@ pub(crate) fn rows<const P: usize, const S: i32>(
     if nt {
         // the partial lines at the rows' ends, stored plainly after the
         // loop (each read from memory first, the stores behind it
-        // waiting): fetched for writing now, while the loop streams
+        // waiting): fetched for writing now, while the loop streams.
+        // Measured (Intel Xeon guest, 2 vCPU, KVM; L1d 48 KiB, L2 2 MiB;
+        // destination 16 bytes into a line, the bench, alternated with
+        // the build before): bf16 [2048, 4096] packed tile transposes
+        // 5.9 → 6.5 GB/s (0.83× → 1.01× of memcpy), s8 0.73× → 0.79×;
+        // f32 tile transposes and column-major → tiles no change
+        // (0.80–0.84× and 0.65–0.68× either way).
         for k in 0..P {
             if k == 0 || at[k - 1] + len != at[k] {
                 super::super::prefetch_w(base.wrapping_add(at[k]));
