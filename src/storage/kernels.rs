@@ -129,9 +129,8 @@ impl Pending {
             if self.nt && k + 2 < self.chunks {
                 // the partial lines at the ends of the chunk two on, which
                 // take plain stores: fetched for writing ahead
-                let n = dst.as_ptr().wrapping_add(o + 2 * self.step);
-                crate::storage::simd::prefetch_w(n);
-                crate::storage::simd::prefetch_w(n.wrapping_add(f).wrapping_byte_sub(1));
+                let next = dst.as_ptr().wrapping_add(o + 2 * self.step);
+                crate::storage::simd::prefetch_w_ends(next, f);
             }
             copy_run(&stage[k * f..(k + 1) * f], &mut dst[o..o + f], self.nt);
             self.done += 1;

@@ -268,6 +268,11 @@ fn join(src: &[u8], a: (usize, usize), b: (usize, usize), line: &mut [u8]) {
 /// piece of a line whose other pieces are streamed too: `dst` starts on
 /// 16 bytes and its length is a multiple of 16 (else plain stores, which
 /// a join never takes). Pre: equal lengths.
+///
+/// ([`copy`]'s whole lines keep their own loop, four loads then four
+/// stores a line: through this one, f32[4096,4096] rows ↔ `T(8,128)`,
+/// plain `Vec`s 16 bytes into a line, ran 0.95–1.01× of memcpy against
+/// 1.03–1.11×, three rounds alternated on the Intel Xeon guest.)
 #[cfg(feature = "alloc")]
 #[inline(always)]
 fn stream_pieces(src: &[u8], dst: &mut [u8]) {

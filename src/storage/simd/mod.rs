@@ -485,6 +485,16 @@ pub(crate) fn prefetch_w<T>(p: *const T) {
     let _ = p;
 }
 
+/// [`prefetch_w`] of the first and the last line of the `n` slots from
+/// `p` (`n > 0`): a run's ends, which take plain stores when the lines
+/// between them stream.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn prefetch_w_ends<T>(p: *const T, n: usize) {
+    prefetch_w(p);
+    prefetch_w(p.wrapping_add(n - 1));
+}
+
 /// As [`prefetch`], into L2 (`prefetcht1`): for lines read far ahead of
 /// their use (a whole gather stage, more than L1d holds), which a
 /// non-temporal hint would bring to L1 only to be evicted before use.

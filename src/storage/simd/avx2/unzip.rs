@@ -65,12 +65,10 @@ pub(in crate::storage::simd) fn unzip_by<T, const K: usize>(
         // 48 bytes into a line 0.77–0.82× → 0.89–0.94×); with the edges
         // not stored at all (output wrong, timing only) bf16 ran 5.9–6.8
         // against 5.5–5.6.
-        let z = core::mem::size_of::<T>();
         for j in 0..bl.count {
             for k in 0..K {
                 let r = rows.as_ptr().wrapping_add(j * bl.rstep + k * bl.rs);
-                super::super::prefetch_w(r);
-                super::super::prefetch_w(r.wrapping_add(n).wrapping_byte_sub(z.max(1)).cast::<T>());
+                super::super::prefetch_w_ends(r, n);
             }
         }
         let first = seg.windows(&bl).take(bl.count);

@@ -81,6 +81,9 @@ pub(crate) fn rows<const P: usize, const S: i32>(
         );
     }
     let base = dst.as_mut_ptr();
+    // row `k` and the next one share the line where `k` ends (written
+    // whole by a join); else both ends are partial lines of their own
+    let meets_next = |k: usize| k + 1 < P && at[k + 1] == at[k] + len;
     if nt {
         // the partial lines at the rows' ends, stored plainly after the
         // loop (each read from memory first, the stores behind it
@@ -91,12 +94,12 @@ pub(crate) fn rows<const P: usize, const S: i32>(
         // 5.9 → 6.5 GB/s (0.83× → 1.01× of memcpy), s8 0.73× → 0.79×;
         // f32 tile transposes and column-major → tiles no change
         // (0.80–0.84× and 0.65–0.68× either way).
-        for k in 0..P {
-            if k == 0 || at[k - 1] + len != at[k] {
-                super::super::prefetch_w(base.wrapping_add(at[k]));
+        for (k, &a) in at.iter().enumerate() {
+            if k == 0 || !meets_next(k - 1) {
+                super::super::prefetch_w(base.wrapping_add(a));
             }
-            if k + 1 == P || at[k + 1] != at[k] + len {
-                super::super::prefetch_w(base.wrapping_add(at[k] + len - 1));
+            if !meets_next(k) {
+                super::super::prefetch_w(base.wrapping_add(a + len - 1));
             }
         }
     }
@@ -124,12 +127,12 @@ pub(crate) fn rows<const P: usize, const S: i32>(
     }
     // the partial lines at the rows' ends, as `lines::rows` writes them
     for k in 0..P {
-        if k + 1 < P && at[k + 1] == at[k] + len {
+        if meets_next(k) {
             line(dst, at[k] + len - m, join::<S>(first[k + 1], carry[k]), nt);
         } else {
             put(dst, at[k] + len - m, carry[k], 16 - m, m);
         }
-        if k == 0 || at[k - 1] + len != at[k] {
+        if k == 0 || !meets_next(k - 1) {
             put(dst, at[k], first[k], 0, 16 - m);
         }
     }
