@@ -268,9 +268,13 @@ fn tile_transpose_matches_the_definition() {
 
 /// The zip kernels stream directly (AVX2) into 16-byte aligned blocks;
 /// unzips into rows that start inside a line (as a `Vec`'s do) join the
-/// blocks of a row and store a head first. Destinations on a 64-byte line,
-/// one slot off it, and 16, 32 and 48 bytes into it; the result must be
-/// the non-streaming plan's, and the round trip the source.
+/// blocks of a row and store a head first; where the rows continue each
+/// other (these arrays' rows), the line two rows meet in is streamed whole
+/// from both rows' pieces (16-byte stores, and 8-byte ones where a piece
+/// is 8 bytes off 16: s8 8 and 40 bytes into a line). Destinations on a
+/// 64-byte line, one slot off it, and 8, 16, 32, 40 and 48 bytes into it;
+/// the result must be the non-streaming plan's, and the round trip the
+/// source.
 #[test]
 fn zip_streaming_into_aligned_and_unaligned_destinations() {
     for (ty, dims, attrs, bits) in [
@@ -308,7 +312,7 @@ fn zip_streaming_into_aligned_and_unaligned_destinations() {
         run(&there_plain, src, want);
         let mut buf = vec![0u8; 2 * n + 128];
         let mut again = vec![0u8; n + 128];
-        for shift in [0, ub, 16, 32, 48] {
+        for shift in [0, ub, 8, 16, 32, 40, 48] {
             let at = buf.as_ptr().align_offset(64) + shift;
             let ag = again.as_ptr().align_offset(64) + shift;
             let (mid, out) = (&mut buf[at..at + n], &mut again[ag..ag + n]);

@@ -729,15 +729,26 @@ mod tests {
     /// and 8 to 56 bytes into one (streaming, the joined windows with a
     /// head, `avx2::Seg`; plain, `known`'s block loops with their
     /// prefetch), several 64-byte steps per window and a tail, at every
-    /// level, against the portable unzip block by block.
+    /// level, against the portable unzip block by block; with a line
+    /// between rows, and with rows that continue each other (the lines
+    /// where they meet streamed whole, `Seg::joins`).
     #[test]
     fn unzips_of_joined_blocks_match_block_by_block() {
         fn band<T: bytemuck::Pod + PartialEq + core::fmt::Debug, const K: usize>(
             unzip_at: impl Fn(Isa, &[T], &mut [T], Blocks, bool),
         ) {
+            let b = core::mem::size_of::<T>();
+            for gap in [64 / b, 0] {
+                band_with::<T, K>(&unzip_at, gap);
+            }
+        }
+        fn band_with<T: bytemuck::Pod + PartialEq + core::fmt::Debug, const K: usize>(
+            unzip_at: &impl Fn(Isa, &[T], &mut [T], Blocks, bool),
+            gap: usize,
+        ) {
             let (len, count2, count) = (128usize, 5usize, 3usize);
             let b = core::mem::size_of::<T>();
-            let rs = count2 * len + 64 / b;
+            let rs = count2 * len + gap;
             let bl = Blocks {
                 len,
                 rs,
@@ -772,7 +783,7 @@ mod tests {
                     stream_fence();
                     assert!(
                         rows == &want[..],
-                        "{level:?} nt {nt} {b}-byte shift {shift}"
+                        "{level:?} nt {nt} {b}-byte shift {shift} gap {gap}"
                     );
                 }
             }
