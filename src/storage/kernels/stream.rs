@@ -7,7 +7,7 @@
 
 // (under Miri the streaming intrinsics are replaced by plain stores)
 #[cfg_attr(miri, allow(unused_imports))]
-use core::arch::x86_64::{__m128i, _mm_sfence, _mm_stream_si128};
+use core::arch::x86_64::{__m128i, _mm_sfence, _mm_stream_si128, _mm_stream_si64};
 
 /// `dst.copy_from_slice(src)` with non-temporal stores for the whole
 /// 64-byte lines of `dst`; the partial lines at both ends take plain
@@ -308,6 +308,29 @@ pub(crate) unsafe fn store(p: *mut __m128i, v: __m128i) {
     #[cfg(miri)]
     // SAFETY: forwarded from this function's contract (`__m128i` has
     // 16-byte alignment, so `write` checks exactly that).
+    unsafe {
+        p.write(v)
+    };
+}
+
+/// One non-temporal 8-byte store (`movnti`).
+///
+/// # Safety
+/// `p` must be valid for an 8-byte write and 8-byte aligned.
+#[inline(always)]
+pub(crate) unsafe fn store64(p: *mut i64, v: i64) {
+    // Miri cannot run `movnti` (inline assembly in stdarch): the same
+    // pointer takes an aligned plain store, so Miri checks the bounds and
+    // alignment the callers claim.
+    #[cfg(not(miri))]
+    // SAFETY: forwarded from this function's contract; SSE2 is part of
+    // the x86-64 baseline.
+    unsafe {
+        _mm_stream_si64(p, v)
+    };
+    #[cfg(miri)]
+    // SAFETY: as above (`i64` is 8-byte aligned, so `write` checks
+    // exactly that).
     unsafe {
         p.write(v)
     };

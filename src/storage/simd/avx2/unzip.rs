@@ -380,36 +380,13 @@ fn stream_piece(dst: &mut [u8], src: &[u8]) {
         } else if rest.len() >= 8 && p.addr().is_multiple_of(8) {
             let v: i64 = bytemuck::pod_read_unaligned(&src[at..at + 8]);
             // SAFETY: as above, for 8 bytes on an 8-byte boundary.
-            unsafe { stream64(p.cast(), v) };
+            unsafe { crate::storage::kernels::stream::store64(p.cast(), v) };
             at += 8;
         } else {
             rest.copy_from_slice(&src[at..]);
             at = dst.len();
         }
     }
-}
-
-/// One non-temporal 8-byte store (`movnti`).
-///
-/// # Safety
-/// `p` must be valid for an 8-byte write and 8-byte aligned.
-#[inline(always)]
-unsafe fn stream64(p: *mut i64, v: i64) {
-    // Miri cannot run `movnti` (inline assembly in stdarch): the same
-    // pointer takes an aligned plain store, so Miri checks the bounds and
-    // alignment the callers claim.
-    #[cfg(not(miri))]
-    // SAFETY: forwarded from this function's contract; SSE2 is part of
-    // the x86-64 baseline.
-    unsafe {
-        _mm_stream_si64(p, v)
-    };
-    #[cfg(miri)]
-    // SAFETY: as above (`i64` is 8-byte aligned, so `write` checks
-    // exactly that).
-    unsafe {
-        p.write(v)
-    };
 }
 
 /// Splits columns `cols` of an unzip into a head (to the rows' first
