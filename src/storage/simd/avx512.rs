@@ -49,6 +49,102 @@ pub(super) fn store(nt: bool, d: &mut [u16], v: __m512i) {
     put(nt, hi, _mm512_extracti64x4_epi64::<1>(v));
 }
 
+/// The word permute of [`zip_step`]: word `2k` of the result is word `k`
+/// of the source (row a's column `k`), word `2k + 1` its word `16 + k`
+/// (row b's).
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub(super) fn zip_index() -> __m512i {
+    let idx: [u16; 32] = core::array::from_fn(|i| (i / 2 + 16 * (i % 2)) as u16);
+    load(&idx)
+}
+
+/// Columns `0..16` of two 16-bit rows zipped: the 32 packed slots
+/// `a[0], b[0], a[1], b[1], …`, from one 32-byte load of each row (the
+/// second into the upper half, a load the core does beside the shuffle
+/// port) and one single-source word permute (`vpermw`, `idx` =
+/// [`zip_index`]). Intel's cores issue `vpermw` once a cycle and the
+/// two-source `vpermt2w` once in two (Xeon model 167), so this takes half
+/// the shuffle cycles of two `vpermt2w` over 32 columns of both rows;
+/// the zips and unzips of small bf16 tiles and rows in cache are bound by
+/// those cycles.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub(super) fn zip_step(idx: __m512i, a: &[u16], b: &[u16]) -> __m512i {
+    _mm512_permutexvar_epi16(idx, load_halves(a, b))
+}
+
+/// The word permutes of [`unzip32`], made once per loop.
+#[derive(Clone, Copy)]
+pub(super) struct Unzip {
+    /// Two-source (`vpermt2w`): packed words `2i` of 64 (row a's 32
+    /// columns).
+    even: __m512i,
+    /// Two-source: packed words `2i + 1` (row b's).
+    odd: __m512i,
+    /// One-source (`vpermw`): word `j < 16` of the result is packed word
+    /// `2j` of 32 (row a's column `j`), word `16 + j` packed word `2j + 1`
+    /// (row b's).
+    halves: __m512i,
+}
+
+impl Unzip {
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    pub(super) fn new() -> Self {
+        let even: [u16; 32] = core::array::from_fn(|i| 2 * i as u16);
+        let odd: [u16; 32] = core::array::from_fn(|i| 2 * i as u16 + 1);
+        let halves: [u16; 32] = core::array::from_fn(|j| (2 * (j % 16) + j / 16) as u16);
+        Unzip {
+            even: load(&even),
+            odd: load(&odd),
+            halves: load(&halves),
+        }
+    }
+}
+
+/// Whether both rows start on a 64-byte line: [`unzip32`]'s `lined`.
+#[inline(always)]
+pub(super) fn lined(a: &[u16], b: &[u16]) -> bool {
+    a.as_ptr().cast::<__m512i>().is_aligned() && b.as_ptr().cast::<__m512i>().is_aligned()
+}
+
+/// 64 packed slots (32 columns of two rows) unzipped into `a[..32]` and
+/// `b[..32]`, plain stores, by where the rows start (`lined`, from
+/// [`lined`], the same for every step of a block):
+/// - on a line: two two-source permutes (`vpermt2w`), each row's 32
+///   columns one 64-byte store into one line;
+/// - off a line: two one-source permutes (`vpermw`), each leaving 16
+///   columns of row a in the low half and row b's in the high half,
+///   stored as four 32-byte halves, which cross no line at 32 bytes into
+///   one (a 64-byte store anywhere off a line crosses one).
+///
+/// Intel's cores issue `vpermw` once a cycle and `vpermt2w` once in two,
+/// so both take four shuffle cycles here. bf16[1024, 1024] tiles → rows
+/// in cache (Xeon model 167, 2 MiB L2, 105 MiB L3): rows at 32 bytes into
+/// a line 0.52x memcpy with the 64-byte stores, 0.64–0.65x with the
+/// halves; rows on lines 0.82–0.84x with the 64-byte stores, 0.67–0.68x
+/// with the halves (more stores waiting on their lines).
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub(super) fn unzip32(ix: Unzip, lined: bool, inp: &[u16], [a, b]: [&mut [u16]; 2]) {
+    let (x, y) = (load(&inp[..32]), load(&inp[32..64]));
+    if lined {
+        store(false, a, _mm512_permutex2var_epi16(x, ix.even, y));
+        store(false, b, _mm512_permutex2var_epi16(x, ix.odd, y));
+    } else {
+        let (a, b) = (&mut a[..32], &mut b[..32]);
+        let (x, y) = (
+            _mm512_permutexvar_epi16(ix.halves, x),
+            _mm512_permutexvar_epi16(ix.halves, y),
+        );
+        put(false, &mut a[..16], _mm512_castsi512_si256(x));
+        put(false, &mut b[..16], _mm512_extracti64x4_epi64::<1>(x));
+        put(false, &mut a[16..], _mm512_castsi512_si256(y));
+        put(false, &mut b[16..], _mm512_extracti64x4_epi64::<1>(y));
+    }
+}
+
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
 pub(super) fn zip2_u16_one(
@@ -61,13 +157,7 @@ pub(super) fn zip2_u16_one(
 ) {
     let n = a.len().min(b.len()).min(out.len() / 2);
     let body = n / 32 * 32;
-    // word i of the result: a[i/2] for even i, b[i/2] for odd (index 32+
-    // selects the second source), columns 0-15, then 16-31
-    let lo_idx = _mm512_set_epi16(
-        47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9, 40, 8, //
-        39, 7, 38, 6, 37, 5, 36, 4, 35, 3, 34, 2, 33, 1, 32, 0,
-    );
-    let hi_idx = _mm512_add_epi16(lo_idx, _mm512_set1_epi16(16));
+    let idx = zip_index();
     // (exact chunks: no bounds checks in the loop)
     let chunks = a[..body]
         .chunks_exact(32)
@@ -84,10 +174,9 @@ pub(super) fn zip2_u16_one(
             super::prefetch(a.as_ptr().wrapping_add(c + 1024));
             super::prefetch(b.as_ptr().wrapping_add(c + 1024));
         }
-        let (x, y) = (load(xa), load(xb));
         let (o0, o1) = o.split_at_mut(32);
-        store(nt, o0, _mm512_permutex2var_epi16(x, lo_idx, y));
-        store(nt, o1, _mm512_permutex2var_epi16(x, hi_idx, y));
+        store(nt, o0, zip_step(idx, xa, xb));
+        store(nt, o1, zip_step(idx, &xa[16..], &xb[16..]));
     }
     if body < n {
         // AVX-512 implies SSE2
@@ -96,27 +185,20 @@ pub(super) fn zip2_u16_one(
 }
 
 /// One unzip block (`2 · len` packed 16-bit slots into two rows of
-/// `len`), plain stores, for the blocks of `known`: two two-source
-/// permutes (`vpermt2w`) per 32 columns, where AVX2 needs eight shuffles
-/// (the tile → rows direction of a small bf16 tile was shuffle-bound);
-/// the rest to SSE2.
+/// `len`), plain stores: one [`unzip32`] per 32 columns, where AVX2
+/// needs eight shuffles (the tile → rows direction of a small bf16 tile
+/// is shuffle-bound); the rest to SSE2.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
 pub(super) fn unzip2_u16_block(inp: &[u16], [a, b]: [&mut [u16]; 2], len: usize) {
     let body = len / 32 * 32;
-    // word i of row a is packed word 2i, of row b 2i + 1 (index 32+
-    // selects the second source: the next 32 packed words)
-    let even: [u16; 32] = core::array::from_fn(|i| 2 * i as u16);
-    let odd: [u16; 32] = core::array::from_fn(|i| 2 * i as u16 + 1);
-    let (ie, io) = (load(&even), load(&odd));
+    let (ix, on) = (Unzip::new(), lined(a, b));
     let chunks = inp[..2 * body]
         .chunks_exact(64)
         .zip(a[..body].chunks_exact_mut(32))
         .zip(b[..body].chunks_exact_mut(32));
     for ((i, xa), xb) in chunks {
-        let (x, y) = (load(&i[..32]), load(&i[32..]));
-        store(false, xa, _mm512_permutex2var_epi16(x, ie, y));
-        store(false, xb, _mm512_permutex2var_epi16(x, io, y));
+        unzip32(ix, on, i, [xa, xb]);
     }
     if body < len {
         // AVX-512 implies SSE2

@@ -450,7 +450,7 @@ mod steps512 {
     use core::arch::x86_64::*;
 
     use super::super::avx2::{load as avx2_load, put};
-    use super::super::avx512::{load, store};
+    use super::super::avx512::{lined, store, unzip32, zip_index, zip_step, Unzip};
     use super::super::Blocks;
     use super::{at, Given};
 
@@ -516,51 +516,41 @@ mod steps512 {
     }
 
     /// The zip blocks of `given` from two 16-bit rows (`len` a multiple of 32),
-    /// plain stores: two `vpermt2w` per 32 columns, as [`zip2_u16_one`](super::avx512).
+    /// plain stores: one `vpermw` per 16 columns, as
+    /// [`zip2_u16_one`](super::avx512).
     #[target_feature(enable = "avx512f,avx512bw")]
     #[inline]
     pub(super) fn zip2_u16_steps<G: Given>(rows: &[u16], out: &mut [u16], given: G) {
         let bl = &given.blocks();
-        // (as `zip2_u16_one`'s)
-        let lo_idx = _mm512_set_epi16(
-            47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9, 40, 8, //
-            39, 7, 38, 6, 37, 5, 36, 4, 35, 3, 34, 2, 33, 1, 32, 0,
-        );
-        let hi_idx = _mm512_add_epi16(lo_idx, _mm512_set1_epi16(16));
+        let idx = zip_index();
         each_block(bl, |ro, po| {
             let [x, y] = super::super::rows_of::<u16, 2>(rows, ro, bl.rs, bl.len);
             let o = &mut out[po..po + 2 * bl.len];
-            let steps = x.chunks_exact(32).zip(y.chunks_exact(32));
-            for ((x, y), o) in steps.zip(o.chunks_exact_mut(64)) {
-                let (x, y) = (load(x), load(y));
-                let (o0, o1) = o.split_at_mut(32);
-                store(false, o0, _mm512_permutex2var_epi16(x, lo_idx, y));
-                store(false, o1, _mm512_permutex2var_epi16(x, hi_idx, y));
+            let steps = x.chunks_exact(16).zip(y.chunks_exact(16));
+            for ((x, y), o) in steps.zip(o.chunks_exact_mut(32)) {
+                store(false, o, zip_step(idx, x, y));
             }
         });
     }
 
     /// The unzip blocks of `given` into two 16-bit rows (`len` a multiple of
-    /// 32), plain stores: two `vpermt2w` per 32 columns, as
+    /// 32), plain stores: one [`unzip32`] per 32 columns, as
     /// `avx512::unzip2_u16_block`.
     #[target_feature(enable = "avx512f,avx512bw")]
     #[inline]
     pub(super) fn unzip2_u16_steps<G: Given>(inp: &[u16], rows: &mut [u16], given: G) {
         let bl = &given.blocks();
-        let even: [u16; 32] = core::array::from_fn(|i| 2 * i as u16);
-        let odd: [u16; 32] = core::array::from_fn(|i| 2 * i as u16 + 1);
-        let (ie, io) = (load(&even), load(&odd));
+        let ix = Unzip::new();
         each_block(bl, |ro, po| {
             let [a, b] = super::super::rows_mut::<u16, 2>(rows, ro, bl.rs, bl.len);
+            let on = lined(a, b);
             let steps = inp[po..po + 2 * bl.len].chunks_exact(64);
             for ((i, a), b) in steps
                 .zip(a.chunks_exact_mut(32))
                 .zip(b.chunks_exact_mut(32))
             {
                 ahead::<G>(i);
-                let (x, y) = (load(&i[..32]), load(&i[32..]));
-                store(false, a, _mm512_permutex2var_epi16(x, ie, y));
-                store(false, b, _mm512_permutex2var_epi16(x, io, y));
+                unzip32(ix, on, i, [a, b]);
             }
         });
     }
