@@ -57,6 +57,24 @@
 //! for an Intel host where it wins by half: see `body`), or over the
 //! transposes 8.0–8.4; blocks of 256 slots a row (1 KiB runs) no better,
 //! 512 slots 15–25 % slower.
+//!
+//! Tried and not kept (Intel Xeon guest, CPUID family 6 model 167, 2
+//! vCPU, KVM; L1d 48 KiB, L2 2 MiB, L3 105 MiB; the bench, this kernel
+//! and the other alternated, two rounds each, memcpy 7.3–7.8 GB/s): the
+//! block a destination line at a time, with no panel: window `b .. b + 16`
+//! of the block's rows, chosen so that it is one whole destination line of
+//! every destination row, transposed straight from the source over all
+//! the column steps before the next window, and the line a row's tail
+//! shares with the next row's head built from two transposes (the tail's
+//! rows, the head's) and one blend. A C model of the access order alone
+//! had read 16 columns at a time ahead of 128 (4.2–4.8 GB/s against 4.2 at
+//! 1 KiB a column, 5.4–5.7 at 4 KiB); in the kernel, plain `Vec`s
+//! 2.9 → 3.3–3.6 GB/s (0.39–0.40× → 0.42–0.46×), 64-byte aligned 3.6–3.7
+//! → 3.8–3.9 (0.47–0.49× → 0.50–0.51×), with blocks four times as tall
+//! (4 KiB a column) no better, two windows at a time no better, the next
+//! block's hints left out no better. Not kept: a small gain on one host,
+//! far below the target, against the figures above on Zen 4, where it
+//! was not measured.
 
 use core::arch::x86_64::*;
 
