@@ -113,7 +113,15 @@ fn streaming_at_every_destination_alignment() {
 /// bytes around untouched.
 #[test]
 fn streamed_runs_at_every_destination_offset() {
-    for (dims, attrs) in [([4u64, 160], "T(2,80)"), ([4, 76], "T(2,40)")] {
+    // (the last two walk in destination order: a tile a block, whose
+    // runs follow each other in the destination, fewer than the tiles
+    // of a tile row)
+    for (dims, attrs) in [
+        ([4u64, 160], "T(2,80)"),
+        ([4, 76], "T(2,40)"),
+        ([8, 160], "T(2,40)"),
+        ([6, 120], "T(3,24)"),
+    ] {
         let t = shape("u8", &dims, &[1, 0], attrs);
         let rows = strided(&dims, 8)[0];
         let ab = (ArrayLayout::from(rows), ArrayLayout::from(t));
@@ -140,6 +148,34 @@ fn streamed_runs_at_every_destination_offset() {
             );
         }
     }
+}
+
+/// Runs contiguous on both sides take the block that repeats the run
+/// fewer times: f32 rows → `T(8,128)` a tile a block (8 rows read, one
+/// destination stream; the source row's 32 runs into 32 tiles before),
+/// `T(8,128)` → rows a tile a block as before (8 rows written), ties in
+/// source order (8 tiles a tile row of f32[1000²]).
+#[test]
+fn runs_take_the_block_with_fewer_streams() {
+    let block = |ty: &str, dims: &[u64], attrs: &str, bits: u32| {
+        let rows = ArrayLayout::from(strided(dims, bits)[0]);
+        let t = ArrayLayout::from(shape(ty, dims, &[1, 0], attrs));
+        let (there, back) = (
+            RelayoutPlan::new(rows, t).unwrap().stats(),
+            RelayoutPlan::new(t, rows).unwrap().stats(),
+        );
+        assert_eq!((there.kernel, back.kernel), (Kernel::Runs, Kernel::Runs));
+        (there.block, back.block)
+    };
+    assert_eq!(
+        block("f32", &[4096, 4096], "T(8,128)", 32),
+        ((8, 128), (8, 128))
+    );
+    assert_eq!(block("u8", &[8, 160], "T(2,40)", 8), ((2, 40), (2, 40)));
+    assert_eq!(
+        block("f32", &[1000, 1000], "T(8,128)", 32),
+        ((8, 128), (8, 128))
+    );
 }
 
 /// Transposes between packed tilings: the pairs (quads) of rows become

@@ -588,7 +588,10 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
 /// without, 1.42–1.52 / 1.24–1.47 / 1.15–1.35 / 1.14–1.32× with, and the
 /// destination-order walk read `T(8,128)` → rows 32 source tiles at a
 /// time, 0.52–0.60× against 1.36–1.65× (wall clock, load average 3,
-/// three and two alternations of nine runs). Not kept.)
+/// three and two alternations of nine runs). Not kept. The destination
+/// order came back later, only where the destination's block repeats
+/// the run fewer times than the source's, as in rows → `T(8,128)` and
+/// the combined dims: see `choose::choose`.)
 #[inline]
 fn copy_run<T: bytemuck::Pod>(src: &[T], dst: &mut [T], nt: bool) {
     #[cfg(target_arch = "x86_64")]
