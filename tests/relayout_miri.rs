@@ -19,7 +19,7 @@
 
 mod relayout_common;
 use relayout_common::{check, shape, strided};
-use tilelayout::storage::{ArrayLayout, Kernel, RelayoutPlan, Simd, Unit};
+use tilelayout::storage::{ArrayLayout, Caches, Kernel, RelayoutPlan, Simd, Unit};
 
 fn both_ways(ty: &str, dims: &[u64], attrs: &str, bits: u32, kernels: [Kernel; 2]) {
     let rows = ArrayLayout::from(strided(dims, bits)[0]);
@@ -106,46 +106,63 @@ fn streaming_at_every_destination_alignment() {
 /// Streamed runs (`kernels::stream::copy`: partial lines in 16-byte
 /// stores) that follow each other in the destination while their sources
 /// jump (a `T(2,80)` tile's two rows, and tile after tile) and runs that
-/// do not (`T(2,40)` of 76-byte rows: padding after each 36-byte run), the
-/// destination at every byte offset 0–63 of a line (one line-aligned
-/// buffer, offset; every third under Miri): the result must be the
-/// non-streaming plan's (itself checked against the definition), and the
-/// bytes around untouched.
+/// do not (`T(2,40)` of 76-byte rows: padding after each 36-byte run),
+/// rows → tiles and back, the destination at every byte offset 0–63 of a
+/// line (one line-aligned buffer, offset; every third under Miri): the
+/// result must be the non-streaming plan's (itself checked against the
+/// definition), and the bytes around untouched.
 #[test]
 fn streamed_runs_at_every_destination_offset() {
-    // (the last two walk in destination order: a tile a block, whose
-    // runs follow each other in the destination, fewer than the tiles
-    // of a tile row)
-    for (dims, attrs) in [
-        ([4u64, 160], "T(2,80)"),
-        ([4, 76], "T(2,40)"),
-        ([8, 160], "T(2,40)"),
-        ([6, 120], "T(3,24)"),
+    const TINY: Caches = Caches {
+        l1d: 32 << 10,
+        l2: 256,
+        last: 512,
+    };
+    // (the last two walk rows → tiles in destination order, a tile a
+    // block, whose runs follow each other in the destination, fewer than
+    // the tiles of a tile row; back, two tiles a block, each row's runs
+    // continuing the row's block before, 2 or 3 blocks back)
+    // (and whether tiles → rows takes blocks of tiles, the tiles' rows an
+    // outer loop: 3 outer loops)
+    for (dims, attrs, grouped) in [
+        ([4u64, 160], "T(2,80)", false),
+        ([4, 76], "T(2,40)", false),
+        ([8, 160], "T(2,40)", true),
+        ([6, 144], "T(3,24)", true),
     ] {
-        let t = shape("u8", &dims, &[1, 0], attrs);
-        let rows = strided(&dims, 8)[0];
-        let ab = (ArrayLayout::from(rows), ArrayLayout::from(t));
-        assert_eq!(check(ab.0, ab.1, 8, Some(false)), Kernel::Runs);
-        let plan = |nt| RelayoutPlan::new(rows, t).unwrap().with_streaming(Some(nt));
-        let (streamed, plain) = (plan(true), plan(false));
-        assert_eq!(streamed.stats().kernel, Kernel::Runs);
-        let sn = streamed.src_units(1) as usize;
-        let n = streamed.dst_units(1) as usize;
-        let src: Vec<u8> = (0..sn).map(|i| (i * 7 + 3) as u8).collect();
-        let mut want = vec![0u8; n];
-        plain.execute(&src, &mut want).unwrap();
-        let mut buf = vec![0u8; n + 192];
-        let line = buf.as_ptr().align_offset(64);
-        // (under Miri every third offset: 11 s instead of 33)
-        for off in (0..64).step_by(if cfg!(miri) { 3 } else { 1 }) {
-            buf.fill(0xEE);
-            let at = line + off;
-            streamed.execute(&src, &mut buf[at..at + n]).unwrap();
-            assert_eq!(&buf[at..at + n], &want[..], "{attrs} at {off}");
-            assert!(
-                buf[..at].iter().chain(&buf[at + n..]).all(|&x| x == 0xEE),
-                "{attrs} at {off}: bytes outside the destination written"
-            );
+        let t = ArrayLayout::from(shape("u8", &dims, &[1, 0], attrs));
+        let rows = ArrayLayout::from(strided(&dims, 8)[0]);
+        for (back, (from, to)) in [(false, (rows, t)), (true, (t, rows))] {
+            assert_eq!(check(from, to, 8, Some(false)), Kernel::Runs);
+            // (planned for caches these sizes stream in, so that the walk
+            // is the one streaming stores take)
+            let plan = |nt| {
+                RelayoutPlan::for_caches(from, to, &TINY)
+                    .unwrap()
+                    .with_streaming(Some(nt))
+            };
+            let (streamed, plain) = (plan(true), plan(false));
+            assert_eq!(streamed.stats().kernel, Kernel::Runs);
+            let blocks_of_tiles = streamed.stats().outer_loops == 3;
+            assert_eq!(blocks_of_tiles, grouped && back, "{attrs}");
+            let sn = streamed.src_units(1) as usize;
+            let n = streamed.dst_units(1) as usize;
+            let src: Vec<u8> = (0..sn).map(|i| (i * 7 + 3) as u8).collect();
+            let mut want = vec![0u8; n];
+            plain.execute(&src, &mut want).unwrap();
+            let mut buf = vec![0u8; n + 192];
+            let line = buf.as_ptr().align_offset(64);
+            // (under Miri every third offset: 11 s instead of 33 a case)
+            for off in (0..64).step_by(if cfg!(miri) { 3 } else { 1 }) {
+                buf.fill(0xEE);
+                let at = line + off;
+                streamed.execute(&src, &mut buf[at..at + n]).unwrap();
+                assert_eq!(&buf[at..at + n], &want[..], "{attrs} at {off}");
+                assert!(
+                    buf[..at].iter().chain(&buf[at + n..]).all(|&x| x == 0xEE),
+                    "{attrs} at {off}: bytes outside the destination written"
+                );
+            }
         }
     }
 }
@@ -153,29 +170,94 @@ fn streamed_runs_at_every_destination_offset() {
 /// Runs contiguous on both sides take the block that repeats the run
 /// fewer times: f32 rows → `T(8,128)` a tile a block (8 rows read, one
 /// destination stream; the source row's 32 runs into 32 tiles before),
-/// `T(8,128)` → rows a tile a block as before (8 rows written), ties in
-/// source order (8 tiles a tile row of f32[1000²]).
+/// ties in source order (8 tiles a tile row of f32[1000²]). Back, where
+/// a tile a block would visit each of its rows a 512-byte run at a time,
+/// the block is as many tiles as give each row up to a 4 KiB page a
+/// visit and no more than the tile has rows (8 of `T(8,128)`, 4 of
+/// `T(4,128)`, 2 of `T(2,40)`), the tiles' rows an outer loop of their
+/// own; runs that fill a page (`T(8,1024)`) keep a tile a block.
 #[test]
 fn runs_take_the_block_with_fewer_streams() {
+    // (the block, and the outer loops: 2 for a tile a block, 3 where the
+    // tiles' rows loop around a block of tiles)
     let block = |ty: &str, dims: &[u64], attrs: &str, bits: u32| {
         let rows = ArrayLayout::from(strided(dims, bits)[0]);
         let t = ArrayLayout::from(shape(ty, dims, &[1, 0], attrs));
+        let c = Caches::FALLBACK;
         let (there, back) = (
-            RelayoutPlan::new(rows, t).unwrap().stats(),
-            RelayoutPlan::new(t, rows).unwrap().stats(),
+            RelayoutPlan::for_caches(rows, t, &c).unwrap().stats(),
+            RelayoutPlan::for_caches(t, rows, &c).unwrap().stats(),
         );
         assert_eq!((there.kernel, back.kernel), (Kernel::Runs, Kernel::Runs));
-        (there.block, back.block)
+        (
+            (there.block, there.outer_loops),
+            (back.block, back.outer_loops),
+        )
     };
-    assert_eq!(
-        block("f32", &[4096, 4096], "T(8,128)", 32),
-        ((8, 128), (8, 128))
+    // (type, dims, tiling, bits; rows → tiles' block and outer loops,
+    // then back's)
+    type Case = (
+        &'static str,
+        [u64; 2],
+        &'static str,
+        u32,
+        [((u64, u64), usize); 2],
     );
-    assert_eq!(block("u8", &[8, 160], "T(2,40)", 8), ((2, 40), (2, 40)));
-    assert_eq!(
-        block("f32", &[1000, 1000], "T(8,128)", 32),
-        ((8, 128), (8, 128))
-    );
+    let cases: [Case; 6] = [
+        (
+            "f32",
+            [4096, 4096],
+            "T(8,128)",
+            32,
+            [((8, 128), 2), ((8, 128), 3)],
+        ),
+        (
+            "f32",
+            [1024, 4096],
+            "T(4,128)",
+            32,
+            [((4, 128), 2), ((4, 128), 3)],
+        ),
+        (
+            "u8",
+            [4096, 4000],
+            "T(2,40)",
+            8,
+            [((2, 40), 2), ((2, 40), 3)],
+        ),
+        // a run that fills a page: a block of 4 runs (of the tile's 8
+        // rows) either way, in destination order
+        (
+            "f32",
+            [1024, 4096],
+            "T(8,1024)",
+            32,
+            [((4, 1024), 2), ((4, 1024), 2)],
+        ),
+        // what stays in cache (4 MiB a side of a 32 MiB last level): a
+        // tile a block
+        (
+            "f32",
+            [512, 2048],
+            "T(8,128)",
+            32,
+            [((8, 128), 2), ((8, 128), 2)],
+        ),
+        (
+            "f32",
+            [1000, 1000],
+            "T(8,128)",
+            32,
+            [((8, 128), 2), ((8, 128), 2)],
+        ),
+    ];
+    for (ty, dims, attrs, bits, [there, back]) in cases {
+        assert_eq!(
+            block(ty, &dims, attrs, bits),
+            (there, back),
+            "{ty}{dims:?} {attrs}"
+        );
+    }
 }
 
 /// Transposes between packed tilings: the pairs (quads) of rows become

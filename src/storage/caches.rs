@@ -108,7 +108,7 @@ impl Caches {
     /// reads it from the core's own cache. ([`Caches::host`] counts at
     /// most 16 MiB of last level for each thread CPUID says shares it, so
     /// a 2-vCPU guest of a larger host counts 32 MiB and streams from 8.)
-    pub fn streams(&self, src: u64, dst: u64) -> bool {
+    pub const fn streams(&self, src: u64, dst: u64) -> bool {
         dst >= self.l2 as u64 && src.saturating_add(dst) >= self.last as u64 / 2
     }
 

@@ -55,6 +55,10 @@ pub(crate) struct Budget {
     /// kernel takes four column steps of 16), else 16, one 64-byte line
     /// of 32-bit slots (two column steps of the 8 × 8 transposes).
     pub(crate) row_slots: u64,
+    /// Whether the plan's sizes stream by the caches' rule
+    /// ([`Caches::streams`]): the walks that streaming stores want
+    /// ([`page_group`]) are taken only then.
+    pub(crate) streams: bool,
 }
 
 impl Budget {
@@ -90,6 +94,7 @@ impl Budget {
             } else {
                 16
             },
+            streams: false,
         }
     }
 }
@@ -189,6 +194,8 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
     // two walks alone (aligned, streaming stores) 6.1–8.2 against 8.0–10.8
     // GB/s. Ties (f32[1000²], 8 tiles a tile row) keep source order, as
     // the in-cache padded case measured on AMD EPYC Zen 4 (below).
+    // (`T(8,128)` → rows, when it streams, then takes 8 tiles a block:
+    // see `page_group`.)
     let mut by_dst = false;
     if let Some(j) = ai {
         if b.src == 1 && b.dst == 1 && ls[j].src == b.n {
@@ -212,9 +219,23 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
             }
         }
     }
-    let a = match ai {
-        Some(i) => loops.remove(i),
-        None => Loop::ONE,
+    // Runs that keep source order in a streaming plan: the loop that
+    // continues them in the destination, if it repeats them more often,
+    // cut into blocks of up to a page a destination stream
+    // ([`page_group`]).
+    let mut group: Option<Loop> = None;
+    if let (Some(j), false) = (ai, by_dst) {
+        if b.src == 1 && b.dst == 1 && ls[j].src == b.n {
+            if let Some((i, inner, outer)) = page_group(ls, j, &b, budget) {
+                loops.as_mut_slice()[i] = outer;
+                group = Some(inner);
+            }
+        }
+    }
+    let a = match (group, ai) {
+        (Some(inner), _) => inner,
+        (None, Some(i)) => loops.remove(i),
+        (None, None) => Loop::ONE,
     };
     let kernel = classify_packed(&a, &b, budget.packed_rows);
     // a transpose between packed tilings (its `k × k` squares innermost)
@@ -577,6 +598,74 @@ const fn split(l: &mut Loop, block: u64) -> Option<Loop> {
         }
         None => None,
     }
+}
+
+/// A page of destination a visit, for runs contiguous on both sides
+/// walked in source order (`j` the loop that continues the run in the
+/// source, `b` the run), in plans that stream ([`Budget::streams`]): if a
+/// loop `i` continues the run in the destination and repeats it more
+/// times than `j` does, the runs in source order visit each of `j`'s
+/// destination streams one run at a time. Then `i` is cut so that its
+/// inner part, the block, writes up to a 4 KiB page of each stream a
+/// visit — the most of `i`'s runs within a page that divide `i.n`, and
+/// no more than `j.n`, so that the source sees no more streams than the
+/// destination — with its outer part left among the outer loops (in
+/// source order: `j` innermost, around the block). `None` if there is no
+/// such loop, a run fills a page already, or the block would be a single
+/// run.
+///
+/// Why: f32[4096²] `T(8,128)` → rows, a tile a block, writes each 512-byte
+/// run to one of 8 rows in turn; 8 tiles a block (the source's 32 KiB
+/// read 8 tiles at once) write 4 KiB of each row a visit. Intel Xeon
+/// guest (CPUID family 6 model 167, KVM, 2 vCPU; L1d 48 KiB, L2 2 MiB,
+/// L3 105 MiB), streaming: a C model of the walks alone (16-byte
+/// streaming stores, the caches flushed by 256 MiB of writes between
+/// runs, six runs) read 0.73–0.87× of memcpy a tile a block, 0.82–1.05×
+/// 8 tiles a block; the bench, three full runs of each build alternated,
+/// plain `Vec`s 0.65× [0.64–0.66] → 0.87× [0.84–0.88], 64-byte aligned
+/// 0.72× [0.71–0.76] → 0.86× [0.80–0.90], with the joiner's slots a
+/// stream's own (`kernels::stream::Joiner`; without them the lines where
+/// one block of a row meets the next took plain stores, and plain `Vec`s
+/// read 0.51–0.65×). The mirror, rows → `T(8,128)`, gains nothing from
+/// it (the C model: a tile a block, one destination stream, 8.7–9.1
+/// GB/s; 2, 4, 8 tiles 7.9–8.4, 7.0–7.4, 6.3–6.5), hence [`choose`]'s
+/// destination-order block there. In cache it loses: f32[512,2048]
+/// tiles → rows, plain stores, 0.86–0.93× of memcpy a tile a block,
+/// 0.78–0.83× 8 tiles (medians of 15 runs, three alternations), as the
+/// in-cache walks of AMD EPYC Zen 4 above did: hence streaming plans
+/// only. Not measured on Zen 4.
+const fn page_group(
+    ls: &[Loop],
+    j: usize,
+    b: &Loop,
+    budget: &Budget,
+) -> Option<(usize, Loop, Loop)> {
+    let run = b.n * budget.bits as u64 / 8;
+    if !budget.streams || run == 0 || run >= 4096 {
+        return None;
+    }
+    let mut i = 0;
+    while i < ls.len() {
+        let l = &ls[i];
+        if i != j
+            && l.dst == b.n
+            && l.n > ls[j].n
+            && matches!(classify_packed(l, b, budget.packed_rows), Kernel::Runs)
+        {
+            // the most runs within a page, at most `j.n`, dividing `l.n`
+            let most = 4096 / run;
+            let k = largest_divisor(l.n, if most < ls[j].n { most } else { ls[j].n }, 2);
+            if k < 2 {
+                return None;
+            }
+            return match divide(l, k) {
+                Some((inner, outer)) => Some((i, inner, outer)),
+                None => None,
+            };
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The largest divisor of `n` in `least..=most`, or a value below `least`

@@ -99,6 +99,10 @@ pub(crate) struct UnitMover<'a, T> {
     /// the streamed lines.
     #[cfg(all(target_arch = "x86_64", feature = "alloc"))]
     pub(crate) joiner: Option<stream::Joiner>,
+    /// The first of the joiner's slots for the next block's runs: 0, or,
+    /// where the loop around a block of runs is a destination stream of
+    /// its own (`block_rep2`), the stream's index times the block's runs.
+    pub(crate) first_slot: usize,
 }
 
 /// A gather block's stage left to copy out while the next block is
@@ -346,10 +350,11 @@ impl<T: bytemuck::Pod> UnitMover<'_, T> {
                 if let Some(j) = &mut self.joiner {
                     let z = size_of::<T>();
                     let (sb, db) = (cast::<T, u8>(src), bytemuck::cast_slice_mut(dst));
-                    for i in 0..a.n as usize {
+                    let (first, runs) = (self.first_slot, a.n as usize);
+                    for i in 0..runs {
                         let so = s + i * a.src as usize;
                         let dof = d + i * a.dst as usize;
-                        j.copy(i, sb, so * z, n * z, db, dof * z);
+                        j.copy((first, i, runs), sb, so * z, n * z, db, dof * z);
                     }
                     return;
                 }
@@ -485,8 +490,24 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
             }
             _ => {
                 let at = |u: usize, v: usize| u * c2.src as usize + v * c.src as usize;
+                // runs that continue each other in the destination across
+                // `c2` (a block's runs chain, `c2` steps a whole block on)
+                // while `c` steps to other streams: each stream's runs keep
+                // slots of their own, so that a block's first run meets the
+                // last of the block before it in the same stream (`T(8,128)`
+                // → rows, 8 tiles a block, `c` the tile's 8 rows), up to
+                // 1024 slots (48 KiB of them)
+                let streams = k == Kernel::Runs
+                    && n > 1
+                    && n.saturating_mul(a.n as usize) <= 1024
+                    && a.dst == b.n
+                    && c2.dst == a.n * a.dst
+                    && c.dst != c2.dst;
                 for u in 0..n2 {
                     for v in 0..n {
+                        if streams {
+                            self.first_slot = v * a.n as usize;
+                        }
                         let (so, dof) = (at(u, v), u * c2.dst as usize + v * c.dst as usize);
                         if k == Kernel::Gather {
                             // prefetch the next block: in this call, else the
@@ -502,6 +523,7 @@ impl<T: bytemuck::Pod> Mover for UnitMover<'_, T> {
                         self.block(k, a, b, s + so, d + dof);
                     }
                 }
+                self.first_slot = 0;
             }
         }
     }

@@ -201,6 +201,41 @@ impl RelayoutPlan {
         Self::plan(src, dst, false, &Caches::FALLBACK, Simd::Avx512)
     }
 
+    /// [`RelayoutPlan::new`] for a machine with `caches` instead of this
+    /// host's: the blocks sized for them, and where the two sides are
+    /// large enough to stream by their rule ([`Caches::streams`]) the
+    /// walk that streaming stores want. Whether the stores stream is
+    /// still decided when the plan runs (by this host's caches, or
+    /// [`RelayoutPlan::with_streaming`]).
+    ///
+    /// # Errors
+    /// As [`RelayoutPlan::new`].
+    ///
+    /// # Examples
+    /// ```
+    /// use tilelayout::storage::{Caches, RelayoutPlan, Strided};
+    /// use tilelayout::value::parse_shape;
+    /// let tiles = parse_shape("f32[4096,4096]{1,0:T(8,128)}")?;
+    /// let rows = Strided::row_major(&[4096, 4096], 32)?;
+    /// // 64 MiB a side streams on a 32 MiB last level: 8 tiles a block,
+    /// // each of the tiles' 8 rows written 4 KiB at a time, the rows an
+    /// // outer loop of their own
+    /// let small = RelayoutPlan::for_caches(tiles, rows, &Caches::FALLBACK)?;
+    /// assert_eq!((small.stats().block, small.stats().outer_loops), ((8, 128), 3));
+    /// // in a 1 GiB last level it stays in cache: a tile a block
+    /// let big = Caches { last: 1 << 30, ..Caches::FALLBACK };
+    /// let plan = RelayoutPlan::for_caches(tiles, rows, &big)?;
+    /// assert_eq!((plan.stats().block, plan.stats().outer_loops), ((8, 128), 2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_caches(
+        src: impl Into<ArrayLayout>,
+        dst: impl Into<ArrayLayout>,
+        caches: &Caches,
+    ) -> Result<Self, StorageError> {
+        Self::plan(&src.into(), &dst.into(), false, caches, Simd::detected())
+    }
+
     /// [`RelayoutPlan::between`], or with `reinterpret` the plan of
     /// [`RelayoutPlan::reinterpret`], its blocks sized for `caches` and
     /// the kernels of `level`.
@@ -300,7 +335,12 @@ impl RelayoutPlan {
             return Ok(plan);
         };
         coalesce(&mut loops);
-        let nest = choose(loops, sizes, &Budget::new(caches, bits, level));
+        let mut budget = Budget::new(caches, bits, level);
+        budget.streams = caches.streams(
+            bytes_or_max(plan.exec.src_slots, bits),
+            bytes_or_max(plan.exec.dst_slots, bits),
+        );
+        let nest = choose(loops, sizes, &budget);
         // a nest past what a plan keeps takes the element-wise path
         let Some(kept) = Kept::keep(&nest) else {
             return Ok(plan);
@@ -614,5 +654,13 @@ mod tests {
                 assert!(out == want, "{loops:?} {nt:?}");
             }
         }
+    }
+}
+
+/// `slots` of `bits` each in bytes, `u64::MAX` past it.
+const fn bytes_or_max(slots: u64, bits: u32) -> u64 {
+    match crate::value::bits_to_bytes(slots, bits as u64) {
+        Ok(b) => b,
+        Err(_) => u64::MAX,
     }
 }

@@ -83,7 +83,11 @@ fn copy_partial_line(src: &[u8], dst: &mut [u8]) {
 /// out as one whole non-temporal line. Each run `i` of a block has a slot
 /// (the 32 tiles of a `T(8,128)` tile row of 4096 columns, the 1024 runs
 /// of a combined-dims `T(2,*,128)` block), grown as runs need them, for
-/// its last partial line and for its first.
+/// its last partial line and for its first. Where the loop around the
+/// blocks steps between destination streams (`T(8,128)` → rows, 8 tiles
+/// a block and the tiles' 8 rows around it), each stream's blocks take
+/// slots of their own (row `r`'s runs slots `8r..8r + 8`), so that a
+/// block's first run meets the last of the stream's previous block.
 ///
 /// Where a destination does not start on a line, every run of a block
 /// (rows ↔ `T(8,128)`: 512 bytes) begins and ends inside a line, and the
@@ -149,15 +153,17 @@ impl Joiner {
         }
     }
 
-    /// `dst[o..o + n] = src[so..so + n]` for run `i` of a block, its whole
-    /// lines streamed, its partial lines joined where they meet the
-    /// pieces held: its first with the last of slot `i` (the same run of
-    /// an earlier block) or of slot `i − 1` (the last slot for `i = 0`);
-    /// its last with the first of slot `i + 1`. A piece that meets none
-    /// is held in its slot.
+    /// `dst[o..o + n] = src[so..so + n]` for run `i` of a block of `runs`
+    /// runs whose slots start at `first` (`i` in slot `first + i`),
+    /// its whole lines streamed, its partial lines joined where they meet
+    /// the pieces held: its first with the last of its own slot (the same
+    /// run of an earlier block), of the slot before it (the block's last
+    /// for its first run: the block before, or the same stream's previous
+    /// block) or of the last slot of all; its last with the first of the
+    /// slot after it. A piece that meets none is held in its slot.
     pub(crate) fn copy(
         &mut self,
-        i: usize,
+        (first, i, runs): (usize, usize, usize),
         src: &[u8],
         so: usize,
         n: usize,
@@ -171,16 +177,19 @@ impl Joiner {
             copy_partial_line(&src[so..so + n], &mut dst[o..o + n]);
             return;
         }
-        if i >= self.tails.len() {
-            self.tails.resize(i + 1, (0, 0, 0));
-            self.heads.resize(i + 1, (0, 0, 0));
+        let (i, last) = (first + i, first + runs - 1);
+        if last >= self.tails.len() {
+            self.tails.resize(last + 1, (0, 0, 0));
+            self.heads.resize(last + 1, (0, 0, 0));
         }
         if head > 0 {
             // the tail that ends where this head starts and fills its line
             let meets =
                 |&(end, _, hl): &(usize, usize, usize)| hl > 0 && end == o && hl + head == 64;
-            let before = if i > 0 { i - 1 } else { self.tails.len() - 1 };
-            let k = [i, before].into_iter().find(|&k| meets(&self.tails[k]));
+            let before = if i > first { i - 1 } else { last };
+            let k = [i, before, self.tails.len() - 1]
+                .into_iter()
+                .find(|&k| meets(&self.tails[k]));
             if let Some(k) = k {
                 let (_, hs, hl) = core::mem::take(&mut self.tails[k]);
                 join(src, (hs, hl), (so, head), &mut dst[o - hl..o + head]);
@@ -373,25 +382,57 @@ mod tests {
         // (runs a block, blocks, where run `i` of block `u` starts, in
         // run lengths `n`, and whether every partial line but the array's
         // first and last is shared by two runs)
-        type Order = (usize, usize, fn(usize, usize, usize) -> usize, bool);
-        let orders: [Order; 6] = [
+        // (and the first of block `u`'s slots)
+        type Order = (
+            usize,
+            usize,
+            fn(usize, usize, usize) -> usize,
+            fn(usize) -> usize,
+            bool,
+        );
+        let orders: [Order; 7] = [
             // run i continues in block u + 1
-            (4, 3, |u, i, n| i * 3 * n + u * n, true),
+            (4, 3, |u, i, n| i * 3 * n + u * n, |_| 0, true),
             // runs follow each other in a block
-            (3, 3, |u, i, n| i * n + u * 3 * n, true),
+            (3, 3, |u, i, n| i * n + u * 3 * n, |_| 0, true),
             // gaps: nothing chains
-            (2, 2, |u, i, n| i * (2 * n + 32) + u * (n + 5), false),
+            (2, 2, |u, i, n| i * (2 * n + 32) + u * (n + 5), |_| 0, false),
             // many runs a block
-            (70, 2, |u, i, n| i * 2 * n + u * n, true),
+            (70, 2, |u, i, n| i * 2 * n + u * n, |_| 0, true),
             // rows → `T(8,128)`'s order, 4 tiles of 3 rows a tile row (a
             // tile's first row meets the last row of the tile before it,
             // held since 2 blocks back)
-            (4, 6, |u, i, n| (u / 3 * 12 + i * 3 + u % 3) * n, true),
+            (
+                4,
+                6,
+                |u, i, n| (u / 3 * 12 + i * 3 + u % 3) * n,
+                |_| 0,
+                true,
+            ),
             // `T(8,128)` → rows' order, 3 tiles of 4 rows a tile row (a
             // row's end meets the next row's start, held since the tile
             // row's first block; the last row's end meets the next tile
             // row's first block's first run)
-            (4, 6, |u, i, n| ((u / 3 * 4 + i) * 3 + u % 3) * n, true),
+            (
+                4,
+                6,
+                |u, i, n| ((u / 3 * 4 + i) * 3 + u % 3) * n,
+                |_| 0,
+                true,
+            ),
+            // `T(8,128)` → rows with 2 tiles a block: 2 tile rows of 3
+            // rows, 2 blocks of 2 tiles a row, the tile's rows innermost
+            // (block `u`: tile row `u / 6`, tiles `2·(u / 3 % 2)..`, row
+            // `u % 3`), each row's runs in slots of their own (a block's
+            // first run meets the last of the row's block before it, held
+            // since 3 blocks back; a row's end the next row's start)
+            (
+                2,
+                12,
+                |u, i, n| ((u / 6 * 3 + u % 3) * 4 + u / 3 % 2 * 2 + i) * n,
+                |u| u % 3 * 2,
+                true,
+            ),
         ];
         let offsets = (0..64).filter(|o| !cfg!(miri) || o % 16 == 0 || o % 16 == 1);
         for off in offsets {
@@ -399,7 +440,7 @@ mod tests {
                 if cfg!(miri) && n > 130 {
                     continue;
                 }
-                for (count, blocks, at_run, joins) in orders {
+                for (count, blocks, at_run, first, joins) in orders {
                     let ends =
                         (0..blocks).flat_map(|u| (0..count).map(move |i| at_run(u, i, n) + n));
                     let extent = ends.max().unwrap_or(0);
@@ -414,7 +455,7 @@ mod tests {
                     for u in 0..blocks {
                         for i in 0..count {
                             let (so, o) = ((u * count + i) * n, at_run(u, i, n));
-                            j.copy(i, sb, so, n, db, o);
+                            j.copy((first(u), i, count), sb, so, n, db, o);
                             want[at + o..at + o + n].copy_from_slice(&sb[so..so + n]);
                         }
                     }

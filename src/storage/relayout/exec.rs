@@ -284,6 +284,7 @@ impl Exec {
                         ahead: None,
                         #[cfg(all(target_arch = "x86_64", feature = "alloc"))]
                         joiner: nt.then(kernels::stream::Joiner::new),
+                        first_slot: 0,
                     },
                     part,
                     slots,
