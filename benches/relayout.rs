@@ -625,12 +625,13 @@ fn main() {
     println!("machine: {}", machine());
     let c = tilelayout::storage::Caches::host();
     println!(
-        "caches (CPUID): L1d {} KiB, L2 {} KiB, last level {} MiB -> streaming from {} MiB, zips prefetch {} KiB ahead",
+        "caches (CPUID): L1d {} KiB, L2 {} KiB, last level {} MiB -> streaming from {} MiB, zips prefetch {} KiB ahead, streamed runs walk {}",
         c.l1d >> 10,
         c.l2 >> 10,
         c.last >> 20,
         c.streaming_threshold() >> 20,
-        c.prefetch_ahead() >> 10
+        c.prefetch_ahead() >> 10,
+        if c.favour_writes { "for the writes" } else { "in source order" }
     );
     println!(
         "runs per case: {} (median), {} clock",

@@ -117,6 +117,12 @@ fn streamed_runs_at_every_destination_offset() {
         l1d: 32 << 10,
         l2: 256,
         last: 512,
+        favour_writes: true,
+    };
+    // (and the same caches where the walk keeps the source's order)
+    const TINY_SRC: Caches = Caches {
+        favour_writes: false,
+        ..TINY
     };
     // (the last two walk rows → tiles in destination order, a tile a
     // block, whose runs follow each other in the destination, fewer than
@@ -132,19 +138,23 @@ fn streamed_runs_at_every_destination_offset() {
     ] {
         let t = ArrayLayout::from(shape("u8", &dims, &[1, 0], attrs));
         let rows = ArrayLayout::from(strided(&dims, 8)[0]);
-        for (back, (from, to)) in [(false, (rows, t)), (true, (t, rows))] {
+        let sides = [(false, (rows, t)), (true, (t, rows))];
+        for ((back, (from, to)), caches) in
+            sides.into_iter().flat_map(|s| [(s, TINY), (s, TINY_SRC)])
+        {
             assert_eq!(check(from, to, 8, Some(false)), Kernel::Runs);
             // (planned for caches these sizes stream in, so that the walk
             // is the one streaming stores take)
             let plan = |nt| {
-                RelayoutPlan::for_caches(from, to, &TINY)
+                RelayoutPlan::for_caches(from, to, &caches)
                     .unwrap()
                     .with_streaming(Some(nt))
             };
             let (streamed, plain) = (plan(true), plan(false));
             assert_eq!(streamed.stats().kernel, Kernel::Runs);
             let blocks_of_tiles = streamed.stats().outer_loops == 3;
-            assert_eq!(blocks_of_tiles, grouped && back, "{attrs}");
+            let favour = caches.favour_writes;
+            assert_eq!(blocks_of_tiles, grouped && back && favour, "{attrs}");
             let sn = streamed.src_units(1) as usize;
             let n = streamed.dst_units(1) as usize;
             let src: Vec<u8> = (0..sn).map(|i| (i * 7 + 3) as u8).collect();
@@ -167,26 +177,28 @@ fn streamed_runs_at_every_destination_offset() {
     }
 }
 
-/// Runs contiguous on both sides take the block that repeats the run
-/// fewer times: f32 rows → `T(8,128)` a tile a block (8 rows read, one
-/// destination stream; the source row's 32 runs into 32 tiles before),
-/// ties in source order (8 tiles a tile row of f32[1000²]). Back, where
-/// a tile a block would visit each of its rows a 512-byte run at a time,
-/// the block is as many tiles as give each row up to a 4 KiB page a
-/// visit and no more than the tile has rows (8 of `T(8,128)`, 4 of
-/// `T(4,128)`, 2 of `T(2,40)`), the tiles' rows an outer loop of their
-/// own; runs that fill a page (`T(8,1024)`) keep a tile a block.
+/// Runs contiguous on both sides, where the caches favour the writes
+/// (`Caches::favour_writes`), take the block that repeats the run fewer
+/// times: f32 rows → `T(8,128)` a tile a block (8 rows read, one
+/// destination stream), ties in source order (8 tiles a tile row of
+/// f32[1000²]). Back, where a tile a block would visit each of its rows a
+/// 512-byte run at a time, the block is as many tiles as give each row up
+/// to a 4 KiB page a visit and no more than the tile has rows (8 of
+/// `T(8,128)`, 4 of `T(4,128)`, 2 of `T(2,40)`), the tiles' rows an outer
+/// loop of their own; runs that fill a page (`T(8,1024)`) keep a tile a
+/// block. Where they do not, both keep the source's order: a source row's
+/// runs into as many tiles (32 of `T(8,128)` on 4096 columns), a tile's
+/// rows into as many rows.
 #[test]
 fn runs_take_the_block_with_fewer_streams() {
     // (the block, and the outer loops: 2 for a tile a block, 3 where the
     // tiles' rows loop around a block of tiles)
-    let block = |ty: &str, dims: &[u64], attrs: &str, bits: u32| {
+    let block = |ty: &str, dims: &[u64], attrs: &str, bits: u32, c: &Caches| {
         let rows = ArrayLayout::from(strided(dims, bits)[0]);
         let t = ArrayLayout::from(shape(ty, dims, &[1, 0], attrs));
-        let c = Caches::FALLBACK;
         let (there, back) = (
-            RelayoutPlan::for_caches(rows, t, &c).unwrap().stats(),
-            RelayoutPlan::for_caches(t, rows, &c).unwrap().stats(),
+            RelayoutPlan::for_caches(rows, t, c).unwrap().stats(),
+            RelayoutPlan::for_caches(t, rows, c).unwrap().stats(),
         );
         assert_eq!((there.kernel, back.kernel), (Kernel::Runs, Kernel::Runs));
         (
@@ -195,14 +207,9 @@ fn runs_take_the_block_with_fewer_streams() {
         )
     };
     // (type, dims, tiling, bits; rows → tiles' block and outer loops,
-    // then back's)
-    type Case = (
-        &'static str,
-        [u64; 2],
-        &'static str,
-        u32,
-        [((u64, u64), usize); 2],
-    );
+    // then back's, for the writes; then both in the source's order)
+    type Walk = [((u64, u64), usize); 2];
+    type Case = (&'static str, [u64; 2], &'static str, u32, Walk, Walk);
     let cases: [Case; 6] = [
         (
             "f32",
@@ -210,6 +217,7 @@ fn runs_take_the_block_with_fewer_streams() {
             "T(8,128)",
             32,
             [((8, 128), 2), ((8, 128), 3)],
+            [((32, 128), 2), ((8, 128), 2)],
         ),
         (
             "f32",
@@ -217,6 +225,7 @@ fn runs_take_the_block_with_fewer_streams() {
             "T(4,128)",
             32,
             [((4, 128), 2), ((4, 128), 3)],
+            [((32, 128), 2), ((4, 128), 2)],
         ),
         (
             "u8",
@@ -224,24 +233,27 @@ fn runs_take_the_block_with_fewer_streams() {
             "T(2,40)",
             8,
             [((2, 40), 2), ((2, 40), 3)],
+            [((100, 40), 2), ((2, 40), 2)],
         ),
         // a run that fills a page: a block of 4 runs (of the tile's 8
-        // rows) either way, in destination order
+        // rows) either way for the writes, in destination order
         (
             "f32",
             [1024, 4096],
             "T(8,1024)",
             32,
             [((4, 1024), 2), ((4, 1024), 2)],
+            [((4, 1024), 2), ((8, 1024), 2)],
         ),
         // what stays in cache (4 MiB a side of a 32 MiB last level): a
-        // tile a block
+        // tile a block back
         (
             "f32",
             [512, 2048],
             "T(8,128)",
             32,
             [((8, 128), 2), ((8, 128), 2)],
+            [((16, 128), 2), ((8, 128), 2)],
         ),
         (
             "f32",
@@ -249,13 +261,24 @@ fn runs_take_the_block_with_fewer_streams() {
             "T(8,128)",
             32,
             [((8, 128), 2), ((8, 128), 2)],
+            [((8, 128), 2), ((8, 128), 2)],
         ),
     ];
-    for (ty, dims, attrs, bits, [there, back]) in cases {
+    let intel = Caches {
+        favour_writes: true,
+        ..Caches::FALLBACK
+    };
+    for (ty, dims, attrs, bits, [there, back], [src_there, src_back]) in cases {
+        let name = format!("{ty}{dims:?} {attrs}");
         assert_eq!(
-            block(ty, &dims, attrs, bits),
+            block(ty, &dims, attrs, bits, &intel),
             (there, back),
-            "{ty}{dims:?} {attrs}"
+            "{name}"
+        );
+        assert_eq!(
+            block(ty, &dims, attrs, bits, &Caches::FALLBACK),
+            (src_there, src_back),
+            "{name}"
         );
     }
 }

@@ -217,15 +217,20 @@ impl RelayoutPlan {
     /// use tilelayout::value::parse_shape;
     /// let tiles = parse_shape("f32[4096,4096]{1,0:T(8,128)}")?;
     /// let rows = Strided::row_major(&[4096, 4096], 32)?;
-    /// // 64 MiB a side streams on a 32 MiB last level: 8 tiles a block,
-    /// // each of the tiles' 8 rows written 4 KiB at a time, the rows an
-    /// // outer loop of their own
-    /// let small = RelayoutPlan::for_caches(tiles, rows, &Caches::FALLBACK)?;
+    /// // 64 MiB a side streams on a 32 MiB last level; where the caches
+    /// // favour the writes (Intel's parts), 8 tiles a block, each of the
+    /// // tiles' 8 rows written 4 KiB at a time, the rows an outer loop of
+    /// // their own
+    /// let intel = Caches { favour_writes: true, ..Caches::FALLBACK };
+    /// let small = RelayoutPlan::for_caches(tiles, rows, &intel)?;
     /// assert_eq!((small.stats().block, small.stats().outer_loops), ((8, 128), 3));
-    /// // in a 1 GiB last level it stays in cache: a tile a block
-    /// let big = Caches { last: 1 << 30, ..Caches::FALLBACK };
+    /// // in a 1 GiB last level it stays in cache: a tile a block, in the
+    /// // source's order, as everywhere on the others (AMD's parts)
+    /// let big = Caches { last: 1 << 30, ..intel };
     /// let plan = RelayoutPlan::for_caches(tiles, rows, &big)?;
     /// assert_eq!((plan.stats().block, plan.stats().outer_loops), ((8, 128), 2));
+    /// let amd = RelayoutPlan::for_caches(tiles, rows, &Caches::FALLBACK)?;
+    /// assert_eq!((amd.stats().block, amd.stats().outer_loops), ((8, 128), 2));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn for_caches(
