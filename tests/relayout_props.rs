@@ -2,12 +2,14 @@
 //! 1. every relayout agrees with the element-wise definition (elements
 //!    land at `Tiling::offset`, padding holds the padding value, strided
 //!    gaps keep their content);
-//! 2. a round trip (there and back) is the identity on the elements.
+//! 2. a round trip (there and back) is the identity on the elements;
+//! 3. so is every plan made for another machine's caches, streaming, with
+//!    streamed runs walked either way (`Caches::favour_writes`).
 
 mod relayout_common;
 use proptest::prelude::*;
-use relayout_common::{check, coords, offset, perms, read, shape, strided};
-use tilelayout::storage::{ArrayLayout, RelayoutPlan, Strided};
+use relayout_common::{check, check_plan, coords, offset, perms, read, shape, strided};
+use tilelayout::storage::{ArrayLayout, Caches, RelayoutPlan, Strided};
 
 /// Cases per property: 400 natively; 8 under Miri (interpreted), with no
 /// regression file (Miri isolates the file system; the file's cases run
@@ -112,6 +114,21 @@ proptest! {
         let bits = WIDTHS[c.width].0;
         check(a, b, bits, None);
         check(b, a, bits, Some(true));
+    }
+
+    /// Caches so small that every case streams by their rule, so the
+    /// plans take the walks streaming stores want, both of them.
+    #[test]
+    fn plans_for_other_caches_agree_with_the_definition(c in case()) {
+        let (a, b) = (layout(&c, &c.layouts[0]), layout(&c, &c.layouts[1]));
+        let bits = WIDTHS[c.width].0;
+        for favour_writes in [true, false] {
+            let tiny = Caches { l1d: 32 << 10, l2: 1, last: 2, favour_writes };
+            for (from, to) in [(a, b), (b, a)] {
+                let plan = RelayoutPlan::for_caches(from, to, &tiny).unwrap();
+                check_plan(&plan.with_streaming(Some(true)), from, to, bits);
+            }
+        }
     }
 
     #[test]

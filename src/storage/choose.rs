@@ -205,39 +205,23 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
     // of memcpy in source order, 0.90–0.92× a tile a block), so both walks
     // are taken only where the caches favour the writes
     // ([`Caches::favour_writes`]).
+    // (`T(8,128)` → rows, where it streams, cuts the loop that continues
+    // the destination into blocks of up to a page a destination stream
+    // instead: see `page_group`.)
     let mut by_dst = false;
+    let mut group: Option<Loop> = None;
     if let (Some(j), true) = (ai, budget.favour_writes) {
         if b.src == 1 && b.dst == 1 && ls[j].src == b.n {
-            let mut di: Option<usize> = None;
-            let mut i = 0;
-            while i < ls.len() {
-                if ls[i].dst == b.n
-                    && ls[i].n < ls[j].n
-                    && matches!(
-                        classify_packed(&ls[i], &b, budget.packed_rows),
-                        Kernel::Runs
-                    )
-                {
-                    di = Some(i);
+            if let Some(i) = continues_dst(ls, j, &b, budget) {
+                if ls[i].n < ls[j].n {
+                    ai = Some(i);
+                    by_dst = true;
+                } else if ls[i].n > ls[j].n {
+                    if let Some((inner, outer)) = page_group(&ls[i], ls[j].n, &b, budget) {
+                        loops.as_mut_slice()[i] = outer;
+                        group = Some(inner);
+                    }
                 }
-                i += 1;
-            }
-            if let Some(i) = di {
-                ai = Some(i);
-                by_dst = true;
-            }
-        }
-    }
-    // Runs that keep source order in a streaming plan: the loop that
-    // continues them in the destination, if it repeats them more often,
-    // cut into blocks of up to a page a destination stream
-    // ([`page_group`]).
-    let mut group: Option<Loop> = None;
-    if let (Some(j), false) = (ai, by_dst) {
-        if b.src == 1 && b.dst == 1 && ls[j].src == b.n {
-            if let Some((i, inner, outer)) = page_group(ls, j, &b, budget) {
-                loops.as_mut_slice()[i] = outer;
-                group = Some(inner);
             }
         }
     }
@@ -610,18 +594,18 @@ const fn split(l: &mut Loop, block: u64) -> Option<Loop> {
 }
 
 /// A page of destination a visit, for runs contiguous on both sides
-/// walked in source order (`j` the loop that continues the run in the
-/// source, `b` the run), in plans that stream ([`Budget::streams`]): if a
-/// loop `i` continues the run in the destination and repeats it more
-/// times than `j` does, the runs in source order visit each of `j`'s
-/// destination streams one run at a time. Then `i` is cut so that its
-/// inner part, the block, writes up to a 4 KiB page of each stream a
-/// visit — the most of `i`'s runs within a page that divide `i.n`, and
-/// no more than `j.n`, so that the source sees no more streams than the
-/// destination — with its outer part left among the outer loops (in
-/// source order: `j` innermost, around the block). `None` if there is no
-/// such loop, a run fills a page already, or the block would be a single
-/// run.
+/// walked in source order, in plans that stream ([`Budget::streams`]):
+/// `l` continues the run `b` in the destination and repeats it more
+/// times than the loop that continues it in the source (`j_n` times), so
+/// the runs in source order visit each of that loop's destination streams
+/// one run at a time. Then `l` is cut so that its inner part, the block,
+/// writes up to a 4 KiB page of each stream a visit — the most of `l`'s
+/// runs within a page that divide `l.n`, and no more than `j_n`, so that
+/// the source sees no more streams than the destination — with its outer
+/// part (the second) left among the outer loops (in source order: the
+/// source's loop innermost, around the block). `None` if the plan does
+/// not stream, a run fills a page already, or the block would be a
+/// single run.
 ///
 /// Why: f32[4096²] `T(8,128)` → rows, a tile a block, writes each 512-byte
 /// run to one of 8 rows in turn; 8 tiles a block (the source's 32 KiB
@@ -648,34 +632,30 @@ const fn split(l: &mut Loop, block: u64) -> Option<Loop> {
 /// the next 8 tiles prefetched (`prefetcht0` or `t1`, 32 or 64 KiB ahead)
 /// as these are read — hence only where the caches favour the writes
 /// ([`Caches::favour_writes`]).
-const fn page_group(
-    ls: &[Loop],
-    j: usize,
-    b: &Loop,
-    budget: &Budget,
-) -> Option<(usize, Loop, Loop)> {
+const fn page_group(l: &Loop, j_n: u64, b: &Loop, budget: &Budget) -> Option<(Loop, Loop)> {
     let run = b.n * budget.bits as u64 / 8;
-    if !budget.streams || !budget.favour_writes || run == 0 || run >= 4096 {
+    if !budget.streams || run == 0 || run >= 4096 {
         return None;
     }
+    // the most runs within a page, at most `j_n`, dividing `l.n`
+    let most = 4096 / run;
+    let k = largest_divisor(l.n, if most < j_n { most } else { j_n }, 2);
+    if k < 2 {
+        return None;
+    }
+    divide(l, k)
+}
+
+/// The loop other than `j` that continues the run `b` in the destination
+/// (`dst == b.n`) with a block of runs, if there is one.
+const fn continues_dst(ls: &[Loop], j: usize, b: &Loop, budget: &Budget) -> Option<usize> {
     let mut i = 0;
     while i < ls.len() {
-        let l = &ls[i];
         if i != j
-            && l.dst == b.n
-            && l.n > ls[j].n
-            && matches!(classify_packed(l, b, budget.packed_rows), Kernel::Runs)
+            && ls[i].dst == b.n
+            && matches!(classify_packed(&ls[i], b, budget.packed_rows), Kernel::Runs)
         {
-            // the most runs within a page, at most `j.n`, dividing `l.n`
-            let most = 4096 / run;
-            let k = largest_divisor(l.n, if most < ls[j].n { most } else { ls[j].n }, 2);
-            if k < 2 {
-                return None;
-            }
-            return match divide(l, k) {
-                Some((inner, outer)) => Some((i, inner, outer)),
-                None => None,
-            };
+            return Some(i);
         }
         i += 1;
     }

@@ -56,7 +56,17 @@ pub fn check(
 ) -> tilelayout::storage::Kernel {
     let plan =
         RelayoutPlan::new(src, dst).unwrap_or_else(|e| panic!("plan {src:?} -> {dst:?}: {e}"));
-    let plan = plan.with_streaming(streaming);
+    check_plan(&plan.with_streaming(streaming), src, dst, bits)
+}
+
+/// [`check`] of a plan made elsewhere (`RelayoutPlan::for_caches`, say)
+/// from `src` to `dst`.
+pub fn check_plan(
+    plan: &RelayoutPlan,
+    src: ArrayLayout,
+    dst: ArrayLayout,
+    bits: u32,
+) -> tilelayout::storage::Kernel {
     let ub = if bits < 8 { 1 } else { bits as usize / 8 };
     let sn = plan.src_units(ub) as usize * ub;
     let dn = plan.dst_units(ub) as usize * ub;
@@ -73,7 +83,7 @@ pub fn check(
         } else {
             (1u64 << bits) - 1
         };
-    run(&plan, &src_bytes, &mut dst_bytes, bits);
+    run(plan, &src_bytes, &mut dst_bytes, bits);
     let free = unmapped(&dst);
     let tiled = matches!(dst, ArrayLayout::Tiled(_));
     for c in coords(&dims(&src)) {
