@@ -178,6 +178,22 @@ impl Shape16 {
     }
 }
 
+impl Shape16 {
+    /// The source rows (offsets from the block's first slot) of the
+    /// pieces [`shifted::windowed`] takes, for stage columns `e` slots
+    /// before their first destination line boundary (`0 < e < 16`): slots
+    /// `e .. e + 16` of a column (piece `j` of the lines is `j` groups
+    /// on), and its first `e` slots with its last `16 - e`.
+    pub(super) fn windows(&self, e: usize) -> ([usize; 16], [usize; 16]) {
+        let len = 16 * self.groups;
+        let row = |t: usize| t / 16 * self.group.0 + self.rows[t % 16];
+        (
+            core::array::from_fn(|i| row((e + i).min(len - 1))),
+            core::array::from_fn(|i| row(if i < e { i } else { len - 16 + i })),
+        )
+    }
+}
+
 /// A gather block of shape `sh` from `src` at `s` into the stage `out`,
 /// 16 × 16 at a time: groups of 16 rows outermost (each read through
 /// every other loop before the next, as the AVX2 level reads its 8-row

@@ -53,7 +53,14 @@
 //! loop over the rows stays rolled, the pieces on the stack, either
 //! way), 0.59 / 0.59 / 0.68× against 0.55 / 0.61 / 0.66× (three rounds
 //! alternated in one build, load average 4.0–4.3): no gain, so the
-//! instructions of that loop are not what the offset costs.
+//! instructions of that loop are not what the offset costs. Later, with
+//! the pieces read on the destination's lines instead
+//! (`shifted::windowed`: no join at all, and the carried pieces no longer
+//! live across the loop), 0.59–0.61× → 0.63–0.67× at 16 → 16 and
+//! 0.55–0.64× → 0.68–0.80× at 0 → 32 (three runs of the bench
+//! alternated, wall clock, idle machine): the joins cost some after all;
+//! the rest of the gap to aligned buffers (0.83–1.07× in those runs) is
+//! still open.
 //!
 //! [`direct()`]: fn@super::direct
 
@@ -98,14 +105,21 @@ pub(crate) fn columns(
     ahead: Option<isize>,
     nt: bool,
 ) {
-    let f = by_shift!(dst, to, body);
+    // rows off their lines that never meet (no chunk a whole column):
+    // the pieces on the destination's lines (see `body`)
+    let f = if to.off_line(dst) && sh.groups > 1 && to.chunk != to.foot {
+        by_shift!(dst, to, body, true)
+    } else {
+        by_shift!(dst, to, body, false)
+    };
     f(src, s, sh, dst, to, ahead, nt);
 }
 
 /// [`columns`] with its destination rows `(16 - S) % 16` slots into
-/// their lines.
+/// their lines; with `LINED` (rows off their lines, none continuing
+/// another) each step's pieces on the destination's lines ([`windowed`]).
 #[target_feature(enable = "avx512f")]
-fn body<const S: i32>(
+fn body<const S: i32, const LINED: bool>(
     src: &[u32],
     s: usize,
     sh: &Shape16,
@@ -136,9 +150,44 @@ fn body<const S: i32>(
     // slots `h..` of step 0 from the row's last 16
     let tail: __mmask16 = (0xFFFFu32 << h) as u16;
     let ahead = ahead.map(|x| x * 4);
+    // rows off their lines (`S` slots to the first line boundary): the
+    // pieces on the destination's lines (below)
+    let (lined, split) = sh.windows(S as usize);
     for i in 0..cols {
         let at: [usize; 16] = core::array::from_fn(|k| to.at(col(i, k) * sh.ds));
         let (o, next) = (off(i), (i + 1 < cols).then(|| off(i + 1)));
+        if LINED {
+            shifted::windowed::<16, S>(
+                dst,
+                &at,
+                sh.groups,
+                nt,
+                #[inline(always)]
+                |j| {
+                    // the 16 columns' slots of the source rows at `rows`
+                    // (less `s`), `shift` on, transposed
+                    let (rows, shift) = match j {
+                        None => (&split, 0),
+                        Some(j) => (&lined, j * sh.group.0),
+                    };
+                    for &r in rows {
+                        let p = src.as_ptr().wrapping_add(s + shift + r);
+                        hint(p, o, i == 0, h != 0, last, next, ahead);
+                    }
+                    let v: [__m512; 16] = core::array::from_fn(|r| {
+                        let row = s + shift + rows[r];
+                        if i == 0 && h != 0 {
+                            let (first, end) = (load(src, row), load(src, row + last));
+                            _mm512_mask_blend_ps(tail, first, end)
+                        } else {
+                            load(src, row + o)
+                        }
+                    });
+                    t16_regs(v)
+                },
+            );
+            continue;
+        }
         shifted::rows::<16, S>(
             dst,
             &at,

@@ -73,14 +73,21 @@ pub(crate) fn direct(
     ahead: Option<isize>,
     nt: bool,
 ) {
-    let f = by_shift!(dst, to, body);
+    // rows off their lines: the pieces on the destination's lines
+    // (`shifted::windowed`)
+    let f = if to.off_line(dst) && sh.groups > 1 {
+        by_shift!(dst, to, body, true)
+    } else {
+        by_shift!(dst, to, body, false)
+    };
     f(src, s, sh, dst, to, ahead, nt);
 }
 
 /// [`direct`] with its destination rows `(16 - S) % 16` slots into their
-/// lines.
+/// lines; with `LINED` (rows off their lines) each step's pieces on the
+/// destination's lines (`shifted::windowed`).
 #[target_feature(enable = "avx512f")]
-fn body<const S: i32>(
+fn body<const S: i32, const LINED: bool>(
     src: &[u32],
     s: usize,
     sh: &Shape16,
@@ -91,10 +98,34 @@ fn body<const S: i32>(
 ) {
     // in bytes, as the hints take it
     let ahead = ahead.map(|x| x * 4);
+    let (lined, split) = sh.windows(S as usize);
     for i in 0..sh.cols {
         let c0 = 16 * i;
         // the stage rows c0 .. c0 + 16, each 16 slots a group
         let at: [usize; 16] = core::array::from_fn(|k| to.at((c0 + k) * sh.ds));
+        if LINED {
+            shifted::windowed::<16, S>(
+                dst,
+                &at,
+                sh.groups,
+                nt,
+                #[inline(always)]
+                |j| {
+                    let (rows, shift) = match j {
+                        None => (&split, 0),
+                        Some(j) => (&lined, j * sh.group.0),
+                    };
+                    let so = s + shift + c0;
+                    for &r in rows {
+                        let p = src.as_ptr().wrapping_add(so + r).cast::<u8>();
+                        hint_step(p, ahead, i == 0, i + 1 == sh.cols);
+                    }
+                    let v: [__m512; 16] = core::array::from_fn(|r| load(src, so + rows[r]));
+                    t16_regs(v)
+                },
+            );
+            continue;
+        }
         shifted::rows::<16, S>(
             dst,
             &at,

@@ -37,6 +37,12 @@ impl Dest {
     pub(crate) fn at(&self, t: usize) -> usize {
         self.d + t / self.foot * self.chunk + t % self.foot
     }
+
+    /// Whether the first destination row, at `d` in `dst`, starts off a
+    /// 64-byte line.
+    pub(crate) fn off_line(&self, dst: &[u32]) -> bool {
+        !(dst.as_ptr().wrapping_add(self.d).addr() / 4).is_multiple_of(16)
+    }
 }
 
 /// The `P` destination rows starting at the slots `at` (all the same

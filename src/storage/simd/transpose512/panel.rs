@@ -139,15 +139,22 @@ pub(crate) fn panel(
     // every destination row starts where the first does in its line
     // (strides in whole lines, [`direct_fits`]): the writer's shift a
     // constant, one monomorphised body per offset
-    let f = by_shift!(dst, to, body);
+    // (rows off their lines: the pieces on the destination's lines,
+    // `shifted::windowed`)
+    let f = if to.off_line(dst) && p.block.groups > 1 {
+        by_shift!(dst, to, body, true)
+    } else {
+        by_shift!(dst, to, body, false)
+    };
     f(src, s, p, scratch, dst, to, ahead, nt);
 }
 
 /// [`panel`] with its destination rows `(16 - S) % 16` slots into
-/// their lines.
+/// their lines; with `LINED` (rows off their lines) each step's pieces
+/// on the destination's lines (`shifted::windowed`).
 #[allow(clippy::too_many_arguments)] // reason: as `panel`'s
 #[target_feature(enable = "avx512f")]
-fn body<const S: i32>(
+fn body<const S: i32, const LINED: bool>(
     src: &[u32],
     s: usize,
     p: &Panel,
@@ -227,6 +234,33 @@ fn body<const S: i32>(
         let c0 = 16 * i;
         // the stage rows c0 .. c0 + 16, each `16 · groups` slots
         let at: [usize; 16] = core::array::from_fn(|k| to.at((c0 + k) * sh.ds));
+        if LINED {
+            let e = S as usize;
+            shifted::windowed::<16, S>(
+                dst,
+                &at,
+                sh.groups,
+                nt,
+                #[inline(always)]
+                |j| {
+                    // (the next step's copy a group a piece, as below)
+                    if i + 1 < sh.cols {
+                        copy(buf, i + 1, 16 * j.unwrap_or(sh.groups - 1));
+                    }
+                    // the panel's rows `e + 16j ..`, or its first `e` with
+                    // its last `16 - e`
+                    let r0 = |r: usize| match j {
+                        Some(j) => e + 16 * j + r,
+                        None if r < e => r,
+                        None => rows_n - 16 + r,
+                    };
+                    let v: [__m512; 16] =
+                        core::array::from_fn(|r| load(buf, r0(r) * PITCH + i % 2 * 16));
+                    t16_regs(v)
+                },
+            );
+            continue;
+        }
         shifted::rows::<16, S>(
             dst,
             &at,
