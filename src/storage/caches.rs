@@ -60,10 +60,10 @@ pub struct Caches {
     /// 167, KVM, 2 vCPU; L1d 48 KiB, L2 2 MiB, L3 105 MiB), three full
     /// bench runs each, rows → `T(8,128)` 0.67× → 0.89×, back 0.65× →
     /// 0.87×; AMD EPYC Zen 4 guest (family 25 model 17, KVM, 2 vCPU; L1d
-    /// 32 KiB, L2 1 MiB, L3 32 MiB), two runs each, rows → `T(8,128)`
-    /// 1.04–1.07× → 0.90–0.92×, back 1.02–1.45× → 0.72–0.85× (with the
-    /// next 8 tiles prefetched as these are read, 0.82–1.03×, still below
-    /// the source's order). The vendor stands for what was measured on one
+    /// 32 KiB, L2 1 MiB, L3 32 MiB), two to four runs each, rows →
+    /// `T(8,128)` 1.03–1.09× → 0.90–0.92×, back 1.02–1.45× → 0.72–0.85×
+    /// (with the next 8 tiles prefetched as these are read, 0.82–1.03×,
+    /// still below the source's order). The vendor stands for what was measured on one
     /// part of each; a machine that differs can be planned for with
     /// [`RelayoutPlan::for_caches`](crate::storage::RelayoutPlan::for_caches).
     pub favour_writes: bool,

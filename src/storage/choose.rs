@@ -201,13 +201,10 @@ pub(crate) const fn choose(mut loops: Loops, sizes: Sizes, budget: &Budget) -> N
     // the in-cache padded case measured on AMD EPYC Zen 4 (below).
     // (`T(8,128)` → rows, when it streams, then takes 8 tiles a block:
     // see `page_group`.) On AMD EPYC Zen 4 the source's order wins
-    // (f32[4096²] rows → `T(8,128)`, plain `Vec`s, streamed: 1.04–1.07×
+    // (f32[4096²] rows → `T(8,128)`, plain `Vec`s, streamed: 1.03–1.09×
     // of memcpy in source order, 0.90–0.92× a tile a block), so both walks
     // are taken only where the caches favour the writes
     // ([`Caches::favour_writes`]).
-    // (`T(8,128)` → rows, where it streams, cuts the loop that continues
-    // the destination into blocks of up to a page a destination stream
-    // instead: see `page_group`.)
     let mut by_dst = false;
     let mut group: Option<Loop> = None;
     if let (Some(j), true) = (ai, budget.favour_writes) {

@@ -105,8 +105,8 @@ pub(crate) fn columns(
     ahead: Option<isize>,
     nt: bool,
 ) {
-    // rows off their lines that never meet (no chunk a whole column):
-    // the pieces on the destination's lines (see `body`)
+    // rows off their lines, in chunks shorter than a column: the pieces
+    // on the destination's lines (`shifted::windowed`)
     let f = if to.off_line(dst) && sh.groups > 1 && to.chunk != to.foot {
         by_shift!(dst, to, body, true)
     } else {
@@ -116,8 +116,8 @@ pub(crate) fn columns(
 }
 
 /// [`columns`] with its destination rows `(16 - S) % 16` slots into
-/// their lines; with `LINED` (rows off their lines, none continuing
-/// another) each step's pieces on the destination's lines ([`windowed`]).
+/// their lines; with `LINED` (rows off their lines) each step's pieces
+/// on the destination's lines (`shifted::windowed`).
 #[target_feature(enable = "avx512f")]
 fn body<const S: i32, const LINED: bool>(
     src: &[u32],
