@@ -74,36 +74,8 @@ pub(crate) fn rows<const P: usize, const S: i32>(
     // 16g - m + 16` for `0 < g < groups`, lies inside `at[k] .. at[k] +
     // len`, on a whole line: both checked here once per call instead of
     // per line
-    for &a in at {
-        assert!(
-            a.checked_add(len).is_some_and(|e| e <= dst.len())
-                && dst.as_ptr().wrapping_add(a).addr() / 4 % 16 == m,
-            "a destination row inside `dst`, {m} slots into a line"
-        );
-    }
+    let meets_next = ends(dst, at, len, m, nt);
     let base = dst.as_mut_ptr();
-    // row `k` and the next one share the line where `k` ends (written
-    // whole by a join); else both ends are partial lines of their own
-    let meets_next = |k: usize| k + 1 < P && at[k + 1] == at[k] + len;
-    if nt {
-        // the partial lines at the rows' ends, stored plainly after the
-        // loop (each read from memory first, the stores behind it
-        // waiting): fetched for writing now, while the loop streams.
-        // Measured (Intel Xeon guest, 2 vCPU, KVM; L1d 48 KiB, L2 2 MiB;
-        // destination 16 bytes into a line, the bench, alternated with
-        // the build before): bf16 [2048, 4096] packed tile transposes
-        // 5.9 → 6.5 GB/s (0.83× → 1.01× of memcpy), s8 0.73× → 0.79×;
-        // f32 tile transposes and column-major → tiles no change
-        // (0.80–0.84× and 0.65–0.68× either way).
-        for (k, &a) in at.iter().enumerate() {
-            if k == 0 || !meets_next(k - 1) {
-                super::super::prefetch_w(base.wrapping_add(a));
-            }
-            if !meets_next(k) {
-                super::super::prefetch_w(base.wrapping_add(a + len - 1));
-            }
-        }
-    }
     let first = piece(0);
     let mut carry = first;
     for g in 1..groups {
@@ -117,7 +89,7 @@ pub(crate) fn rows<const P: usize, const S: i32>(
             // exclusive borrow `dst`, not used otherwise until after the
             // loop (`piece` borrows other buffers), so the write aliases
             // nothing live; `dst + at[k]` is `m` slots into a line
-            // (asserted above), so `p` is 64-byte aligned, as `vmovntps`
+            // (asserted by `ends` above), so `p` is 64-byte aligned, as `vmovntps`
             // and `vmovaps` require; the CPU has AVX-512 F (this
             // function's target feature). A streaming store is weakly
             // ordered: the mover's `finish` fences after the last one, as
@@ -190,25 +162,7 @@ pub(crate) fn windowed<const P: usize, const S: i32>(
     );
     let (e, m) = (S as usize, (16 - S) as usize);
     let len = 16 * groups;
-    for &a in at {
-        assert!(
-            a.checked_add(len).is_some_and(|x| x <= dst.len())
-                && dst.as_ptr().wrapping_add(a).addr() / 4 % 16 == m,
-            "a destination row inside `dst`, {m} slots into a line"
-        );
-    }
-    let meets_next = |k: usize| k + 1 < P && at[k + 1] == at[k] + len;
-    if nt {
-        // (as in `rows`)
-        for (k, &a) in at.iter().enumerate() {
-            if k == 0 || !meets_next(k - 1) {
-                super::super::prefetch_w(dst.as_ptr().wrapping_add(a));
-            }
-            if !meets_next(k) {
-                super::super::prefetch_w(dst.as_ptr().wrapping_add(a + len - 1));
-            }
-        }
-    }
+    let meets_next = ends(dst, at, len, m, nt);
     let base = dst.as_mut_ptr();
     for j in 0..groups - 1 {
         let v = piece(Some(j));
@@ -221,7 +175,7 @@ pub(crate) fn windowed<const P: usize, const S: i32>(
             // exclusive borrow `dst`, not used otherwise until after the
             // loop (`piece` reads other buffers), so the write aliases
             // nothing live; `dst + at[k]` is `m` slots into a line
-            // (asserted above), so `p`, `e = 16 - m` slots on, is 64-byte
+            // (asserted by `ends` above), so `p`, `e = 16 - m` slots on, is 64-byte
             // aligned, as `vmovntps` and `vmovaps` require; the CPU has
             // AVX-512 F (this function's target feature). A streaming
             // store is weakly ordered: the mover's `finish` fences after
@@ -242,6 +196,50 @@ pub(crate) fn windowed<const P: usize, const S: i32>(
             put(dst, at[k], v[k], 0, e);
         }
     }
+}
+
+/// What [`rows`] and [`windowed`] check and hint before their loops:
+/// every row `at[k] .. at[k] + len` inside `dst` and `m` slots into a
+/// line (asserted, so that the loops' lines need no checks of their
+/// own); with `nt`, the partial lines at the rows' ends — stored plainly
+/// after the loop, each read from memory first with the stores behind it
+/// waiting — fetched for writing now, while the loop streams. Returns
+/// whether row `k` meets the next (`at[k + 1] == at[k] + len`: the line
+/// where `k` ends is the next row's first, written whole by a join).
+///
+/// (The hints measured on an Intel Xeon guest, 2 vCPU, KVM; L1d 48 KiB,
+/// L2 2 MiB; destination 16 bytes into a line, the bench, alternated
+/// with the build before: bf16 [2048, 4096] packed tile transposes 5.9 →
+/// 6.5 GB/s (0.83× → 1.01× of memcpy), s8 0.73× → 0.79×; f32 tile
+/// transposes and column-major → tiles no change, 0.80–0.84× and
+/// 0.65–0.68× either way.)
+#[inline(always)]
+fn ends<'a, const P: usize>(
+    dst: &[u32],
+    at: &'a [usize; P],
+    len: usize,
+    m: usize,
+    nt: bool,
+) -> impl Fn(usize) -> bool + 'a {
+    for &a in at {
+        assert!(
+            a.checked_add(len).is_some_and(|x| x <= dst.len())
+                && dst.as_ptr().wrapping_add(a).addr() / 4 % 16 == m,
+            "a destination row inside `dst`, {m} slots into a line"
+        );
+    }
+    let meets_next = move |k: usize| k + 1 < P && at[k + 1] == at[k] + len;
+    if nt {
+        for (k, &a) in at.iter().enumerate() {
+            if k == 0 || !meets_next(k - 1) {
+                super::super::prefetch_w(dst.as_ptr().wrapping_add(a));
+            }
+            if !meets_next(k) {
+                super::super::prefetch_w(dst.as_ptr().wrapping_add(a + len - 1));
+            }
+        }
+    }
+    meets_next
 }
 
 /// The 16 slots of a line that starts `16 - S` slots before `v`'s: the
